@@ -1,0 +1,276 @@
+/*
+ * gpussim — libvmaf-identical SSIM, MS-SSIM and ANSNR on CPUs and GPUs.
+ *
+ * Public API. Everything here is plain C11 and compiles alone as C or C++.
+ *
+ * Ownership and lifetime
+ *   - A GpussimContext is created by gpussim_create() and released by
+ *     gpussim_destroy(), which accepts NULL and sets the handle to NULL.
+ *   - Strings and arrays returned by the library (score names, result values)
+ *     are owned by the context; each function says how long they stay valid.
+ *
+ * Thread safety
+ *   - One context may be used from one thread at a time. Distinct contexts are
+ *     independent (no global state) and may be used concurrently.
+ *   - The log callback may be called from the library's worker threads, but
+ *     never concurrently for one context.
+ *
+ * Errors
+ *   - Functions return 0 (or a documented non-negative value) on success and a
+ *     negative errno value on failure (-EINVAL, -ENOMEM, -ENODEV, -ENOSYS,
+ *     -ERANGE, -EAGAIN, -EIO); each failure is explained through the log
+ *     callback. The values map 1:1 to FFmpeg's AVERROR(errno).
+ *
+ * The library never prints: it reports through the log callback only.
+ */
+#ifndef GPUSSIM_GPUSSIM_H
+#define GPUSSIM_GPUSSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUSSIM_API_VERSION_MAJOR 1
+#define GPUSSIM_API_VERSION_MINOR 0
+
+/** Where the metrics run. AUTO picks the first available GPU backend whose
+ *  device can read the frames' memory, else CPU. */
+enum gpussim_backend_type {
+    GPUSSIM_BACKEND_AUTO = 0,
+    GPUSSIM_BACKEND_CPU,
+    GPUSSIM_BACKEND_CUDA,
+    GPUSSIM_BACKEND_VULKAN,
+    GPUSSIM_BACKEND_HIP,
+    GPUSSIM_BACKEND_ZE,
+};
+
+/** Metric families (bit set). Names follow libvmaf's feature names. */
+enum gpussim_metric {
+    GPUSSIM_METRIC_FLOAT_SSIM    = 1u << 0, /**< float_ssim (+_l/_c/_s with enable_lcs) */
+    GPUSSIM_METRIC_FLOAT_MS_SSIM = 1u << 1, /**< float_ms_ssim (+15 per-scale keys with enable_lcs) */
+    GPUSSIM_METRIC_FLOAT_ANSNR   = 1u << 2, /**< float_ansnr and float_anpsnr */
+    GPUSSIM_METRIC_SSIM          = 1u << 3, /**< integer ssim */
+    GPUSSIM_METRIC_ALL           = 0xfu,
+};
+
+/** Which planes are scored. LUMA is what libvmaf does; ALL also scores U and
+ *  V at their own size (a gpussim extension, reported with ".u"/".v" suffixes). */
+enum gpussim_planes {
+    GPUSSIM_PLANES_LUMA = 0,
+    GPUSSIM_PLANES_ALL,
+};
+
+/** Chroma subsampling of the frames. */
+enum gpussim_chroma {
+    GPUSSIM_CHROMA_420 = 0,
+    GPUSSIM_CHROMA_422,
+    GPUSSIM_CHROMA_444,
+    GPUSSIM_CHROMA_GRAY, /**< luma only */
+};
+
+/** How the samples are laid out in memory. */
+enum gpussim_packing {
+    /** One plane per component (yuv420p, yuv420p10le, gray...). Samples of
+     *  depth > 8 are 16-bit little-endian words holding the value in the low bits. */
+    GPUSSIM_PACKING_PLANAR = 0,
+    /** Luma plane + one interleaved UV plane (NV12, P010, P012, P016, P210...). */
+    GPUSSIM_PACKING_SEMIPLANAR_UV,
+    /** Luma plane + one interleaved VU plane (NV21). */
+    GPUSSIM_PACKING_SEMIPLANAR_VU,
+};
+
+/** The format shared by the reference and the distorted frames. */
+struct gpussim_format {
+    int width;                    /**< luma width in samples */
+    int height;                   /**< luma height in samples */
+    int bit_depth;                /**< significant bits: 8, 10, 12 or 16 */
+    enum gpussim_chroma chroma;
+    enum gpussim_packing packing;
+    /** Non-zero when samples sit in the high bits of 16-bit words (P010,
+     *  P012, P016): they are shifted down by 16 - bit_depth before scoring. */
+    int msb_aligned;
+};
+
+/** Memory a picture's planes live in. */
+enum gpussim_memory {
+    GPUSSIM_MEMORY_HOST = 0, /**< plain host pointers */
+    GPUSSIM_MEMORY_CUDA,     /**< CUdeviceptr values in data[] (see gpussim_cuda.h) */
+    GPUSSIM_MEMORY_VULKAN,   /**< a struct gpussim_vk_frame in hw (see gpussim_vulkan.h) */
+    GPUSSIM_MEMORY_DMABUF,   /**< DRM PRIME fds in fd[] with offsets in offset[] */
+};
+
+#define GPUSSIM_MAX_PLANES 4
+
+/**
+ * One frame. Zero-initialise, then fill what the memory type needs.
+ *
+ * Host memory is read (copied or uploaded) before gpussim_submit() returns;
+ * the caller may reuse it at once. Device memory (CUDA, Vulkan, dma-buf) is
+ * read asynchronously: it must stay valid and unmodified until the result for
+ * this frame has been collected.
+ */
+struct gpussim_picture {
+    enum gpussim_memory memory;
+    const void *data[GPUSSIM_MAX_PLANES]; /**< host pointers, or device addresses */
+    ptrdiff_t stride[GPUSSIM_MAX_PLANES]; /**< bytes between rows (pitch); may be negative for host */
+    int fd[GPUSSIM_MAX_PLANES];           /**< dma-buf fds (DMABUF only) */
+    uint64_t offset[GPUSSIM_MAX_PLANES];  /**< byte offsets inside fd (DMABUF only) */
+    uint64_t modifier;                    /**< DRM format modifier (DMABUF only) */
+    const void *hw;                       /**< memory-type specific descriptor (VULKAN) */
+    void *reserved[8];                    /**< must be zero */
+};
+
+/** Log levels, ordered like FFmpeg's. */
+enum gpussim_log_level {
+    GPUSSIM_LOG_ERROR = 16,
+    GPUSSIM_LOG_WARNING = 24,
+    GPUSSIM_LOG_INFO = 32,
+    GPUSSIM_LOG_VERBOSE = 40,
+    GPUSSIM_LOG_DEBUG = 48,
+};
+
+/** Receives one complete message (no trailing newline). */
+typedef void (*gpussim_log_fn)(void *opaque, enum gpussim_log_level level, const char *msg);
+
+/**
+ * Context parameters. A zero-initialised struct (or gpussim_default_params())
+ * gives the defaults noted on each field.
+ */
+struct gpussim_params {
+    enum gpussim_backend_type backend; /**< default AUTO */
+    int device;                        /**< device index for GPU backends; default 0 */
+    unsigned metrics;                  /**< enum gpussim_metric bits; 0 = GPUSSIM_METRIC_ALL */
+    struct gpussim_format format;      /**< required: the frames' format */
+
+    int ssim_scale;   /**< float_ssim decimation: 0 = auto (libvmaf's rule), 1..10 forced */
+    int enable_lcs;   /**< also report luminance/contrast/structure terms */
+    int enable_db;    /**< report SSIM family scores as -10*log10(1 - score) */
+    int clip_db;      /**< with enable_db: clip at the finite maximum for the frame size */
+    enum gpussim_planes planes; /**< default LUMA */
+
+    int threads;        /**< CPU backend worker threads; 0 = number of CPUs */
+    int max_in_flight;  /**< frames submitted but not collected; 0 = backend default */
+
+    gpussim_log_fn log_cb;    /**< NULL: messages are dropped */
+    void *log_opaque;
+    enum gpussim_log_level log_level; /**< 0 = GPUSSIM_LOG_INFO */
+
+    /** Adopt an existing device instead of creating one (FFmpeg's hwcontext):
+     *  a struct gpussim_cuda_device (CUDA) or struct gpussim_vk_device (Vulkan).
+     *  Must outlive the context. NULL: the backend creates its own. */
+    const void *hw_device;
+
+    void *reserved[8]; /**< must be zero */
+};
+
+typedef struct GpussimContext GpussimContext;
+
+/** Fills *p with the defaults (all fields zero, metrics = ALL). */
+void gpussim_default_params(struct gpussim_params *p);
+
+/**
+ * Validates params and creates a context. Every configuration that cannot
+ * work fails here with a logged message that names the limit: unsupported
+ * bit depth or layout, frames too small for a requested metric (MS-SSIM needs
+ * 176x176; float_ssim needs an 11x11 decimated plane; any metric needs 11x11),
+ * an unavailable backend or device.
+ * @return 0, -EINVAL (bad configuration), -ENODEV (backend or device
+ *         unavailable), -ENOSYS (backend not built), -ENOMEM.
+ */
+int gpussim_create(GpussimContext **ctx, const struct gpussim_params *params);
+
+/** Waits for work in flight, frees everything, sets *ctx to NULL. NULL-safe. */
+void gpussim_destroy(GpussimContext **ctx);
+
+/** Name of the backend the context runs on ("cpu", "cuda", "vulkan", ...). */
+const char *gpussim_backend_name(const GpussimContext *ctx);
+
+/**
+ * The names of the per-frame scores, in the order of gpussim_result.values:
+ * libvmaf's names (float_ssim, float_ssim_l, ..., float_ms_ssim,
+ * float_ms_ssim_l_scale0, ..., float_ansnr, float_anpsnr, ssim), luma first,
+ * then with planes=ALL the same names suffixed ".u" and ".v".
+ * Valid until the context is destroyed.
+ */
+int gpussim_score_names(const GpussimContext *ctx, const char *const **names);
+
+/** The scores of one frame. */
+struct gpussim_result {
+    uint64_t index;       /**< 0-based submission order */
+    int nb_values;        /**< == gpussim_score_names() */
+    const double *values; /**< owned by the context; valid until the next collect or destroy */
+};
+
+/**
+ * Queues a (reference, distorted) pair for scoring; frames are numbered in
+ * submission order from 0.
+ * @return the frame's index (>= 0); -EAGAIN when max_in_flight frames are
+ *         pending (collect one first); -EINVAL for a picture that does not
+ *         match the configured format or memory; a device error.
+ */
+int64_t gpussim_submit(GpussimContext *ctx, const struct gpussim_picture *ref,
+                       const struct gpussim_picture *dis);
+
+/**
+ * Returns the next result in submission order.
+ * @param wait non-zero: block until the next pending frame is done.
+ * @return 1 with *res filled; 0 when nothing is pending (or, without wait,
+ *         the next frame is not finished yet); a negative error when the
+ *         next frame failed (it is consumed; later frames can still be collected).
+ */
+int gpussim_collect(GpussimContext *ctx, struct gpussim_result *res, int wait);
+
+/** Number of frames submitted and not yet collected. */
+int gpussim_pending(const GpussimContext *ctx);
+
+/** Human-readable text for a gpussim error code. */
+const char *gpussim_strerror(int err);
+
+/* ---------------------------------------------------------------------------
+ * Pooling: statistics over frames, mergeable across chunks.
+ *
+ * A pool holds a count, min, max, exact (order-independent) sums of v and of
+ * 1/(v+1), and every value (for percentiles). Merging two pools gives exactly
+ * the pool of the concatenated sequence: the mean of a chunked run merged
+ * afterwards equals the mean of the whole run to the last bit.
+ * ------------------------------------------------------------------------- */
+
+typedef struct GpussimPool GpussimPool;
+
+struct gpussim_pool_stats {
+    uint64_t count;
+    double mean;          /**< correctly rounded sum / count */
+    double harmonic_mean; /**< libvmaf's: count / sum(1/(v+1)) - 1 */
+    double min, max;
+};
+
+int gpussim_pool_create(GpussimPool **pool);
+void gpussim_pool_destroy(GpussimPool **pool);
+/** Adds one value. NaN is rejected with -EINVAL; +-inf (an enable_db score
+ *  of a perfect frame without clip_db) is accepted and makes the mean infinite. */
+int gpussim_pool_add(GpussimPool *pool, double v);
+/** dst becomes the pool of dst's values followed by src's. */
+int gpussim_pool_merge(GpussimPool *dst, const GpussimPool *src);
+/** Fills *st; on an empty pool count is 0 and the other fields are NaN. */
+int gpussim_pool_stats(const GpussimPool *pool, struct gpussim_pool_stats *st);
+/** Percentile q in [0, 100], linear interpolation between closest ranks
+ *  (numpy's default). -EINVAL for an empty pool or q out of range. */
+int gpussim_pool_percentile(const GpussimPool *pool, double q, double *out);
+
+/**
+ * Serialises a pool into a self-describing text blob (exact: values in
+ * hexadecimal floating point), so chunks scored by different processes can be
+ * merged later. *buf is malloc()ed; free() it.
+ */
+int gpussim_pool_serialize(const GpussimPool *pool, char **buf, size_t *len);
+/** Parses gpussim_pool_serialize()'s output into a new pool. */
+int gpussim_pool_deserialize(GpussimPool **pool, const char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUSSIM_GPUSSIM_H */

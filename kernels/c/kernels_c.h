@@ -1,0 +1,45 @@
+/*
+ * CPU reference kernels: the metric arithmetic exactly as spec/METRICS.md
+ * states it, on planes already unpacked to one sample per element.
+ *
+ * These files are built with -ffp-contract=off: every a*b+c of the reference
+ * is two rounded operations, never an FMA. Loops vectorise across output
+ * pixels only; every reduction keeps the reference's sequential order.
+ */
+#ifndef GPUSSIM_KERNELS_C_H
+#define GPUSSIM_KERNELS_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Scratch memory for one worker, sized for the largest plane it will see. */
+typedef struct CpuScratch CpuScratch;
+CpuScratch *cpu_scratch_alloc(int max_width, int max_height);
+void cpu_scratch_free(CpuScratch **s);
+
+/* Raw unsigned samples -> (float)v / scaler + offset (spec §0). */
+void convert_to_float_c(const uint16_t *src, int w, int h, ptrdiff_t src_stride, float scaler,
+                        float offset, float *dst);
+
+/* float_ssim decimation by `factor` with the box filter of spec §1.2.
+ * dst is gpussim_decimated_size(w) x gpussim_decimated_size(h). */
+void ssim_decimate_box_c(const float *src, int w, int h, int factor, float *dst, CpuScratch *s);
+
+/* MS-SSIM 2:1 decimation with the 9x9 table of spec §2.3. */
+void msssim_decimate_lpf_c(const float *src, int w, int h, float *dst, CpuScratch *s);
+
+/* Valid-mode 11x11 Gaussian statistics of (ref, dis) and their per-window
+ * SSIM terms (spec §1.3-1.5), summed in raster order into
+ * sums[0..3] = term, l, c, s (spec §1.6). Requires w, h >= 11. */
+void ssim_window_sums_c(const float *ref, const float *dis, int w, int h, double sums[4],
+                        CpuScratch *s);
+
+/* float_ansnr totals (spec §3.2-3.4) on offset -128 planes. */
+void ansnr_sums_c(const float *ref, const float *dis, int w, int h, float *sig, float *noise,
+                  CpuScratch *s);
+
+/* Integer SSIM sums (spec §4): sum of per-pixel terms and of weights. */
+void issim_sums_c(const uint16_t *ref, const uint16_t *dis, int w, int h, int bit_depth,
+                  double *sum_term, double *sum_weight, CpuScratch *s);
+
+#endif /* GPUSSIM_KERNELS_C_H */

@@ -1,0 +1,34 @@
+/* The registry of backends, in AUTO's order of preference. */
+#include <stddef.h>
+
+#include "internal.h"
+
+const struct gpussim_backend *const gpussim_backends[] = {
+#if HAVE_CUDA
+    &gpussim_backend_cuda,
+#endif
+#if HAVE_VULKAN
+    &gpussim_backend_vulkan,
+#endif
+#if HAVE_HIP
+    &gpussim_backend_hip,
+#endif
+#if HAVE_LEVEL_ZERO
+    &gpussim_backend_ze,
+#endif
+    &gpussim_backend_cpu,
+    NULL,
+};
+
+const char *gpussim_backend_type_name(enum gpussim_backend_type type)
+{
+    switch (type) {
+    case GPUSSIM_BACKEND_AUTO: return "auto";
+    case GPUSSIM_BACKEND_CPU: return "cpu";
+    case GPUSSIM_BACKEND_CUDA: return "cuda";
+    case GPUSSIM_BACKEND_VULKAN: return "vulkan";
+    case GPUSSIM_BACKEND_HIP: return "hip";
+    case GPUSSIM_BACKEND_ZE: return "ze";
+    }
+    return "unknown";
+}

@@ -1,0 +1,270 @@
+/*
+ * The public context: backend selection, the in-order queue of frames in
+ * flight, and turning each frame's sums into scores.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct GpussimContext {
+    struct gpussim_config cfg;
+    const struct gpussim_backend *backend;
+    void *priv;
+    int nb_slots;
+    uint64_t submitted, collected;
+    int nb_scores;
+    const char **names;
+    char *names_storage;
+    double *values;
+};
+
+void gpussim_default_params(struct gpussim_params *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->metrics = GPUSSIM_METRIC_ALL;
+    p->log_level = GPUSSIM_LOG_INFO;
+}
+
+const char *gpussim_strerror(int err)
+{
+    switch (err) {
+    case 0: return "success";
+    case -EINVAL: return "invalid argument or configuration";
+    case -ENOMEM: return "out of memory";
+    case -ENODEV: return "backend device unavailable";
+    case -ENOSYS: return "backend not built into this library";
+    case -ERANGE: return "value out of range";
+    case -EAGAIN: return "too many frames in flight; collect results first";
+    case -EIO: return "device error";
+    default: return "unknown error";
+    }
+}
+
+static const struct gpussim_backend *find_backend(enum gpussim_backend_type type)
+{
+    for (const struct gpussim_backend *const *b = gpussim_backends; *b; b++)
+        if ((*b)->type == type)
+            return *b;
+    return NULL;
+}
+
+static int start_backend(GpussimContext *c, const struct gpussim_backend *b)
+{
+    int slots = 0;
+    int err = b->init(&c->cfg, &c->priv, &slots);
+    if (err < 0)
+        return err;
+    c->backend = b;
+    c->nb_slots = slots;
+    if (c->cfg.params.max_in_flight && c->cfg.params.max_in_flight < slots)
+        c->nb_slots = c->cfg.params.max_in_flight;
+    return 0;
+}
+
+static int select_backend(GpussimContext *c)
+{
+    const struct gpussim_logger *log = &c->cfg.log;
+    const enum gpussim_backend_type want = c->cfg.params.backend;
+
+    if (want != GPUSSIM_BACKEND_AUTO) {
+        const struct gpussim_backend *b = find_backend(want);
+        if (!b) {
+            gpussim_log(log, GPUSSIM_LOG_ERROR,
+                        "the %s backend is not built into this libgpussim (configure --enable-%s "
+                        "with its toolchain present)",
+                        gpussim_backend_type_name(want),
+                        want == GPUSSIM_BACKEND_ZE ? "level-zero" : gpussim_backend_type_name(want));
+            return -ENOSYS;
+        }
+        return start_backend(c, b);
+    }
+
+    /* AUTO: the first backend that reads the pictures' memory and whose
+     * device answers; the CPU backend is last and always answers. */
+    for (const struct gpussim_backend *const *b = gpussim_backends; *b; b++) {
+        if ((*b)->probe && (*b)->probe(&c->cfg) < 0)
+            continue;
+        int err = start_backend(c, *b);
+        if (err >= 0)
+            return 0;
+        gpussim_log(log, GPUSSIM_LOG_VERBOSE, "backend %s unavailable (%s), trying the next",
+                    (*b)->name, gpussim_strerror(err));
+    }
+    gpussim_log(log, GPUSSIM_LOG_ERROR, "no backend could be started");
+    return -ENODEV;
+}
+
+int gpussim_create(GpussimContext **pctx, const struct gpussim_params *params)
+{
+    int err;
+    if (!pctx || !params)
+        return -EINVAL;
+    *pctx = NULL;
+
+    GpussimContext *c = calloc(1, sizeof(*c));
+    if (!c)
+        return -ENOMEM;
+    err = gpussim_config_init(&c->cfg, params);
+    if (err < 0)
+        goto fail;
+
+    err = gpussim_scores_names(&c->cfg, &c->names, &c->names_storage);
+    if (err < 0)
+        goto fail;
+    c->nb_scores = err;
+    c->values = calloc((size_t)c->nb_scores, sizeof(*c->values));
+    if (!c->values) {
+        err = -ENOMEM;
+        goto fail;
+    }
+
+    err = select_backend(c);
+    if (err < 0)
+        goto fail;
+    gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE, "backend %s, %d frame(s) in flight",
+                c->backend->name, c->nb_slots);
+    *pctx = c;
+    return 0;
+
+fail:
+    gpussim_destroy(&c);
+    return err;
+}
+
+void gpussim_destroy(GpussimContext **pctx)
+{
+    GpussimContext *c = pctx ? *pctx : NULL;
+    if (!c)
+        return;
+    if (c->backend) {
+        struct gpussim_frame_sums sums;
+        /* frames still in flight read caller memory: let them finish */
+        while (c->collected < c->submitted) {
+            const int slot = (int)(c->collected % (uint64_t)c->nb_slots);
+            c->backend->wait(c->priv, slot, 1, &sums);
+            c->collected++;
+        }
+        c->backend->uninit(&c->priv);
+    }
+    free(c->values);
+    free(c->names);
+    free(c->names_storage);
+    free(c);
+    *pctx = NULL;
+}
+
+const char *gpussim_backend_name(const GpussimContext *c)
+{
+    return c && c->backend ? c->backend->name : "none";
+}
+
+int gpussim_score_names(const GpussimContext *c, const char *const **names)
+{
+    if (!c || !names)
+        return -EINVAL;
+    *names = c->names;
+    return c->nb_scores;
+}
+
+int gpussim_pending(const GpussimContext *c)
+{
+    return c ? (int)(c->submitted - c->collected) : 0;
+}
+
+static int check_picture(const GpussimContext *c, const struct gpussim_picture *pic, const char *what)
+{
+    const struct gpussim_logger *log = &c->cfg.log;
+    if (!pic) {
+        gpussim_log(log, GPUSSIM_LOG_ERROR, "no %s picture", what);
+        return -EINVAL;
+    }
+    if ((unsigned)pic->memory > GPUSSIM_MEMORY_DMABUF ||
+        !(c->backend->memory_mask & (1u << pic->memory))) {
+        static const char *const mem[] = { "host", "CUDA", "Vulkan", "dma-buf" };
+        gpussim_log(log, GPUSSIM_LOG_ERROR, "the %s backend cannot read %s %s pictures",
+                    c->backend->name, (unsigned)pic->memory <= GPUSSIM_MEMORY_DMABUF ? mem[pic->memory] : "unknown", what);
+        return -EINVAL;
+    }
+    if (pic->memory == GPUSSIM_MEMORY_VULKAN) {
+        if (!pic->hw) {
+            gpussim_log(log, GPUSSIM_LOG_ERROR, "%s Vulkan picture without a frame descriptor", what);
+            return -EINVAL;
+        }
+        return 0;
+    }
+    /* planes the scores read: luma, and the chroma plane(s) with planes=all */
+    const struct gpussim_format *f = &c->cfg.params.format;
+    int need = 1;
+    if (c->cfg.nb_planes > 1)
+        need = f->packing == GPUSSIM_PACKING_PLANAR ? 3 : 2;
+    for (int i = 0; i < need; i++) {
+        if (pic->memory == GPUSSIM_MEMORY_DMABUF ? pic->fd[i] < 0 : !pic->data[i]) {
+            gpussim_log(log, GPUSSIM_LOG_ERROR, "%s picture: plane %d is missing", what, i);
+            return -EINVAL;
+        }
+        const int w = i ? c->cfg.plane[1].width * (f->packing == GPUSSIM_PACKING_PLANAR ? 1 : 2)
+                        : f->width;
+        const ptrdiff_t row = (ptrdiff_t)w * c->cfg.bytes_per_sample;
+        const ptrdiff_t stride = pic->stride[i] < 0 ? -pic->stride[i] : pic->stride[i];
+        if (stride < row) {
+            gpussim_log(log, GPUSSIM_LOG_ERROR,
+                        "%s picture: plane %d stride %td is smaller than a row (%td bytes)", what, i,
+                        pic->stride[i], row);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+int64_t gpussim_submit(GpussimContext *c, const struct gpussim_picture *ref,
+                       const struct gpussim_picture *dis)
+{
+    int err;
+    if (!c)
+        return -EINVAL;
+    if (c->submitted - c->collected >= (uint64_t)c->nb_slots)
+        return -EAGAIN;
+    err = check_picture(c, ref, "reference");
+    if (err < 0)
+        return err;
+    err = check_picture(c, dis, "distorted");
+    if (err < 0)
+        return err;
+    if (ref->memory != dis->memory) {
+        gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR,
+                    "reference and distorted pictures are in different memories");
+        return -EINVAL;
+    }
+    const int slot = (int)(c->submitted % (uint64_t)c->nb_slots);
+    err = c->backend->submit(c->priv, slot, ref, dis);
+    if (err < 0)
+        return err;
+    return (int64_t)c->submitted++;
+}
+
+int gpussim_collect(GpussimContext *c, struct gpussim_result *res, int wait)
+{
+    if (!c || !res)
+        return -EINVAL;
+    if (c->collected == c->submitted)
+        return 0;
+    const int slot = (int)(c->collected % (uint64_t)c->nb_slots);
+    struct gpussim_frame_sums sums;
+    memset(&sums, 0, sizeof(sums));
+    int ret = c->backend->wait(c->priv, slot, wait, &sums);
+    if (ret == 0)
+        return 0;
+    const uint64_t index = c->collected++;
+    if (ret < 0) {
+        gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR, "frame %llu failed on backend %s: %s",
+                    (unsigned long long)index, c->backend->name, gpussim_strerror(ret));
+        return ret;
+    }
+    gpussim_scores_finish(&c->cfg, &sums, c->values);
+    res->index = index;
+    res->nb_values = c->nb_scores;
+    res->values = c->values;
+    return 1;
+}

@@ -1,0 +1,148 @@
+/*
+ * Library-internal interfaces: the logger, the validated configuration every
+ * backend receives, the per-frame sums a backend produces, and the backend
+ * vtable. Nothing here is part of the ABI.
+ */
+#ifndef GPUSSIM_INTERNAL_H
+#define GPUSSIM_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "gpussim/gpussim.h"
+#include "metric_tables.h"
+
+#define GPUSSIM_MAX_SCORE_PLANES 3
+
+/* ---- logging ------------------------------------------------------------- */
+
+struct gpussim_logger {
+    gpussim_log_fn cb;
+    void *opaque;
+    enum gpussim_log_level level;
+};
+
+#if defined(__GNUC__)
+#define GPUSSIM_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GPUSSIM_PRINTF(a, b)
+#endif
+
+void gpussim_log(const struct gpussim_logger *log, enum gpussim_log_level level,
+                 const char *fmt, ...) GPUSSIM_PRINTF(3, 4);
+void gpussim_vlog(const struct gpussim_logger *log, enum gpussim_log_level level,
+                  const char *fmt, va_list ap);
+
+/* ---- geometry and configuration ------------------------------------------ */
+
+/* Sizes of everything computed on one scored plane (spec §1.1-1.2, §2.2-2.3). */
+struct gpussim_plane_geometry {
+    int width, height;          /* the plane as stored */
+    int ssim_scale;             /* float_ssim decimation factor (1 = none) */
+    int ssim_width, ssim_height; /* float_ssim plane after decimation */
+    int ms_width[GPUSSIM_MSSSIM_SCALES], ms_height[GPUSSIM_MSSSIM_SCALES];
+    char suffix[4];             /* "" for luma, ".u", ".v" */
+};
+
+/* Everything a backend needs, validated and with defaults applied. */
+struct gpussim_config {
+    struct gpussim_params params; /* as given, defaults filled in */
+    unsigned metrics;             /* non-zero GPUSSIM_METRIC_* bits */
+    int nb_planes;                /* 1 (luma) or 3 */
+    /* Plane p of the picture that score plane i reads, and its subsampling. */
+    struct gpussim_plane_geometry plane[GPUSSIM_MAX_SCORE_PLANES];
+    int chroma_shift_x, chroma_shift_y;
+    int bytes_per_sample; /* 1 or 2 */
+    struct gpussim_logger log;
+};
+
+/* Fills the geometry of every scored plane and checks the size limits of the
+ * requested metrics; logs and returns -EINVAL naming the limit. */
+int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params *params);
+
+/* float_ssim's automatic scale: max(1, round((float)min(w, h) / 256.0f)). */
+int gpussim_ssim_auto_scale(int w, int h);
+/* Output size of one decimation: w / factor + (w & 1) (spec §1.2: not ceil). */
+static inline int gpussim_decimated_size(int n, int factor)
+{
+    return n / factor + (n & 1);
+}
+
+/* ---- per-frame sums a backend produces ----------------------------------- */
+
+/* The raw accumulations of one plane. The shared recipe turns them into
+ * scores (means rounded as the reference rounds them, MS-SSIM combine,
+ * dB conversion), so no backend re-implements that arithmetic. */
+struct gpussim_plane_sums {
+    /* float_ssim: double sums over the windows in raster order (spec §1.6) */
+    double ssim_term, ssim_l, ssim_c, ssim_s;
+    /* float_ms_ssim: per scale, double sums of l, c, s over the windows */
+    double ms_l[GPUSSIM_MSSSIM_SCALES], ms_c[GPUSSIM_MSSSIM_SCALES], ms_s[GPUSSIM_MSSSIM_SCALES];
+    /* float_ansnr: the float totals of spec §3.4 */
+    float ansnr_sig, ansnr_noise;
+    /* integer ssim: sum of the per-pixel terms and of the weights (spec §4.6) */
+    double issim_term, issim_weight;
+};
+
+struct gpussim_frame_sums {
+    struct gpussim_plane_sums plane[GPUSSIM_MAX_SCORE_PLANES];
+};
+
+/* Score names in result order for a configuration. */
+int gpussim_scores_count(const struct gpussim_config *cfg);
+/* Writes the names (static strings joined with suffixes) into names[]; the
+ * strings are allocated in *storage (free with free()). */
+int gpussim_scores_names(const struct gpussim_config *cfg, const char ***names, char **storage);
+/* Turns a frame's sums into its scores, in the order of gpussim_scores_names(). */
+void gpussim_scores_finish(const struct gpussim_config *cfg, const struct gpussim_frame_sums *sums,
+                           double *values);
+
+/* ---- backends ------------------------------------------------------------- */
+
+/*
+ * A backend computes gpussim_frame_sums for pairs of pictures. Frames are
+ * handed to it in "slots": the core guarantees that a slot is reused only
+ * after its previous frame has been waited for, and that frames are waited
+ * for in submission order.
+ */
+struct gpussim_backend {
+    const char *name;
+    enum gpussim_backend_type type;
+    /* Which picture memories this backend reads (bit 1 << enum gpussim_memory). */
+    unsigned memory_mask;
+    /* Quick availability check for AUTO: 0 when a device can be used, else a
+     * negative error. Must not log above GPUSSIM_LOG_VERBOSE. */
+    int (*probe)(const struct gpussim_config *cfg);
+    /* Creates the backend's state for cfg; *nb_slots is the number of frames
+     * it can keep in flight (the core lowers it to params.max_in_flight). */
+    int (*init)(const struct gpussim_config *cfg, void **priv, int *nb_slots);
+    /* Waits for all work, frees everything, sets *priv to NULL; NULL-safe. */
+    void (*uninit)(void **priv);
+    /* Starts scoring a pair into slot; must have read host memory on return. */
+    int (*submit)(void *priv, int slot, const struct gpussim_picture *ref,
+                  const struct gpussim_picture *dis);
+    /* 1 and *sums filled when the slot's frame is done; 0 when not done and
+     * !block; negative on a device error for that frame. */
+    int (*wait)(void *priv, int slot, int block, struct gpussim_frame_sums *sums);
+};
+
+extern const struct gpussim_backend gpussim_backend_cpu;
+#if HAVE_CUDA
+extern const struct gpussim_backend gpussim_backend_cuda;
+#endif
+#if HAVE_VULKAN
+extern const struct gpussim_backend gpussim_backend_vulkan;
+#endif
+#if HAVE_HIP
+extern const struct gpussim_backend gpussim_backend_hip;
+#endif
+#if HAVE_LEVEL_ZERO
+extern const struct gpussim_backend gpussim_backend_ze;
+#endif
+
+/* NULL-terminated, in AUTO's order of preference (GPUs first, CPU last). */
+extern const struct gpussim_backend *const gpussim_backends[];
+
+const char *gpussim_backend_type_name(enum gpussim_backend_type type);
+
+#endif /* GPUSSIM_INTERNAL_H */

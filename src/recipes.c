@@ -1,0 +1,365 @@
+/*
+ * What every backend shares: the geometry of each metric on each plane and
+ * its size limits (validated once, at create time), the names of the
+ * scores, and the final arithmetic that turns a backend's sums into scores
+ * (means rounded as the reference rounds them, MS-SSIM combine, dB).
+ *
+ * Built with -ffp-contract=off: this is reference arithmetic too.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
+#define MSSSIM_MIN_SIDE (SSIM_WINDOW << (GPUSSIM_MSSSIM_SCALES - 1)) /* 176 */
+#define ANSNR_MIN_SIDE 3 /* the 5x5 filter reflects two samples into the plane */
+
+int gpussim_ssim_auto_scale(int w, int h)
+{
+    /* libvmaf: max(1, round((float)min(w, h) / 256.0f)); the quotient is
+     * exact, so adding 0.5f and truncating is round-half-away here. */
+    const float q = (float)(w < h ? w : h) / 256.0f;
+    const int s = (int)(q + 0.5f);
+    return s > 1 ? s : 1;
+}
+
+
+static const char *plane_name(int i)
+{
+    static const char *const names[] = { "luma", "U", "V" };
+    return names[i];
+}
+
+static int check_format(const struct gpussim_config *cfg, const struct gpussim_format *f)
+{
+    const struct gpussim_logger *log = &cfg->log;
+    if (f->width <= 0 || f->height <= 0) {
+        gpussim_log(log, GPUSSIM_LOG_ERROR, "invalid frame size %dx%d", f->width, f->height);
+        return -EINVAL;
+    }
+    if (f->width > 32768 || f->height > 32768) {
+        gpussim_log(log, GPUSSIM_LOG_ERROR, "frame size %dx%d is above the 32768x32768 limit",
+                    f->width, f->height);
+        return -EINVAL;
+    }
+    if (f->bit_depth != 8 && f->bit_depth != 10 && f->bit_depth != 12 && f->bit_depth != 16) {
+        gpussim_log(log, GPUSSIM_LOG_ERROR,
+                    "bit depth %d is not supported: libvmaf's metrics are defined for 8, 10, 12 "
+                    "and 16 bits",
+                    f->bit_depth);
+        return -EINVAL;
+    }
+    if ((unsigned)f->chroma > GPUSSIM_CHROMA_GRAY) {
+        gpussim_log(log, GPUSSIM_LOG_ERROR, "unknown chroma subsampling %d", (int)f->chroma);
+        return -EINVAL;
+    }
+    if ((unsigned)f->packing > GPUSSIM_PACKING_SEMIPLANAR_VU) {
+        gpussim_log(log, GPUSSIM_LOG_ERROR, "unknown sample packing %d", (int)f->packing);
+        return -EINVAL;
+    }
+    if (f->packing != GPUSSIM_PACKING_PLANAR && f->chroma == GPUSSIM_CHROMA_GRAY) {
+        gpussim_log(log, GPUSSIM_LOG_ERROR, "a gray format has no chroma plane to interleave");
+        return -EINVAL;
+    }
+    if (f->msb_aligned && f->bit_depth == 8) {
+        gpussim_log(log, GPUSSIM_LOG_ERROR,
+                    "msb_aligned needs 16-bit words (P010/P012/P016); bit depth is 8");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int check_plane(const struct gpussim_config *cfg, int i)
+{
+    const struct gpussim_logger *log = &cfg->log;
+    const struct gpussim_plane_geometry *g = &cfg->plane[i];
+    const char *pn = plane_name(i);
+
+    if ((cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) &&
+        (g->ssim_width < SSIM_WINDOW || g->ssim_height < SSIM_WINDOW)) {
+        gpussim_log(log, GPUSSIM_LOG_ERROR,
+                    "float_ssim: the %s plane %dx%d decimated by scale %d is %dx%d, smaller than "
+                    "the %dx%d window (needs at least %dx%d after decimation)",
+                    pn, g->width, g->height, g->ssim_scale, g->ssim_width, g->ssim_height,
+                    SSIM_WINDOW, SSIM_WINDOW, SSIM_WINDOW, SSIM_WINDOW);
+        return -EINVAL;
+    }
+    if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
+        for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
+            if (g->ms_width[s] < SSIM_WINDOW || g->ms_height[s] < SSIM_WINDOW) {
+                gpussim_log(log, GPUSSIM_LOG_ERROR,
+                            "float_ms_ssim: the %s plane is %dx%d; MS-SSIM needs at least %dx%d "
+                            "(scale %d would be %dx%d, under the %dx%d window)",
+                            pn, g->width, g->height, MSSSIM_MIN_SIDE, MSSSIM_MIN_SIDE, s,
+                            g->ms_width[s], g->ms_height[s], SSIM_WINDOW, SSIM_WINDOW);
+                return -EINVAL;
+            }
+        }
+    }
+    if ((cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) &&
+        (g->width < ANSNR_MIN_SIDE || g->height < ANSNR_MIN_SIDE)) {
+        gpussim_log(log, GPUSSIM_LOG_ERROR,
+                    "float_ansnr: the %s plane is %dx%d; the 5x5 filter needs at least %dx%d",
+                    pn, g->width, g->height, ANSNR_MIN_SIDE, ANSNR_MIN_SIDE);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params *params)
+{
+    int err;
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->params = *params;
+    cfg->log.cb = params->log_cb;
+    cfg->log.opaque = params->log_opaque;
+    cfg->log.level = params->log_level ? params->log_level : GPUSSIM_LOG_INFO;
+    cfg->params.log_level = cfg->log.level;
+
+    const struct gpussim_format *f = &params->format;
+    err = check_format(cfg, f);
+    if (err < 0)
+        return err;
+
+    if (params->metrics & ~(unsigned)GPUSSIM_METRIC_ALL) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "unknown metric bits 0x%x",
+                    params->metrics & ~(unsigned)GPUSSIM_METRIC_ALL);
+        return -EINVAL;
+    }
+    cfg->metrics = params->metrics ? params->metrics : GPUSSIM_METRIC_ALL;
+    cfg->params.metrics = cfg->metrics;
+
+    if (params->ssim_scale < 0 || params->ssim_scale > 10) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "float_ssim scale %d is out of range (0 = auto, 1..10)",
+                    params->ssim_scale);
+        return -EINVAL;
+    }
+    if ((unsigned)params->planes > GPUSSIM_PLANES_ALL) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "unknown planes selection %d", (int)params->planes);
+        return -EINVAL;
+    }
+    if (params->planes == GPUSSIM_PLANES_ALL && f->chroma == GPUSSIM_CHROMA_GRAY) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "planes=all needs chroma planes; the format is gray");
+        return -EINVAL;
+    }
+    if (params->threads < 0 || params->threads > 256 || params->max_in_flight < 0 ||
+        params->device < 0) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
+                    "threads (%d), max_in_flight (%d) and device (%d) must be >= 0 (threads <= 256)",
+                    params->threads, params->max_in_flight, params->device);
+        return -EINVAL;
+    }
+    if ((unsigned)params->backend > GPUSSIM_BACKEND_ZE) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "unknown backend %d", (int)params->backend);
+        return -EINVAL;
+    }
+
+    cfg->chroma_shift_x = f->chroma == GPUSSIM_CHROMA_420 || f->chroma == GPUSSIM_CHROMA_422;
+    cfg->chroma_shift_y = f->chroma == GPUSSIM_CHROMA_420;
+    cfg->bytes_per_sample = f->bit_depth > 8 ? 2 : 1;
+    cfg->nb_planes = params->planes == GPUSSIM_PLANES_ALL ? 3 : 1;
+
+    for (int i = 0; i < cfg->nb_planes; i++) {
+        struct gpussim_plane_geometry *g = &cfg->plane[i];
+        g->width = i ? -((-f->width) >> cfg->chroma_shift_x) : f->width;
+        g->height = i ? -((-f->height) >> cfg->chroma_shift_y) : f->height;
+        g->ssim_scale = params->ssim_scale ? params->ssim_scale
+                                           : gpussim_ssim_auto_scale(g->width, g->height);
+        g->ssim_width = g->ssim_scale > 1 ? gpussim_decimated_size(g->width, g->ssim_scale) : g->width;
+        g->ssim_height = g->ssim_scale > 1 ? gpussim_decimated_size(g->height, g->ssim_scale) : g->height;
+        int cw = g->width, ch = g->height;
+        for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
+            g->ms_width[s] = cw;
+            g->ms_height[s] = ch;
+            cw = gpussim_decimated_size(cw, 2);
+            ch = gpussim_decimated_size(ch, 2);
+        }
+        snprintf(g->suffix, sizeof(g->suffix), "%s", i == 0 ? "" : i == 1 ? ".u" : ".v");
+        err = check_plane(cfg, i);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
+/* ---- score names ---------------------------------------------------------- */
+
+static const char *const lcs_names[3] = { "l", "c", "s" };
+
+/* Calls emit(name, suffix) for every score in result order; returns the count. */
+static int for_each_score(const struct gpussim_config *cfg,
+                          void (*emit)(void *opaque, const char *base, const char *suffix),
+                          void *opaque)
+{
+    int n = 0;
+    char tmp[64];
+    for (int p = 0; p < cfg->nb_planes; p++) {
+        const char *sfx = cfg->plane[p].suffix;
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
+            emit(opaque, "float_ssim", sfx), n++;
+            if (cfg->params.enable_lcs)
+                for (int k = 0; k < 3; k++) {
+                    snprintf(tmp, sizeof(tmp), "float_ssim_%s", lcs_names[k]);
+                    emit(opaque, tmp, sfx), n++;
+                }
+        }
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
+            emit(opaque, "float_ms_ssim", sfx), n++;
+            if (cfg->params.enable_lcs)
+                for (int k = 0; k < 3; k++)
+                    for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
+                        snprintf(tmp, sizeof(tmp), "float_ms_ssim_%s_scale%d", lcs_names[k], s);
+                        emit(opaque, tmp, sfx), n++;
+                    }
+        }
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
+            emit(opaque, "float_ansnr", sfx), n++;
+            emit(opaque, "float_anpsnr", sfx), n++;
+        }
+        if (cfg->metrics & GPUSSIM_METRIC_SSIM)
+            emit(opaque, "ssim", sfx), n++;
+    }
+    return n;
+}
+
+static void emit_nothing(void *opaque, const char *base, const char *suffix)
+{
+    (void)opaque, (void)base, (void)suffix;
+}
+
+int gpussim_scores_count(const struct gpussim_config *cfg)
+{
+    return for_each_score(cfg, emit_nothing, NULL);
+}
+
+struct name_writer {
+    char *storage;
+    size_t used;
+    size_t *offsets;
+    int n;
+};
+
+static void emit_name(void *opaque, const char *base, const char *suffix)
+{
+    struct name_writer *nw = opaque;
+    nw->offsets[nw->n++] = nw->used;
+    nw->used += (size_t)sprintf(nw->storage + nw->used, "%s%s", base, suffix) + 1;
+}
+
+int gpussim_scores_names(const struct gpussim_config *cfg, const char ***names, char **storage)
+{
+    const int n = gpussim_scores_count(cfg);
+    struct name_writer nw = { 0 };
+    nw.storage = malloc((size_t)n * 48);
+    nw.offsets = malloc(sizeof(*nw.offsets) * (size_t)n);
+    const char **out = malloc(sizeof(*out) * ((size_t)n + 1));
+    if (!nw.storage || !nw.offsets || !out) {
+        free(nw.storage);
+        free(nw.offsets);
+        free(out);
+        return -ENOMEM;
+    }
+    for_each_score(cfg, emit_name, &nw);
+    for (int i = 0; i < n; i++)
+        out[i] = nw.storage + nw.offsets[i];
+    out[n] = NULL;
+    free(nw.offsets);
+    *names = out;
+    *storage = nw.storage;
+    return n;
+}
+
+/* ---- final arithmetic ----------------------------------------------------- */
+
+/* spec §1.7: the finite ceiling for a w x h plane at this depth. */
+static double ssim_max_db(const struct gpussim_config *cfg, const struct gpussim_plane_geometry *g)
+{
+    if (!cfg->params.clip_db)
+        return INFINITY;
+    const unsigned peak = (1u << cfg->params.format.bit_depth) - 1;
+    return ceil(10. * log10(peak * peak / (0.5 / ((double)g->width * g->height))));
+}
+
+static double to_db(double score, double max_db)
+{
+    const double db = -10. * log10(1 - score);
+    return db < max_db ? db : max_db;
+}
+
+/* spec §3.5: ANSNR's peak and ceiling per depth. */
+static void ansnr_peak(int bit_depth, double *peak, double *psnr_max)
+{
+    switch (bit_depth) {
+    case 8: *peak = 255.0, *psnr_max = 60.0; break;
+    case 10: *peak = 255.75, *psnr_max = 72.0; break;
+    case 12: *peak = 255.9375, *psnr_max = 84.0; break;
+    default: *peak = 255.99609375, *psnr_max = 108.0; break;
+    }
+}
+
+void gpussim_scores_finish(const struct gpussim_config *cfg, const struct gpussim_frame_sums *sums,
+                           double *values)
+{
+    static const float alpha[] = { GPUSSIM_MSSSIM_ALPHA };
+    static const float beta[] = { GPUSSIM_MSSSIM_BETA };
+    static const float gamma_[] = { GPUSSIM_MSSSIM_GAMMA };
+    int n = 0;
+
+    for (int p = 0; p < cfg->nb_planes; p++) {
+        const struct gpussim_plane_geometry *g = &cfg->plane[p];
+        const struct gpussim_plane_sums *ps = &sums->plane[p];
+        const double max_db = ssim_max_db(cfg, g);
+
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
+            const double windows = (double)(g->ssim_width - (SSIM_WINDOW - 1)) *
+                                   (g->ssim_height - (SSIM_WINDOW - 1));
+            double score = (float)(ps->ssim_term / windows);
+            if (cfg->params.enable_db)
+                score = to_db(score, max_db);
+            values[n++] = score;
+            if (cfg->params.enable_lcs) {
+                values[n++] = (float)(ps->ssim_l / windows);
+                values[n++] = (float)(ps->ssim_c / windows);
+                values[n++] = (float)(ps->ssim_s / windows);
+            }
+        }
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
+            float l[GPUSSIM_MSSSIM_SCALES], c[GPUSSIM_MSSSIM_SCALES], s[GPUSSIM_MSSSIM_SCALES];
+            double ms = 1.0;
+            for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++) {
+                const double windows = (double)(g->ms_width[i] - (SSIM_WINDOW - 1)) *
+                                       (g->ms_height[i] - (SSIM_WINDOW - 1));
+                l[i] = (float)(ps->ms_l[i] / windows);
+                c[i] = (float)(ps->ms_c[i] / windows);
+                s[i] = (float)(ps->ms_s[i] / windows);
+                ms *= pow(l[i], alpha[i]) * pow(c[i], beta[i]) * pow(s[i], gamma_[i]);
+            }
+            if (cfg->params.enable_db)
+                ms = to_db(ms, max_db);
+            values[n++] = ms;
+            if (cfg->params.enable_lcs) {
+                for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++)
+                    values[n++] = l[i];
+                for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++)
+                    values[n++] = c[i];
+                for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++)
+                    values[n++] = s[i];
+            }
+        }
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
+            double peak, psnr_max;
+            ansnr_peak(cfg->params.format.bit_depth, &peak, &psnr_max);
+            const float sig = ps->ansnr_sig, noise = ps->ansnr_noise;
+            values[n++] = noise == 0 ? psnr_max : 10.0 * log10((double)(sig / noise));
+            const double np = noise > 1e-10 ? (double)noise : 1e-10;
+            const double anpsnr = 10 * log10(peak * peak * g->width * g->height / np);
+            values[n++] = anpsnr < psnr_max ? anpsnr : psnr_max;
+        }
+        if (cfg->metrics & GPUSSIM_METRIC_SSIM)
+            values[n++] = ps->issim_term / ps->issim_weight;
+    }
+}
