@@ -1,7 +1,7 @@
 /*
  * GPU benchmark, shared by the GPU backends:
  *
- *   bench_gpu BACKEND [--frames N] [--warmup N] [--quick]
+ *   bench_gpu BACKEND [--frames N] [--warmup N] [--quick] [--size WxH] [--depth D]
  *
  * For 1080p and 2160p, 8 and 10 bit, each metric alone and all together:
  * frames resident on the device where the backend has a resident-frame
@@ -259,7 +259,7 @@ done:
 int main(int argc, char **argv)
 {
     const char *backend = argc > 1 ? argv[1] : NULL;
-    int frames = 300, warmup = 30, quick = 0;
+    int frames = 300, warmup = 30, quick = 0, only_w = 0, only_d = 0;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--frames") && i + 1 < argc)
             frames = atoi(argv[++i]);
@@ -267,9 +267,15 @@ int main(int argc, char **argv)
             warmup = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            only_w = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
+            only_d = atoi(argv[++i]);
     }
     if (!backend || backend_type(backend) == GPUSSIM_BACKEND_AUTO || frames < 1 || warmup < 1) {
-        fprintf(stderr, "usage: %s cuda|vulkan|hip|ze|cpu [--frames N] [--warmup N] [--quick]\n",
+        fprintf(stderr,
+                "usage: %s cuda|vulkan|hip|ze|cpu [--frames N] [--warmup N] [--quick] "
+                "[--size WxH] [--depth D]\n",
                 argv[0]);
         return 2;
     }
@@ -298,6 +304,8 @@ int main(int argc, char **argv)
     for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
         for (int bd = 8; bd <= 10; bd += 2) {
             struct bench_frames bf;
+            if ((only_w && only_w != sizes[si].w) || (only_d && only_d != bd))
+                continue;
             if (make_frames(&bf, backend, sizes[si].w, sizes[si].h, bd) < 0) {
                 fprintf(stderr, "cannot make frames\n");
                 return 1;
@@ -325,7 +333,7 @@ int main(int argc, char **argv)
         }
 
     /* memory and start-up at 2160p, every metric */
-    {
+    if (!only_w) {
         struct bench_frames bf;
         struct gpussim_params p;
         GpussimContext *ctx = NULL;

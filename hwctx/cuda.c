@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "internal.h"
 #include "gpussim/gpussim_cuda.h"
 #include "hwctx/cuda_loader.h"
@@ -42,7 +43,7 @@ extern const unsigned char gpussim_cuda_fatbin[];
 #define WIN_BY 8
 #define ISSIM_TW 32
 #define ISSIM_TH 16
-#define ANSNR_ROWS 16
+#define ANSNR_ROWS 8
 #define ANSNR_THREADS 256
 #define REDUCE_THREADS 256
 #define UNPACK_THREADS 256
@@ -82,9 +83,10 @@ struct cuda_plane {
 struct cuda_slot {
     uint8_t *staging; /* pinned: the host pictures' planes, ref then dis */
     struct gpussim_cuda_frame_out *host_out; /* pinned */
-    CUdeviceptr dev_out;
+    struct gpussim_cuda_frame_desc *host_desc; /* pinned, after host_out */
+    CUdeviceptr dev_out, dev_desc; /* one allocation, same layout */
     CUevent start, done;
-    int busy;
+    CUgraphExec graph; /* the whole frame, captured once; NULL: direct launches */
 };
 
 struct cuda_backend {
@@ -93,6 +95,7 @@ struct cuda_backend {
     CUdevice device;
     CUcontext ctx;
     CUstream stream;
+    CUstream launch_stream; /* where launch() enqueues: stream, or a capture stream */
     int own_ctx, own_stream;
     CUmodule module;
     CUfunction fn[K_COUNT];
@@ -320,28 +323,27 @@ static int alloc_host_staging(struct cuda_backend *be)
 static int launch(struct cuda_backend *be, enum cuda_kernel k, unsigned gx, unsigned gy,
                   unsigned gz, unsigned bx, unsigned by, void **args)
 {
-    return cu_check(be, be->cu->cuLaunchKernel(be->fn[k], gx, gy, gz, bx, by, 1, 0, be->stream, args,
-                                               NULL),
+    return cu_check(be, be->cu->cuLaunchKernel(be->fn[k], gx, gy, gz, bx, by, 1, 0,
+                                               be->launch_stream, args, NULL),
                     kernel_names[k]);
 }
 
-static int run_plane(struct cuda_backend *be, int p, const CUdeviceptr src[2], const long long pitch[2])
+static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
 {
     const struct gpussim_config *cfg = &be->cfg;
     const struct gpussim_plane_geometry *g = &cfg->plane[p];
     struct cuda_plane *pl = &be->plane[p];
     const int bd = cfg->params.format.bit_depth;
-    float scaler = (float)(1 << (bd - 8));
+    /* 1 / scaler, exact: the kernels multiply by it (spec §0) */
+    float scaler = 1.0f / (float)(1 << (bd - 8));
     int w = g->width, h = g->height;
     int err;
 
     {
-        int bps = cfg->bytes_per_sample, first = pl->first, step = pl->step;
+        int bps = cfg->bytes_per_sample, first = pl->first, step = pl->step, sp = pl->src_plane;
         int shift = cfg->params.format.msb_aligned ? 16 - bd : 0;
         unsigned mask = (1u << bd) - 1;
-        CUdeviceptr s0 = src[0], s1 = src[1];
-        long long p0 = pitch[0], p1 = pitch[1];
-        void *args[] = { &s0, &s1, &p0, &p1, &w, &h, &bps, &first, &step, &shift, &mask,
+        void *args[] = { &slot->dev_desc, &sp, &w, &h, &bps, &first, &step, &shift, &mask,
                          &pl->u16[0], &pl->u16[1] };
         err = launch(be, K_UNPACK, div_up(w, UNPACK_THREADS), (unsigned)h, 2, UNPACK_THREADS, 1, args);
         if (err < 0)
@@ -431,22 +433,69 @@ static int upload_host_picture(struct cuda_backend *be, struct cuda_slot *slot, 
     return 0;
 }
 
+/* Everything a frame runs after its pictures are in place, on
+ * be->launch_stream: per plane unpack + metrics, the final reduction and the
+ * one device->host copy of the result block. Captured once per slot into a
+ * CUDA graph when the driver has graphs. */
+static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot)
+{
+    int err;
+    for (int p = 0; p < be->cfg.nb_planes; p++) {
+        err = run_plane(be, p, slot);
+        if (err < 0)
+            return err;
+    }
+    void *args[] = { &be->jobs, &be->partials, &slot->dev_out };
+    err = launch(be, K_REDUCE, (unsigned)be->nb_jobs, 1, 1, REDUCE_THREADS, 1, args);
+    if (err < 0)
+        return err;
+    return CHECK_CU(cuMemcpyDtoHAsync(slot->host_out, slot->dev_out,
+                                      (size_t)be->cfg.nb_planes * sizeof(struct gpussim_cuda_plane_out),
+                                      be->launch_stream));
+}
+
+/* Captures slot's frame into a graph on a private stream (never on an
+ * adopted one, which other threads may be using). */
+static int capture_slot_graph(struct cuda_backend *be, struct cuda_slot *slot)
+{
+    const struct gpussim_cuda_api *cu = be->cu;
+    CUstream cs = NULL;
+    CUgraph graph = NULL;
+    int err = CHECK_CU(cuStreamCreate(&cs, CU_STREAM_NON_BLOCKING));
+    if (err < 0)
+        return err;
+    err = cu_check(be, cu->cuStreamBeginCapture(cs, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                   "cuStreamBeginCapture");
+    if (err < 0)
+        goto fail;
+    be->launch_stream = cs;
+    const int qerr = enqueue_frame(be, slot);
+    be->launch_stream = be->stream;
+    err = cu_check(be, cu->cuStreamEndCapture(cs, &graph), "cuStreamEndCapture");
+    if (qerr < 0 || err < 0) {
+        err = qerr < 0 ? qerr : err;
+        goto fail;
+    }
+    err = cu_check(be, cu->cuGraphInstantiateWithFlags(&slot->graph, graph, 0),
+                   "cuGraphInstantiateWithFlags");
+fail:
+    if (graph)
+        cu->cuGraphDestroy(graph);
+    CHECK_CU(cuStreamDestroy(cs));
+    return err;
+}
+
 static int cuda_submit(void *priv, int idx, const struct gpussim_picture *ref,
                        const struct gpussim_picture *dis)
 {
     struct cuda_backend *be = priv;
     struct cuda_slot *slot = &be->slots[idx];
     const struct gpussim_picture *pics[2] = { ref, dis };
+    struct gpussim_cuda_frame_desc *desc = slot->host_desc;
     int err = push_ctx(be);
     if (err < 0)
         return err;
 
-    err = CHECK_CU(cuEventRecord(slot->start, be->stream));
-    if (err < 0)
-        goto fail;
-
-    CUdeviceptr src[2][GPUSSIM_MAX_PLANES];
-    long long pitch[2][GPUSSIM_MAX_PLANES];
     for (int k = 0; k < 2; k++) {
         if (pics[k]->memory == GPUSSIM_MEMORY_HOST) {
             if (!slot->staging) {
@@ -458,13 +507,14 @@ static int cuda_submit(void *priv, int idx, const struct gpussim_picture *ref,
             if (err < 0)
                 goto fail;
             for (int sp = 0; sp < be->nb_src_planes; sp++) {
-                src[k][sp] = be->src_dev[k][sp];
-                pitch[k][sp] = (long long)be->src_row_bytes[sp];
+                desc->src[k][sp] = be->src_dev[k][sp];
+                desc->pitch[k][sp] = (int64_t)be->src_row_bytes[sp];
             }
         } else if (pics[k]->memory == GPUSSIM_MEMORY_CUDA) {
+            /* read in place */
             for (int sp = 0; sp < be->nb_src_planes; sp++) {
-                src[k][sp] = (CUdeviceptr)(uintptr_t)pics[k]->data[sp];
-                pitch[k][sp] = (long long)pics[k]->stride[sp];
+                desc->src[k][sp] = (uint64_t)(uintptr_t)pics[k]->data[sp];
+                desc->pitch[k][sp] = (int64_t)pics[k]->stride[sp];
             }
         } else {
             gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR,
@@ -473,31 +523,23 @@ static int cuda_submit(void *priv, int idx, const struct gpussim_picture *ref,
             goto fail;
         }
     }
-
-    for (int p = 0; p < be->cfg.nb_planes; p++) {
-        const int sp = be->plane[p].src_plane;
-        const CUdeviceptr s[2] = { src[0][sp], src[1][sp] };
-        const long long pi[2] = { pitch[0][sp], pitch[1][sp] };
-        err = run_plane(be, p, s, pi);
-        if (err < 0)
-            goto fail;
-    }
-
-    {
-        void *args[] = { &be->jobs, &be->partials, &slot->dev_out };
-        err = launch(be, K_REDUCE, (unsigned)be->nb_jobs, 1, 1, REDUCE_THREADS, 1, args);
-        if (err < 0)
-            goto fail;
-    }
-    err = CHECK_CU(cuMemcpyDtoHAsync(slot->host_out, slot->dev_out,
-                                     (size_t)be->cfg.nb_planes * sizeof(struct gpussim_cuda_plane_out),
-                                     be->stream));
+    /* the slot's pinned descriptor is rewritten only after the slot's
+     * previous frame was waited for, so this async copy cannot race */
+    err = CHECK_CU(cuMemcpyHtoDAsync(slot->dev_desc, desc, sizeof(*desc), be->stream));
+    if (err < 0)
+        goto fail;
+    err = CHECK_CU(cuEventRecord(slot->start, be->stream));
+    if (err < 0)
+        goto fail;
+    if (slot->graph)
+        err = CHECK_CU(cuGraphLaunch(slot->graph, be->stream));
+    else
+        err = enqueue_frame(be, slot);
     if (err < 0)
         goto fail;
     err = CHECK_CU(cuEventRecord(slot->done, be->stream));
     if (err < 0)
         goto fail;
-    slot->busy = 1;
     pop_ctx(be);
     return 0;
 
@@ -579,7 +621,6 @@ static int cuda_wait(void *priv, int idx, int block, struct gpussim_frame_sums *
         err = CHECK_CU(cuEventSynchronize(slot->done));
     }
     pop_ctx(be);
-    slot->busy = 0;
     if (err < 0)
         return err;
 
@@ -640,6 +681,8 @@ static void cuda_uninit(void **ppriv)
             CHECK_CU(cuStreamSynchronize(be->stream));
         for (int i = 0; i < CUDA_SLOTS; i++) {
             struct cuda_slot *s = &be->slots[i];
+            if (s->graph)
+                CHECK_CU(cuGraphExecDestroy(s->graph));
             if (s->staging)
                 CHECK_CU(cuMemFreeHost(s->staging));
             if (s->host_out)
@@ -788,13 +831,16 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
         be->nb_slots = cfg->params.max_in_flight;
     for (int i = 0; i < be->nb_slots; i++) {
         struct cuda_slot *s = &be->slots[i];
-        err = CHECK_CU(cuMemAllocHost((void **)&s->host_out, sizeof(*s->host_out)));
+        const size_t bytes = sizeof(*s->host_out) + sizeof(*s->host_desc);
+        err = CHECK_CU(cuMemAllocHost((void **)&s->host_out, bytes));
         if (err < 0)
             goto fail;
-        memset(s->host_out, 0, sizeof(*s->host_out));
-        err = alloc_dev(be, &s->dev_out, sizeof(*s->host_out));
+        memset(s->host_out, 0, bytes);
+        s->host_desc = (struct gpussim_cuda_frame_desc *)(s->host_out + 1);
+        err = alloc_dev(be, &s->dev_out, bytes);
         if (err < 0)
             goto fail;
+        s->dev_desc = s->dev_out + sizeof(*s->host_out);
         err = CHECK_CU(cuEventCreate(&s->start, CU_EVENT_DEFAULT));
         if (err < 0)
             goto fail;
@@ -802,14 +848,32 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
         if (err < 0)
             goto fail;
     }
+    be->launch_stream = be->stream;
+    /* one graph per slot: a frame is then one launch, without per-kernel
+     * launch gaps; without graph support, kernels are launched one by one */
+    if (be->cu->cuGraphLaunch) {
+        for (int i = 0; i < be->nb_slots && err >= 0; i++)
+            err = capture_slot_graph(be, &be->slots[i]);
+        if (err < 0) {
+            gpussim_log(&cfg->log, GPUSSIM_LOG_WARNING,
+                        "cuda: CUDA graphs unavailable, launching kernels one by one");
+            for (int i = 0; i < be->nb_slots; i++)
+                if (be->slots[i].graph) {
+                    CHECK_CU(cuGraphExecDestroy(be->slots[i].graph));
+                    be->slots[i].graph = NULL;
+                }
+            err = 0;
+        }
+    }
     pop_ctx(be);
     pushed = 0;
 
     {
         char name[128] = "";
         be->cu->cuDeviceGetName(name, sizeof(name), be->device);
-        gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "cuda: %s, %s context, %d frame slot(s)", name,
-                    hw ? "adopted" : "primary", be->nb_slots);
+        gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "cuda: %s, %s context, %d frame slot(s)%s",
+                    name, hw ? "adopted" : "primary", be->nb_slots,
+                    be->slots[0].graph ? ", one CUDA graph per frame" : "");
     }
     *ppriv = be;
     *nb_slots = be->nb_slots;

@@ -62,6 +62,17 @@ static void cuda_load_once(void)
     SYM(cuModuleGetFunction, "cuModuleGetFunction", NULL);
     SYM(cuLaunchKernel, "cuLaunchKernel", NULL);
     SYM(cuGetErrorName, "cuGetErrorName", NULL);
+    int no_graphs = 0;
+#define OPT(field, name) no_graphs |= load_symbol(a->lib, (void **)&a->field, name, NULL)
+    OPT(cuStreamBeginCapture, "cuStreamBeginCapture_v2");
+    OPT(cuStreamEndCapture, "cuStreamEndCapture");
+    OPT(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
+    OPT(cuGraphLaunch, "cuGraphLaunch");
+    OPT(cuGraphExecDestroy, "cuGraphExecDestroy");
+    OPT(cuGraphDestroy, "cuGraphDestroy");
+#undef OPT
+    if (no_graphs)
+        a->cuGraphLaunch = NULL; /* the backend then launches kernels one by one */
 #undef SYM
     if (bad) {
         dlclose(a->lib);

@@ -20,6 +20,8 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
 
 #define CUDA_SUCCESS 0
 #define CUDA_ERROR_NOT_READY 600
@@ -27,6 +29,7 @@ typedef struct CUfunc_st *CUfunction;
 #define CU_EVENT_DEFAULT 0x0
 #define CU_EVENT_BLOCKING_SYNC 0x1
 #define CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
+#define CU_STREAM_CAPTURE_MODE_THREAD_LOCAL 1
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
 
@@ -67,6 +70,13 @@ struct gpussim_cuda_api {
                                unsigned by, unsigned bz, unsigned shmem, CUstream s, void **params,
                                void **extra);
     CUresult (*cuGetErrorName)(CUresult err, const char **name);
+    /* CUDA graphs (optional: NULL on drivers without them) */
+    CUresult (*cuStreamBeginCapture)(CUstream s, int mode);
+    CUresult (*cuStreamEndCapture)(CUstream s, CUgraph *g);
+    CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *e, CUgraph g, unsigned long long flags);
+    CUresult (*cuGraphLaunch)(CUgraphExec e, CUstream s);
+    CUresult (*cuGraphExecDestroy)(CUgraphExec e);
+    CUresult (*cuGraphDestroy)(CUgraph g);
 };
 
 /* Loads libcuda.so.1 and resolves every entry point; the table is shared by

@@ -63,4 +63,12 @@ struct gpussim_cuda_reduce_job {
 
 #define GPUSSIM_CUDA_MAX_JOBS 32
 
+/* Where one frame's pictures are: written by the host per frame (pinned ->
+ * device copy) so that the per-slot CUDA graph, captured once, reads
+ * whichever pictures the frame brings. [ref, dis][picture plane]. */
+struct gpussim_cuda_frame_desc {
+    uint64_t src[2][4];
+    int64_t pitch[2][4];
+};
+
 #endif /* GPUSSIM_CUDA_SHARED_H */

@@ -38,20 +38,22 @@ GPU_CONSTANT int ansnr_dis_w[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN] = {
 
 /* ---- helpers -------------------------------------------------------------- */
 
-/* spec §0: (float)v / scaler + offset, exact for every depth */
-GPU_DEVICE float sample_to_float(uint16_t v, float scaler, float offset)
+/* spec §0: (float)v / scaler + offset. scaler is a power of two, so the
+ * quotient equals the product with its exact reciprocal (inv_scaler, made
+ * on the host), bit for bit, without a division per sample. */
+GPU_DEVICE float sample_to_float(uint16_t v, float inv_scaler, float offset)
 {
-    return (float)v / scaler + offset;
+    return (float)v * inv_scaler + offset;
 }
 
-GPU_DEVICE float load_plane(const uint16_t *p, size_t i, float scaler)
+GPU_DEVICE float load_plane(const uint16_t *p, size_t i, float inv_scaler)
 {
-    return sample_to_float(p[i], scaler, 0.0f);
+    return sample_to_float(p[i], inv_scaler, 0.0f);
 }
 
-GPU_DEVICE float load_plane(const float *p, size_t i, float scaler)
+GPU_DEVICE float load_plane(const float *p, size_t i, float inv_scaler)
 {
-    (void)scaler;
+    (void)inv_scaler;
     return p[i];
 }
 
@@ -169,21 +171,20 @@ GPU_DEVICE void wsums_block_reduce(gpussim_cuda_wsums *red, int tid, int nthread
 /*
  * One component of a plane (every `step`-th sample from `first`) into a
  * contiguous w x h plane of true values: the CPU backend's unpack_component.
+ * The picture's address and pitch come from the frame descriptor.
  * blockIdx.z selects ref (0) or dis (1).
  */
-GPU_KERNEL void unpack_planes(const uint8_t *src_ref, const uint8_t *src_dis, long long pitch_ref,
-                              long long pitch_dis, int w, int h, int bytes_per_sample, int first,
-                              int step, int shift, unsigned mask, uint16_t *dst_ref,
-                              uint16_t *dst_dis)
+GPU_KERNEL void unpack_planes(const gpussim_cuda_frame_desc *desc, int src_plane, int w, int h,
+                              int bytes_per_sample, int first, int step, int shift, unsigned mask,
+                              uint16_t *dst_ref, uint16_t *dst_dis)
 {
     const int x = GPU_BID_X * GPU_BDIM_X + GPU_TID_X;
     const int y = GPU_BID_Y;
     if (x >= w || y >= h)
         return;
-    const uint8_t *src = GPU_BID_Z ? src_dis : src_ref;
-    const long long pitch = GPU_BID_Z ? pitch_dis : pitch_ref;
-    uint16_t *dst = GPU_BID_Z ? dst_dis : dst_ref;
-    const uint8_t *row = src + (long long)y * pitch;
+    const int k = GPU_BID_Z;
+    const uint8_t *row = (const uint8_t *)desc->src[k][src_plane] + (long long)y * desc->pitch[k][src_plane];
+    uint16_t *dst = k ? dst_dis : dst_ref;
     uint16_t v;
     if (bytes_per_sample == 1)
         v = row[first + x * step];
@@ -196,7 +197,7 @@ GPU_KERNEL void unpack_planes(const uint8_t *src_ref, const uint8_t *src_dis, lo
 
 /* float_ssim box decimation (spec §1.2), ref and dis together. */
 GPU_KERNEL void ssim_decimate_box(const uint16_t *ref, const uint16_t *dis, int w, int h,
-                                  float scaler, int factor, float *out_ref, float *out_dis, int sw,
+                                  float inv_scaler, int factor, float *out_ref, float *out_dis, int sw,
                                   int sh)
 {
     const int x = GPU_BID_X * GPU_BDIM_X + GPU_TID_X;
@@ -210,8 +211,8 @@ GPU_KERNEL void ssim_decimate_box(const uint16_t *ref, const uint16_t *dis, int 
         const size_t row = (size_t)mirror_hss(y * factor + v, h) * w;
         for (int u = lo; u <= hi; u++) {
             const size_t i = row + mirror_hss(x * factor + u, w);
-            ar += (double)(load_plane(ref, i, scaler) * k);
-            ad += (double)(load_plane(dis, i, scaler) * k);
+            ar += (double)(load_plane(ref, i, inv_scaler) * k);
+            ad += (double)(load_plane(dis, i, inv_scaler) * k);
         }
     }
     out_ref[(size_t)y * sw + x] = (float)ar;
@@ -220,7 +221,7 @@ GPU_KERNEL void ssim_decimate_box(const uint16_t *ref, const uint16_t *dis, int 
 
 /* MS-SSIM 2:1 decimation with the 9x9 table (spec §2.3), taps row-major. */
 template <typename T>
-__device__ void msssim_decimate_lpf(const T *ref, const T *dis, int w, int h, float scaler,
+__device__ void msssim_decimate_lpf(const T *ref, const T *dis, int w, int h, float inv_scaler,
                                     float *out_ref, float *out_dis, int sw, int sh)
 {
     const int R = LPF_K / 2;
@@ -236,8 +237,8 @@ __device__ void msssim_decimate_lpf(const T *ref, const T *dis, int w, int h, fl
         const size_t row = (size_t)mirror_hss(2 * y + v - R, h) * w;
         for (int u = 0; u < LPF_K; u++) {
             const float tap = msssim_lpf[v * LPF_K + u];
-            ar += (double)(load_plane(ref, row + col[u], scaler) * tap);
-            ad += (double)(load_plane(dis, row + col[u], scaler) * tap);
+            ar += (double)(load_plane(ref, row + col[u], inv_scaler) * tap);
+            ad += (double)(load_plane(dis, row + col[u], inv_scaler) * tap);
         }
     }
     out_ref[(size_t)y * sw + x] = (float)ar;
@@ -245,17 +246,17 @@ __device__ void msssim_decimate_lpf(const T *ref, const T *dis, int w, int h, fl
 }
 
 GPU_KERNEL void msssim_decimate_lpf_u16(const uint16_t *ref, const uint16_t *dis, int w, int h,
-                                        float scaler, float *out_ref, float *out_dis, int sw,
+                                        float inv_scaler, float *out_ref, float *out_dis, int sw,
                                         int sh)
 {
-    msssim_decimate_lpf(ref, dis, w, h, scaler, out_ref, out_dis, sw, sh);
+    msssim_decimate_lpf(ref, dis, w, h, inv_scaler, out_ref, out_dis, sw, sh);
 }
 
 GPU_KERNEL void msssim_decimate_lpf_f32(const float *ref, const float *dis, int w, int h,
-                                        float scaler, float *out_ref, float *out_dis, int sw,
+                                        float inv_scaler, float *out_ref, float *out_dis, int sw,
                                         int sh)
 {
-    msssim_decimate_lpf(ref, dis, w, h, scaler, out_ref, out_dis, sw, sh);
+    msssim_decimate_lpf(ref, dis, w, h, inv_scaler, out_ref, out_dis, sw, sh);
 }
 
 /* ---- SSIM windows ---------------------------------------------------------- */
@@ -307,7 +308,7 @@ GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, floa
 }
 
 template <typename T>
-__device__ void ssim_windows(const T *ref, const T *dis, int w, int h, float scaler,
+__device__ void ssim_windows(const T *ref, const T *dis, int w, int h, float inv_scaler,
                              gpussim_cuda_wsums *partials)
 {
     __shared__ __align__(16) ssim_smem sm;
@@ -320,8 +321,8 @@ __device__ void ssim_windows(const T *ref, const T *dis, int w, int h, float sca
         const int gx = x0 + c, gy = y0 + r;
         float rv = 0.0f, dv = 0.0f;
         if (gx < w && gy < h) {
-            rv = load_plane(ref, (size_t)gy * w + gx, scaler);
-            dv = load_plane(dis, (size_t)gy * w + gx, scaler);
+            rv = load_plane(ref, (size_t)gy * w + gx, inv_scaler);
+            dv = load_plane(dis, (size_t)gy * w + gx, inv_scaler);
         }
         sm.tile.in[0][r][c] = rv;
         sm.tile.in[1][r][c] = dv;
@@ -379,37 +380,42 @@ __device__ void ssim_windows(const T *ref, const T *dis, int w, int h, float sca
 }
 
 GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY)
-ssim_windows_u16(const uint16_t *ref, const uint16_t *dis, int w, int h, float scaler,
+ssim_windows_u16(const uint16_t *ref, const uint16_t *dis, int w, int h, float inv_scaler,
                  gpussim_cuda_wsums *partials)
 {
-    ssim_windows(ref, dis, w, h, scaler, partials);
+    ssim_windows(ref, dis, w, h, inv_scaler, partials);
 }
 
 GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY)
-ssim_windows_f32(const float *ref, const float *dis, int w, int h, float scaler,
+ssim_windows_f32(const float *ref, const float *dis, int w, int h, float inv_scaler,
                  gpussim_cuda_wsums *partials)
 {
-    ssim_windows(ref, dis, w, h, scaler, partials);
+    ssim_windows(ref, dis, w, h, inv_scaler, partials);
 }
 
 /* ---- ANSNR ----------------------------------------------------------------- */
 
 /*
- * Each block owns ANSNR_ROWS rows. Column chunks of the filtered products
- * r*r and (r-d)^2 are made in parallel into shared memory; then one thread
- * per row adds its row's values left to right in float, exactly the
- * reference's per-row sums (spec §3.4); reduce_partials then adds the rows'
- * floats top to bottom.
+ * Each block owns ANSNR_ROWS rows and walks them left to right in chunks of
+ * ANSNR_CHUNK columns. Per chunk: the (reflected) input rows are converted
+ * once into shared memory, every thread filters a few samples and stores
+ * the products r*r and (r-d)^2; then one thread per row adds its row's
+ * products left to right in float — exactly the reference's per-row sums
+ * (spec §3.4). reduce_partials adds the rows' floats top to bottom.
  */
-#define ANSNR_ROWS 16
-#define ANSNR_CHUNK 128
+#define ANSNR_ROWS 8
+#define ANSNR_CHUNK 256
 #define ANSNR_THREADS 256
+#define ANSNR_PAD 2 /* half of the larger (5x5) filter */
+#define ANSNR_IN_H (ANSNR_ROWS + 2 * ANSNR_PAD)
+#define ANSNR_IN_W (ANSNR_CHUNK + 2 * ANSNR_PAD)
 
 GPU_KERNEL void __launch_bounds__(ANSNR_THREADS)
-ansnr_rows(const uint16_t *ref, const uint16_t *dis, int w, int h, float scaler, float *row_sig,
-           float *row_noise)
+ansnr_rows(const uint16_t *ref, const uint16_t *dis, int w, int h, float inv_scaler,
+           float *row_sig, float *row_noise)
 {
     const int RK = GPUSSIM_ANSNR_REF_LEN, DK = GPUSSIM_ANSNR_DIS_LEN;
+    __shared__ float in[2][ANSNR_IN_H][ANSNR_IN_W];
     __shared__ float sig[ANSNR_ROWS][ANSNR_CHUNK + 1];
     __shared__ float noise[ANSNR_ROWS][ANSNR_CHUNK + 1];
     __shared__ float ref_coef[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN];
@@ -426,29 +432,41 @@ ansnr_rows(const uint16_t *ref, const uint16_t *dis, int w, int h, float scaler,
     float sig_row = 0.0f, noise_row = 0.0f;
     for (int c0 = 0; c0 < w; c0 += ANSNR_CHUNK) {
         GPU_SYNC();
+        /* input row rr holds image row reflect(y0 + rr - PAD), column cc
+         * image column reflect(c0 + cc - PAD); positions past the last
+         * needed one (and past h + 1 / w + 1) are never read */
+        for (int i = tid; i < ANSNR_IN_H * ANSNR_IN_W; i += ANSNR_THREADS) {
+            const int rr = i / ANSNR_IN_W, cc = i % ANSNR_IN_W;
+            const int yy = y0 + rr - ANSNR_PAD, xx = c0 + cc - ANSNR_PAD;
+            float rv = 0.0f, dv = 0.0f;
+            if (yy < h + ANSNR_PAD && xx < w + ANSNR_PAD) {
+                const size_t idx = (size_t)ansnr_reflect(yy, h) * w + ansnr_reflect(xx, w);
+                rv = sample_to_float(ref[idx], inv_scaler, -128.0f);
+                dv = sample_to_float(dis[idx], inv_scaler, -128.0f);
+            }
+            in[0][rr][cc] = rv;
+            in[1][rr][cc] = dv;
+        }
+        GPU_SYNC();
         for (int i = tid; i < ANSNR_ROWS * ANSNR_CHUNK; i += ANSNR_THREADS) {
             const int r = i / ANSNR_CHUNK, c = i % ANSNR_CHUNK;
-            const int y = y0 + r, x = c0 + c;
-            if (y >= h || x >= w)
+            if (y0 + r >= h || c0 + c >= w)
                 continue;
+            /* all float, filter rows outer, no contraction (spec §3.3) */
             float rf = 0.0f;
             for (int fi = 0; fi < RK; fi++) {
-                const size_t row = (size_t)ansnr_reflect(y - RK / 2 + fi, h) * w;
                 float inner = 0.0f;
                 for (int fj = 0; fj < RK; fj++)
                     inner += ref_coef[fi * RK + fj] *
-                             sample_to_float(ref[row + ansnr_reflect(x - RK / 2 + fj, w)], scaler,
-                                             -128.0f);
+                             in[0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
                 rf += inner;
             }
             float df = 0.0f;
             for (int fi = 0; fi < DK; fi++) {
-                const size_t row = (size_t)ansnr_reflect(y - DK / 2 + fi, h) * w;
                 float inner = 0.0f;
                 for (int fj = 0; fj < DK; fj++)
                     inner += dis_coef[fi * DK + fj] *
-                             sample_to_float(dis[row + ansnr_reflect(x - DK / 2 + fj, w)], scaler,
-                                             -128.0f);
+                             in[1][r + ANSNR_PAD - DK / 2 + fi][c + ANSNR_PAD - DK / 2 + fj];
                 df += inner;
             }
             sig[r][c] = rf * rf;
