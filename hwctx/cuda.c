@@ -38,7 +38,6 @@ extern const unsigned char gpussim_cuda_fatbin[];
 
 /* tile sizes of the kernels (kernels/cuda/gpussim_kernels.cu) */
 #define WIN_TW 32
-#define WIN_TH 32
 #define WIN_BX 32
 #define WIN_BY 8
 #define ISSIM_TW 32
@@ -47,24 +46,31 @@ extern const unsigned char gpussim_cuda_fatbin[];
 #define ANSNR_THREADS 256
 #define REDUCE_THREADS 256
 #define UNPACK_THREADS 256
+#define UNPACK_PER_THREAD 4
+#define LPF_BX 32
+#define LPF_BY 8
 
 enum cuda_kernel {
     K_UNPACK,
     K_DECIMATE_BOX,
     K_LPF_U16,
     K_LPF_F32,
-    K_WIN_U16,
-    K_WIN_F32,
+    K_WIN_U16_T32,
+    K_WIN_U16_T8,
+    K_WIN_F32_T32,
+    K_WIN_F32_T8,
     K_ANSNR,
-    K_ISSIM,
+    K_ISSIM_U32,
+    K_ISSIM_U64,
     K_REDUCE,
     K_COUNT,
 };
 
 static const char *const kernel_names[K_COUNT] = {
     "unpack_planes",    "ssim_decimate_box", "msssim_decimate_lpf_u16",
-    "msssim_decimate_lpf_f32", "ssim_windows_u16", "ssim_windows_f32",
-    "ansnr_rows",       "issim_windows",     "reduce_partials",
+    "msssim_decimate_lpf_f32", "ssim_windows_u16_t32", "ssim_windows_u16_t8",
+    "ssim_windows_f32_t32", "ssim_windows_f32_t8", "ansnr_rows",
+    "issim_windows_u32", "issim_windows_u64", "reduce_partials",
 };
 
 /* One scored plane's device buffers and partial-sum locations. */
@@ -73,8 +79,8 @@ struct cuda_plane {
     CUdeviceptr u16[2];         /* true sample values, ref and dis */
     CUdeviceptr ssim_dec[2];    /* float_ssim decimated planes (scale > 1) */
     CUdeviceptr ms_level[2][GPUSSIM_MSSSIM_SCALES]; /* levels 1..4 */
-    unsigned ssim_gx, ssim_gy;
-    unsigned ms_gx[GPUSSIM_MSSSIM_SCALES], ms_gy[GPUSSIM_MSSSIM_SCALES];
+    unsigned ssim_gx, ssim_gy, ssim_th;
+    unsigned ms_gx[GPUSSIM_MSSSIM_SCALES], ms_gy[GPUSSIM_MSSSIM_SCALES], ms_th[GPUSSIM_MSSSIM_SCALES];
     unsigned issim_gx, issim_gy;
     size_t ssim_part, ms_part[GPUSSIM_MSSSIM_SCALES], issim_part; /* byte offsets */
     size_t ansnr_sig, ansnr_noise;
@@ -93,6 +99,7 @@ struct cuda_backend {
     struct gpussim_config cfg;
     const struct gpussim_cuda_api *cu;
     CUdevice device;
+    int sm_count;
     CUcontext ctx;
     CUstream stream;
     CUstream launch_stream; /* where launch() enqueues: stream, or a capture stream */
@@ -159,8 +166,22 @@ static unsigned div_up(int a, int b)
     return (unsigned)((a + b - 1) / b);
 }
 
-/* Lays out the partials buffer and the device planes; allocates them when
- * `alloc` (a first pass only sizes the partials). */
+/* Tile height of the SSIM window kernel for a w x h plane: 32 rows keep the
+ * horizontal pass's overlap small; when that leaves fewer than 4 blocks per
+ * multiprocessor, 8-row tiles spread the plane over more of them. */
+static void window_grid(const struct cuda_backend *be, int w, int h, unsigned *gx, unsigned *gy,
+                        unsigned *th)
+{
+    const int ow = w - (SSIM_WINDOW - 1), oh = h - (SSIM_WINDOW - 1);
+    *th = 32;
+    if (div_up(ow, WIN_TW) * div_up(oh, 32) < 4u * (unsigned)be->sm_count)
+        *th = 8;
+    *gx = div_up(ow, WIN_TW);
+    *gy = div_up(oh, (int)*th);
+}
+
+/* Where each plane reads its samples, the window kernels' grids, and the
+ * layout of the shared partial-sums buffer (byte offsets, 256-aligned). */
 static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
 {
     const struct gpussim_config *cfg = &be->cfg;
@@ -180,14 +201,14 @@ static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
             pl->first = (p == 1) == (pk == GPUSSIM_PACKING_SEMIPLANAR_UV) ? 0 : 1;
         }
         if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
-            pl->ssim_gx = div_up(g->ssim_width - (SSIM_WINDOW - 1), WIN_TW);
-            pl->ssim_gy = div_up(g->ssim_height - (SSIM_WINDOW - 1), WIN_TH);
+            window_grid(be, g->ssim_width, g->ssim_height, &pl->ssim_gx, &pl->ssim_gy,
+                        &pl->ssim_th);
             TAKE(pl->ssim_part, (size_t)pl->ssim_gx * pl->ssim_gy * sizeof(struct gpussim_cuda_wsums));
         }
         if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM)
             for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
-                pl->ms_gx[s] = div_up(g->ms_width[s] - (SSIM_WINDOW - 1), WIN_TW);
-                pl->ms_gy[s] = div_up(g->ms_height[s] - (SSIM_WINDOW - 1), WIN_TH);
+                window_grid(be, g->ms_width[s], g->ms_height[s], &pl->ms_gx[s], &pl->ms_gy[s],
+                            &pl->ms_th[s]);
                 TAKE(pl->ms_part[s],
                      (size_t)pl->ms_gx[s] * pl->ms_gy[s] * sizeof(struct gpussim_cuda_wsums));
             }
@@ -345,7 +366,8 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
         unsigned mask = (1u << bd) - 1;
         void *args[] = { &slot->dev_desc, &sp, &w, &h, &bps, &first, &step, &shift, &mask,
                          &pl->u16[0], &pl->u16[1] };
-        err = launch(be, K_UNPACK, div_up(w, UNPACK_THREADS), (unsigned)h, 2, UNPACK_THREADS, 1, args);
+        err = launch(be, K_UNPACK, div_up(w, UNPACK_THREADS * UNPACK_PER_THREAD), (unsigned)h, 2,
+                     UNPACK_THREADS, 1, args);
         if (err < 0)
             return err;
     }
@@ -360,10 +382,12 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
             if (err < 0)
                 return err;
             void *wargs[] = { &pl->ssim_dec[0], &pl->ssim_dec[1], &sw, &sh, &scaler, &part };
-            err = launch(be, K_WIN_F32, pl->ssim_gx, pl->ssim_gy, 1, WIN_BX, WIN_BY, wargs);
+            err = launch(be, pl->ssim_th == 32 ? K_WIN_F32_T32 : K_WIN_F32_T8, pl->ssim_gx,
+                         pl->ssim_gy, 1, WIN_BX, WIN_BY, wargs);
         } else {
             void *wargs[] = { &pl->u16[0], &pl->u16[1], &w, &h, &scaler, &part };
-            err = launch(be, K_WIN_U16, pl->ssim_gx, pl->ssim_gy, 1, WIN_BX, WIN_BY, wargs);
+            err = launch(be, pl->ssim_th == 32 ? K_WIN_U16_T32 : K_WIN_U16_T8, pl->ssim_gx,
+                         pl->ssim_gy, 1, WIN_BX, WIN_BY, wargs);
         }
         if (err < 0)
             return err;
@@ -376,8 +400,9 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
             CUdeviceptr *r = s ? &pl->ms_level[0][s] : &pl->u16[0];
             CUdeviceptr *d = s ? &pl->ms_level[1][s] : &pl->u16[1];
             void *wargs[] = { r, d, &lw, &lh, &scaler, &part };
-            err = launch(be, s ? K_WIN_F32 : K_WIN_U16, pl->ms_gx[s], pl->ms_gy[s], 1, WIN_BX,
-                         WIN_BY, wargs);
+            const enum cuda_kernel kw = s ? (pl->ms_th[s] == 32 ? K_WIN_F32_T32 : K_WIN_F32_T8)
+                                          : (pl->ms_th[s] == 32 ? K_WIN_U16_T32 : K_WIN_U16_T8);
+            err = launch(be, kw, pl->ms_gx[s], pl->ms_gy[s], 1, WIN_BX, WIN_BY, wargs);
             if (err < 0)
                 return err;
             if (s + 1 == GPUSSIM_MSSSIM_SCALES)
@@ -385,8 +410,8 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
             int nw = g->ms_width[s + 1], nh = g->ms_height[s + 1];
             void *dargs[] = { r, d, &lw, &lh, &scaler, &pl->ms_level[0][s + 1],
                               &pl->ms_level[1][s + 1], &nw, &nh };
-            err = launch(be, s ? K_LPF_F32 : K_LPF_U16, div_up(nw, 32), div_up(nh, 8), 1, 32, 8,
-                         dargs);
+            err = launch(be, s ? K_LPF_F32 : K_LPF_U16, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1,
+                         LPF_BX, LPF_BY, dargs);
             if (err < 0)
                 return err;
         }
@@ -407,7 +432,8 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
         double c2base = (double)samplemax * samplemax * (0.03 * 0.03);
         CUdeviceptr part = be->partials + pl->issim_part;
         void *args[] = { &pl->u16[0], &pl->u16[1], &w, &h, &c1base, &c2base, &part };
-        err = launch(be, K_ISSIM, pl->issim_gx, pl->issim_gy, 1, 32, 8, args);
+        err = launch(be, bd <= 12 ? K_ISSIM_U32 : K_ISSIM_U64, pl->issim_gx, pl->issim_gy, 1, 32,
+                     8, args);
         if (err < 0)
             return err;
     }
@@ -813,6 +839,10 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
             goto fail;
     }
 
+    err = CHECK_CU(cuDeviceGetAttribute(&be->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                        be->device));
+    if (err < 0)
+        goto fail;
     size_t partial_bytes = 0;
     plan_planes(be, &partial_bytes);
     err = alloc_dev(be, &be->partials, partial_bytes);

@@ -99,7 +99,8 @@ GPU_DEVICE void fx_add(gpussim_fx *a, const gpussim_fx *b)
 }
 
 /* a += v exactly, except for bits of v below 2^-FRAC_BITS (truncated toward
- * zero; the host accounts for them). */
+ * zero; the host accounts for them). Written with scalars and selects only:
+ * a limb array indexed at run time would live in local memory. */
 GPU_DEVICE void fx_add_double(gpussim_fx *a, double v)
 {
     const uint64_t bits = gpu_double_bits(v);
@@ -115,25 +116,21 @@ GPU_DEVICE void fx_add_double(gpussim_fx *a, double v)
         m = sh > -64 ? m >> -sh : 0;
         sh = 0;
     }
-    if (!m)
-        return;
-    gpussim_fx t;
-    fx_zero(&t);
+    /* sh <= 192 - 53 for any |v| < 2^64; larger cannot occur */
     const int li = sh >> 6, b = sh & 63;
-    /* sh <= 192 - 53 for any finite |v| < 2^64; larger cannot occur */
-    if (li < GPUSSIM_FX_LIMBS)
-        t.limb[li] = m << b;
-    if (b && li + 1 < GPUSSIM_FX_LIMBS)
-        t.limb[li + 1] = m >> (64 - b);
+    const uint64_t lo = m << b, hi = b ? m >> (64 - b) : 0;
+    uint64_t t0 = li == 0 ? lo : 0;
+    uint64_t t1 = li == 1 ? lo : li == 0 ? hi : 0;
+    uint64_t t2 = li == 2 ? lo : li == 1 ? hi : 0;
     if (bits >> 63) {
         /* two's complement negation */
-        uint64_t carry = 1;
-        for (int i = 0; i < GPUSSIM_FX_LIMBS; i++) {
-            const uint64_t n = ~t.limb[i] + carry;
-            carry = carry && n == 0;
-            t.limb[i] = n;
-        }
+        t0 = ~t0 + 1;
+        const uint64_t c0 = t0 == 0;
+        t1 = ~t1 + c0;
+        const uint64_t c1 = c0 && t1 == 0;
+        t2 = ~t2 + c1;
     }
+    const gpussim_fx t = { { t0, t1, t2 } };
     fx_add(a, &t);
 }
 
@@ -174,23 +171,29 @@ GPU_DEVICE void wsums_block_reduce(gpussim_cuda_wsums *red, int tid, int nthread
  * The picture's address and pitch come from the frame descriptor.
  * blockIdx.z selects ref (0) or dis (1).
  */
+#define UNPACK_PER_THREAD 4
+
 GPU_KERNEL void unpack_planes(const gpussim_cuda_frame_desc *desc, int src_plane, int w, int h,
                               int bytes_per_sample, int first, int step, int shift, unsigned mask,
                               uint16_t *dst_ref, uint16_t *dst_dis)
 {
-    const int x = GPU_BID_X * GPU_BDIM_X + GPU_TID_X;
+    const int x0 = (GPU_BID_X * GPU_BDIM_X + GPU_TID_X) * UNPACK_PER_THREAD;
     const int y = GPU_BID_Y;
-    if (x >= w || y >= h)
+    if (x0 >= w || y >= h)
         return;
     const int k = GPU_BID_Z;
-    const uint8_t *row = (const uint8_t *)desc->src[k][src_plane] + (long long)y * desc->pitch[k][src_plane];
-    uint16_t *dst = k ? dst_dis : dst_ref;
-    uint16_t v;
-    if (bytes_per_sample == 1)
-        v = row[first + x * step];
-    else
-        v = (uint16_t)((((const uint16_t *)row)[first + x * step] >> shift) & mask);
-    dst[(size_t)y * w + x] = v;
+    const uint8_t *row =
+        (const uint8_t *)desc->src[k][src_plane] + (long long)y * desc->pitch[k][src_plane];
+    uint16_t *dst = (k ? dst_dis : dst_ref) + (size_t)y * w;
+    const int n = w - x0 < UNPACK_PER_THREAD ? w - x0 : UNPACK_PER_THREAD;
+    if (bytes_per_sample == 1) {
+        for (int j = 0; j < n; j++)
+            dst[x0 + j] = row[first + (x0 + j) * step];
+    } else {
+        const uint16_t *r16 = (const uint16_t *)row;
+        for (int j = 0; j < n; j++)
+            dst[x0 + j] = (uint16_t)((r16[first + (x0 + j) * step] >> shift) & mask);
+    }
 }
 
 /* ---- decimation ----------------------------------------------------------- */
@@ -219,67 +222,93 @@ GPU_KERNEL void ssim_decimate_box(const uint16_t *ref, const uint16_t *dis, int 
     out_dis[(size_t)y * sw + x] = (float)ad;
 }
 
-/* MS-SSIM 2:1 decimation with the 9x9 table (spec §2.3), taps row-major. */
+/*
+ * MS-SSIM 2:1 decimation with the 9x9 table (spec §2.3), taps row-major,
+ * one output per thread. The block's (mirrored) input window is converted
+ * once into shared memory, split into even and odd columns so that the
+ * stride-2 taps of neighbouring outputs are contiguous (no bank conflicts).
+ */
+#define LPF_BX 32
+#define LPF_BY 8
+#define LPF_R (LPF_K / 2)
+#define LPF_IN_H (2 * (LPF_BY - 1) + LPF_K)   /* input rows of one block */
+#define LPF_IN_HALF (LPF_BX + LPF_R)          /* columns of one parity */
+
 template <typename T>
 __device__ void msssim_decimate_lpf(const T *ref, const T *dis, int w, int h, float inv_scaler,
                                     float *out_ref, float *out_dis, int sw, int sh)
 {
-    const int R = LPF_K / 2;
-    const int x = GPU_BID_X * GPU_BDIM_X + GPU_TID_X;
-    const int y = GPU_BID_Y * GPU_BDIM_Y + GPU_TID_Y;
+    __shared__ float in[2][2][LPF_IN_H][LPF_IN_HALF + 1]; /* [plane][parity][row][j] */
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * LPF_BX + tx;
+    const int x0 = GPU_BID_X * LPF_BX, y0 = GPU_BID_Y * LPF_BY;
+
+    /* input column 2*x0 - R + c, row 2*y0 - R + r; positions no output
+     * needs (past 2*sw + 2 / 2*sh + 2) are not read, so the mirror never
+     * leaves the plane */
+    for (int i = tid; i < LPF_IN_H * 2 * LPF_IN_HALF; i += LPF_BX * LPF_BY) {
+        const int r = i / (2 * LPF_IN_HALF), c = i % (2 * LPF_IN_HALF);
+        const int iy = 2 * y0 - LPF_R + r, ix = 2 * x0 - LPF_R + c;
+        float rv = 0.0f, dv = 0.0f;
+        if (iy <= 2 * sh + 2 && ix <= 2 * sw + 2) {
+            const size_t idx = (size_t)mirror_hss(iy, h) * w + mirror_hss(ix, w);
+            rv = load_plane(ref, idx, inv_scaler);
+            dv = load_plane(dis, idx, inv_scaler);
+        }
+        in[0][c & 1][r][c >> 1] = rv;
+        in[1][c & 1][r][c >> 1] = dv;
+    }
+    GPU_SYNC();
+
+    const int x = x0 + tx, y = y0 + ty;
     if (x >= sw || y >= sh)
         return;
-    int col[LPF_K];
-    for (int u = 0; u < LPF_K; u++)
-        col[u] = mirror_hss(2 * x + u - R, w);
     double ar = 0.0, ad = 0.0;
     for (int v = 0; v < LPF_K; v++) {
-        const size_t row = (size_t)mirror_hss(2 * y + v - R, h) * w;
+        const int r = 2 * ty + v;
         for (int u = 0; u < LPF_K; u++) {
             const float tap = msssim_lpf[v * LPF_K + u];
-            ar += (double)(load_plane(ref, row + col[u], inv_scaler) * tap);
-            ad += (double)(load_plane(dis, row + col[u], inv_scaler) * tap);
+            ar += (double)(in[0][u & 1][r][tx + (u >> 1)] * tap);
+            ad += (double)(in[1][u & 1][r][tx + (u >> 1)] * tap);
         }
     }
     out_ref[(size_t)y * sw + x] = (float)ar;
     out_dis[(size_t)y * sw + x] = (float)ad;
 }
 
-GPU_KERNEL void msssim_decimate_lpf_u16(const uint16_t *ref, const uint16_t *dis, int w, int h,
-                                        float inv_scaler, float *out_ref, float *out_dis, int sw,
-                                        int sh)
+GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
+msssim_decimate_lpf_u16(const uint16_t *ref, const uint16_t *dis, int w, int h, float inv_scaler,
+                        float *out_ref, float *out_dis, int sw, int sh)
 {
     msssim_decimate_lpf(ref, dis, w, h, inv_scaler, out_ref, out_dis, sw, sh);
 }
 
-GPU_KERNEL void msssim_decimate_lpf_f32(const float *ref, const float *dis, int w, int h,
-                                        float inv_scaler, float *out_ref, float *out_dis, int sw,
-                                        int sh)
+GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
+msssim_decimate_lpf_f32(const float *ref, const float *dis, int w, int h, float inv_scaler,
+                        float *out_ref, float *out_dis, int sw, int sh)
 {
     msssim_decimate_lpf(ref, dis, w, h, inv_scaler, out_ref, out_dis, sw, sh);
 }
 
 /* ---- SSIM windows ---------------------------------------------------------- */
 
-/* Each block computes a WIN_TW x WIN_TH tile of valid-mode windows with
- * WIN_BX x WIN_BY threads, each thread WIN_TH / WIN_BY windows of one
- * column. The horizontal pass covers the tile's WIN_TH + 10 input rows, so
- * the 5 moment planes never leave shared memory. */
+/* Each block computes a WIN_TW x TH tile of valid-mode windows with
+ * WIN_BX x WIN_BY threads, each thread TH / WIN_BY windows of one column.
+ * The horizontal pass covers the tile's TH + 10 input rows, so the 5 moment
+ * planes never leave shared memory. TH = 32 keeps the horizontal overlap
+ * small on large planes; TH = 8 spreads small planes over more blocks. */
 #define WIN_TW 32
-#define WIN_TH 32
 #define WIN_BX 32
 #define WIN_BY 8
 #define WIN_IN_W (WIN_TW + SSIM_K - 1)
-#define WIN_IN_H (WIN_TH + SSIM_K - 1)
 #define WIN_IN_PITCH (WIN_IN_W + 1)
 
-struct ssim_tile_smem {
-    float in[2][WIN_IN_H][WIN_IN_PITCH];
-    float mom[5][WIN_IN_H][WIN_TW];
+template <int TH> struct ssim_tile_smem {
+    float in[2][TH + SSIM_K - 1][WIN_IN_PITCH];
+    float mom[5][TH + SSIM_K - 1][WIN_TW];
 };
 
-union ssim_smem {
-    ssim_tile_smem tile;
+template <int TH> union ssim_smem {
+    ssim_tile_smem<TH> tile;
     gpussim_cuda_wsums red[WIN_BX * WIN_BY];
 };
 
@@ -307,13 +336,14 @@ GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, floa
     *so = s;
 }
 
-template <typename T>
+template <typename T, int TH>
 __device__ void ssim_windows(const T *ref, const T *dis, int w, int h, float inv_scaler,
                              gpussim_cuda_wsums *partials)
 {
-    __shared__ __align__(16) ssim_smem sm;
+    const int WIN_IN_H = TH + SSIM_K - 1;
+    __shared__ __align__(16) ssim_smem<TH> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * WIN_BX + tx;
-    const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * WIN_TH;
+    const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * TH;
     const int ow = w - (SSIM_K - 1), oh = h - (SSIM_K - 1);
 
     for (int i = tid; i < WIN_IN_W * WIN_IN_H; i += WIN_BX * WIN_BY) {
@@ -353,7 +383,7 @@ __device__ void ssim_windows(const T *ref, const T *dis, int w, int h, float inv
     gpussim_cuda_wsums acc;
     wsums_zero(&acc);
     const int gx = x0 + tx;
-    for (int k = 0; k < WIN_TH / WIN_BY; k++) {
+    for (int k = 0; k < TH / WIN_BY; k++) {
         const int oy = ty + k * WIN_BY, gy = y0 + oy;
         if (gx >= ow || gy >= oh)
             continue;
@@ -379,19 +409,17 @@ __device__ void ssim_windows(const T *ref, const T *dis, int w, int h, float inv
         partials[GPU_BID_Y * GPU_GDIM_X + GPU_BID_X] = sm.red[0];
 }
 
-GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY)
-ssim_windows_u16(const uint16_t *ref, const uint16_t *dis, int w, int h, float inv_scaler,
-                 gpussim_cuda_wsums *partials)
-{
-    ssim_windows(ref, dis, w, h, inv_scaler, partials);
-}
-
-GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY)
-ssim_windows_f32(const float *ref, const float *dis, int w, int h, float inv_scaler,
-                 gpussim_cuda_wsums *partials)
-{
-    ssim_windows(ref, dis, w, h, inv_scaler, partials);
-}
+#define SSIM_WINDOWS_KERNEL(name, T, TH)                                                    \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY)                                      \
+    name(const T *ref, const T *dis, int w, int h, float inv_scaler,                        \
+         gpussim_cuda_wsums *partials)                                                      \
+    {                                                                                       \
+        ssim_windows<T, TH>(ref, dis, w, h, inv_scaler, partials);                          \
+    }
+SSIM_WINDOWS_KERNEL(ssim_windows_u16_t32, uint16_t, 32)
+SSIM_WINDOWS_KERNEL(ssim_windows_u16_t8, uint16_t, 8)
+SSIM_WINDOWS_KERNEL(ssim_windows_f32_t32, float, 32)
+SSIM_WINDOWS_KERNEL(ssim_windows_f32_t8, float, 8)
 
 /* ---- ANSNR ----------------------------------------------------------------- */
 
@@ -497,26 +525,28 @@ ansnr_rows(const uint16_t *ref, const uint16_t *dis, int w, int h, float inv_sca
 #define ISSIM_IN_W (ISSIM_TW + 2 * ISSIM_R)
 #define ISSIM_IN_H (ISSIM_TH + 2 * ISSIM_R)
 
-struct issim_tile_smem {
+template <typename HM> struct issim_tile_smem {
     uint32_t in[2][ISSIM_IN_H][ISSIM_IN_W + 1];
-    uint64_t mom[5][ISSIM_IN_H][ISSIM_TW];
+    HM mom[5][ISSIM_IN_H][ISSIM_TW];
 };
 
-union issim_smem {
-    issim_tile_smem tile;
+template <typename HM> union issim_smem {
+    issim_tile_smem<HM> tile;
     gpussim_cuda_wsums red[ISSIM_BX * ISSIM_BY];
 };
 
 /*
  * Samples outside the plane are loaded as 0: their products vanish, which
  * is the reference's truncation (skipped taps) for every moment; only the
- * weight sums need the in-plane taps counted explicitly.
+ * weight sums need the in-plane taps counted explicitly. HM holds the
+ * horizontal moments exactly: uint32_t up to 12 bits (256 * 4095^2 < 2^32),
+ * uint64_t at 16 bits.
  */
-GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
-issim_windows(const uint16_t *ref, const uint16_t *dis, int w, int h, double c1base,
-              double c2base, gpussim_cuda_wsums *partials)
+template <typename HM>
+__device__ void issim_windows(const uint16_t *ref, const uint16_t *dis, int w, int h,
+                              double c1base, double c2base, gpussim_cuda_wsums *partials)
 {
-    __shared__ __align__(16) issim_smem sm;
+    __shared__ __align__(16) issim_smem<HM> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
     const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * ISSIM_TH;
 
@@ -535,15 +565,15 @@ issim_windows(const uint16_t *ref, const uint16_t *dis, int w, int h, double c1b
 
     for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
         const int r = i / ISSIM_TW, c = i % ISSIM_TW;
-        uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
+        HM a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
         for (int k = 0; k < ISSIM_K; k++) {
-            const uint64_t wk = (uint64_t)issim_taps[k];
+            const HM wk = (HM)issim_taps[k];
             const uint32_t s = sm.tile.in[0][r][c + k], t = sm.tile.in[1][r][c + k];
             a0 += wk * s;
             a1 += wk * t;
-            a2 += wk * (uint64_t)(s * s); /* < 2^32 for 16-bit samples */
-            a3 += wk * (uint64_t)(s * t);
-            a4 += wk * (uint64_t)(t * t);
+            a2 += wk * (HM)(s * s); /* s * s < 2^32 even for 16-bit samples */
+            a3 += wk * (HM)(s * t);
+            a4 += wk * (HM)(t * t);
         }
         sm.tile.mom[0][r][c] = a0;
         sm.tile.mom[1][r][c] = a1;
@@ -588,14 +618,28 @@ issim_windows(const uint16_t *ref, const uint16_t *dis, int w, int h, double c1b
         const double term = mw * A * B / D;
         fx_add_double(&acc.sum[0], term);
         acc.abs_sum[0] += fabs(term);
-        fx_add_double(&acc.sum[1], W);
-        acc.abs_sum[1] += W;
+        /* the weight is an integer: straight into the integer limb */
+        acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
     }
     GPU_SYNC();
     sm.red[tid] = acc;
     wsums_block_reduce(sm.red, tid, ISSIM_BX * ISSIM_BY);
     if (tid == 0)
         partials[GPU_BID_Y * GPU_GDIM_X + GPU_BID_X] = sm.red[0];
+}
+
+GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
+issim_windows_u32(const uint16_t *ref, const uint16_t *dis, int w, int h, double c1base,
+                  double c2base, gpussim_cuda_wsums *partials)
+{
+    issim_windows<uint32_t>(ref, dis, w, h, c1base, c2base, partials);
+}
+
+GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
+issim_windows_u64(const uint16_t *ref, const uint16_t *dis, int w, int h, double c1base,
+                  double c2base, gpussim_cuda_wsums *partials)
+{
+    issim_windows<uint64_t>(ref, dis, w, h, c1base, c2base, partials);
 }
 
 /* ---- final reduction ---------------------------------------------------------- */
@@ -605,23 +649,40 @@ issim_windows(const uint16_t *ref, const uint16_t *dis, int w, int h, double c1b
 /* One block per job (struct gpussim_cuda_reduce_job). The fixed-point sums
  * are exact in any order; the magnitude sums (error bounds only) follow a
  * fixed order, so the whole result is deterministic. */
+#define REDUCE_ROWS_CHUNK 4096
+
 GPU_KERNEL void __launch_bounds__(REDUCE_THREADS)
 reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, uint8_t *out)
 {
-    __shared__ gpussim_cuda_wsums red[REDUCE_THREADS];
+    __shared__ union {
+        gpussim_cuda_wsums red[REDUCE_THREADS];
+        float rows[2][REDUCE_ROWS_CHUNK];
+    } sm;
     const gpussim_cuda_reduce_job job = jobs[GPU_BID_X];
     const int tid = GPU_TID_X;
 
     if (job.kind == GPUSSIM_REDUCE_ANSNR_ROWS) {
-        if (tid == 0) {
-            /* rows added top to bottom in float (spec §3.4) */
-            const float *s = (const float *)(partials + job.src_offset);
-            const float *n = (const float *)(partials + job.src2_offset);
-            float sig = 0.0f, noise = 0.0f;
-            for (uint32_t i = 0; i < job.count; i++) {
-                sig += s[i];
-                noise += n[i];
+        /* rows added top to bottom in float (spec §3.4) by one thread, from
+         * shared memory that all threads fill */
+        const float *s = (const float *)(partials + job.src_offset);
+        const float *n = (const float *)(partials + job.src2_offset);
+        float sig = 0.0f, noise = 0.0f;
+        for (uint32_t base = 0; base < job.count; base += REDUCE_ROWS_CHUNK) {
+            const uint32_t cnt =
+                job.count - base < REDUCE_ROWS_CHUNK ? job.count - base : REDUCE_ROWS_CHUNK;
+            GPU_SYNC();
+            for (uint32_t i = tid; i < cnt; i += REDUCE_THREADS) {
+                sm.rows[0][i] = s[base + i];
+                sm.rows[1][i] = n[base + i];
             }
+            GPU_SYNC();
+            if (tid == 0)
+                for (uint32_t i = 0; i < cnt; i++) {
+                    sig += sm.rows[0][i];
+                    noise += sm.rows[1][i];
+                }
+        }
+        if (tid == 0) {
             float *dst = (float *)(out + job.dst_offset);
             dst[0] = sig;
             dst[1] = noise;
@@ -634,8 +695,8 @@ reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, ui
     wsums_zero(&acc);
     for (uint32_t i = tid; i < job.count; i += REDUCE_THREADS)
         wsums_add(&acc, &src[i]);
-    red[tid] = acc;
-    wsums_block_reduce(red, tid, REDUCE_THREADS);
+    sm.red[tid] = acc;
+    wsums_block_reduce(sm.red, tid, REDUCE_THREADS);
     if (tid == 0)
-        *(gpussim_cuda_wsums *)(out + job.dst_offset) = red[0];
+        *(gpussim_cuda_wsums *)(out + job.dst_offset) = sm.red[0];
 }
