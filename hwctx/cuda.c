@@ -9,7 +9,8 @@
  * A frame is a sequence of launches on the stream and returns at once:
  *   [host pictures: rows copied into the slot's pinned staging, then one
  *    async host->device copy per plane]
- *   unpack -> metric kernels -> reduce_partials -> one small device->host
+ *   frame descriptor (where the pictures are) -> metric kernels, which read
+ *   the pictures in place -> reduce_partials -> one small device->host
  *   copy of the frame's result block -> event.
  * wait() queries/synchronises that event and turns the exact fixed-point
  * sums into the doubles the shared recipe expects (see resolve_sum()).
@@ -45,18 +46,15 @@ extern const unsigned char gpussim_cuda_fatbin[];
 #define ANSNR_ROWS 8
 #define ANSNR_THREADS 256
 #define REDUCE_THREADS 256
-#define UNPACK_THREADS 256
-#define UNPACK_PER_THREAD 4
 #define LPF_BX 32
 #define LPF_BY 8
 
 enum cuda_kernel {
-    K_UNPACK,
     K_DECIMATE_BOX,
-    K_LPF_U16,
+    K_LPF_RAW,
     K_LPF_F32,
-    K_WIN_U16_T32,
-    K_WIN_U16_T8,
+    K_WIN_RAW_T32,
+    K_WIN_RAW_T8,
     K_WIN_F32_T32,
     K_WIN_F32_T8,
     K_ANSNR,
@@ -67,16 +65,15 @@ enum cuda_kernel {
 };
 
 static const char *const kernel_names[K_COUNT] = {
-    "unpack_planes",    "ssim_decimate_box", "msssim_decimate_lpf_u16",
-    "msssim_decimate_lpf_f32", "ssim_windows_u16_t32", "ssim_windows_u16_t8",
+    "ssim_decimate_box", "msssim_decimate_lpf_raw",
+    "msssim_decimate_lpf_f32", "ssim_windows_raw_t32", "ssim_windows_raw_t8",
     "ssim_windows_f32_t32", "ssim_windows_f32_t8", "ansnr_rows",
     "issim_windows_u32", "issim_windows_u64", "reduce_partials",
 };
 
 /* One scored plane's device buffers and partial-sum locations. */
 struct cuda_plane {
-    int src_plane, first, step; /* where its samples are in the picture */
-    CUdeviceptr u16[2];         /* true sample values, ref and dis */
+    struct gpussim_cuda_plane_fmt fmt; /* where its samples are in the picture */
     CUdeviceptr ssim_dec[2];    /* float_ssim decimated planes (scale > 1) */
     CUdeviceptr ms_level[2][GPUSSIM_MSSSIM_SCALES]; /* levels 1..4 */
     unsigned ssim_gx, ssim_gy, ssim_th;
@@ -192,14 +189,18 @@ static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
     for (int p = 0; p < cfg->nb_planes; p++) {
         struct cuda_plane *pl = &be->plane[p];
         const struct gpussim_plane_geometry *g = &cfg->plane[p];
-        pl->src_plane = p;
-        pl->first = 0;
-        pl->step = 1;
+        const int bd = cfg->params.format.bit_depth;
+        pl->fmt.src_plane = p;
+        pl->fmt.first = 0;
+        pl->fmt.step = 1;
         if (p > 0 && pk != GPUSSIM_PACKING_PLANAR) {
-            pl->src_plane = 1;
-            pl->step = 2;
-            pl->first = (p == 1) == (pk == GPUSSIM_PACKING_SEMIPLANAR_UV) ? 0 : 1;
+            pl->fmt.src_plane = 1;
+            pl->fmt.step = 2;
+            pl->fmt.first = (p == 1) == (pk == GPUSSIM_PACKING_SEMIPLANAR_UV) ? 0 : 1;
         }
+        pl->fmt.bytes_per_sample = cfg->bytes_per_sample;
+        pl->fmt.shift = cfg->params.format.msb_aligned ? 16 - bd : 0;
+        pl->fmt.mask = (1u << bd) - 1;
         if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
             window_grid(be, g->ssim_width, g->ssim_height, &pl->ssim_gx, &pl->ssim_gy,
                         &pl->ssim_th);
@@ -240,11 +241,7 @@ static int alloc_planes(struct cuda_backend *be)
     for (int p = 0; p < cfg->nb_planes; p++) {
         struct cuda_plane *pl = &be->plane[p];
         const struct gpussim_plane_geometry *g = &cfg->plane[p];
-        const size_t n = (size_t)g->width * g->height;
         for (int k = 0; k < 2; k++) {
-            err = alloc_dev(be, &pl->u16[k], n * sizeof(uint16_t));
-            if (err < 0)
-                return err;
             if ((cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) && g->ssim_scale > 1) {
                 err = alloc_dev(be, &pl->ssim_dec[k],
                                 (size_t)g->ssim_width * g->ssim_height * sizeof(float));
@@ -309,11 +306,11 @@ static void plan_host_planes(struct cuda_backend *be)
     be->staging_size = 0;
     for (int p = 0; p < cfg->nb_planes; p++) {
         const struct cuda_plane *pl = &be->plane[p];
-        const int sp = pl->src_plane;
+        const int sp = pl->fmt.src_plane;
         if (sp < be->nb_src_planes)
             continue; /* the second component of an interleaved plane */
         be->src_row_bytes[sp] =
-            (size_t)cfg->plane[p].width * pl->step * (size_t)cfg->bytes_per_sample;
+            (size_t)cfg->plane[p].width * pl->fmt.step * (size_t)cfg->bytes_per_sample;
         be->src_rows[sp] = (size_t)cfg->plane[p].height;
         be->staging_size += be->src_row_bytes[sp] * be->src_rows[sp];
         be->nb_src_planes = sp + 1;
@@ -349,6 +346,8 @@ static int launch(struct cuda_backend *be, enum cuda_kernel k, unsigned gx, unsi
                     kernel_names[k]);
 }
 
+/* The metric kernels of one scored plane. Kernels that read the picture
+ * read it in place through the slot's frame descriptor. */
 static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
 {
     const struct gpussim_config *cfg = &be->cfg;
@@ -358,25 +357,15 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
     /* 1 / scaler, exact: the kernels multiply by it (spec §0) */
     float scaler = 1.0f / (float)(1 << (bd - 8));
     int w = g->width, h = g->height;
+    CUdeviceptr *desc = &slot->dev_desc;
+    struct gpussim_cuda_plane_fmt *fmt = &pl->fmt;
     int err;
-
-    {
-        int bps = cfg->bytes_per_sample, first = pl->first, step = pl->step, sp = pl->src_plane;
-        int shift = cfg->params.format.msb_aligned ? 16 - bd : 0;
-        unsigned mask = (1u << bd) - 1;
-        void *args[] = { &slot->dev_desc, &sp, &w, &h, &bps, &first, &step, &shift, &mask,
-                         &pl->u16[0], &pl->u16[1] };
-        err = launch(be, K_UNPACK, div_up(w, UNPACK_THREADS * UNPACK_PER_THREAD), (unsigned)h, 2,
-                     UNPACK_THREADS, 1, args);
-        if (err < 0)
-            return err;
-    }
 
     if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
         CUdeviceptr part = be->partials + pl->ssim_part;
         if (g->ssim_scale > 1) {
             int factor = g->ssim_scale, sw = g->ssim_width, sh = g->ssim_height;
-            void *dargs[] = { &pl->u16[0], &pl->u16[1], &w, &h, &scaler, &factor,
+            void *dargs[] = { desc, fmt, &w, &h, &scaler, &factor,
                               &pl->ssim_dec[0], &pl->ssim_dec[1], &sw, &sh };
             err = launch(be, K_DECIMATE_BOX, div_up(sw, 32), div_up(sh, 8), 1, 32, 8, dargs);
             if (err < 0)
@@ -385,8 +374,8 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
             err = launch(be, pl->ssim_th == 32 ? K_WIN_F32_T32 : K_WIN_F32_T8, pl->ssim_gx,
                          pl->ssim_gy, 1, WIN_BX, WIN_BY, wargs);
         } else {
-            void *wargs[] = { &pl->u16[0], &pl->u16[1], &w, &h, &scaler, &part };
-            err = launch(be, pl->ssim_th == 32 ? K_WIN_U16_T32 : K_WIN_U16_T8, pl->ssim_gx,
+            void *wargs[] = { desc, fmt, &w, &h, &scaler, &part };
+            err = launch(be, pl->ssim_th == 32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, pl->ssim_gx,
                          pl->ssim_gy, 1, WIN_BX, WIN_BY, wargs);
         }
         if (err < 0)
@@ -397,21 +386,35 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
         for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
             int lw = g->ms_width[s], lh = g->ms_height[s];
             CUdeviceptr part = be->partials + pl->ms_part[s];
-            CUdeviceptr *r = s ? &pl->ms_level[0][s] : &pl->u16[0];
-            CUdeviceptr *d = s ? &pl->ms_level[1][s] : &pl->u16[1];
+            int nw = s + 1 < GPUSSIM_MSSSIM_SCALES ? g->ms_width[s + 1] : 0;
+            int nh = s + 1 < GPUSSIM_MSSSIM_SCALES ? g->ms_height[s + 1] : 0;
+            if (s == 0) {
+                /* level 0 is the picture itself */
+                void *wargs[] = { desc, fmt, &lw, &lh, &scaler, &part };
+                err = launch(be, pl->ms_th[s] == 32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, pl->ms_gx[s],
+                             pl->ms_gy[s], 1, WIN_BX, WIN_BY, wargs);
+                if (err < 0)
+                    return err;
+                void *dargs[] = { desc, fmt, &lw, &lh, &scaler, &pl->ms_level[0][1],
+                                  &pl->ms_level[1][1], &nw, &nh };
+                err = launch(be, K_LPF_RAW, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1, LPF_BX,
+                             LPF_BY, dargs);
+                if (err < 0)
+                    return err;
+                continue;
+            }
+            CUdeviceptr *r = &pl->ms_level[0][s], *d = &pl->ms_level[1][s];
             void *wargs[] = { r, d, &lw, &lh, &scaler, &part };
-            const enum cuda_kernel kw = s ? (pl->ms_th[s] == 32 ? K_WIN_F32_T32 : K_WIN_F32_T8)
-                                          : (pl->ms_th[s] == 32 ? K_WIN_U16_T32 : K_WIN_U16_T8);
-            err = launch(be, kw, pl->ms_gx[s], pl->ms_gy[s], 1, WIN_BX, WIN_BY, wargs);
+            err = launch(be, pl->ms_th[s] == 32 ? K_WIN_F32_T32 : K_WIN_F32_T8, pl->ms_gx[s],
+                         pl->ms_gy[s], 1, WIN_BX, WIN_BY, wargs);
             if (err < 0)
                 return err;
             if (s + 1 == GPUSSIM_MSSSIM_SCALES)
                 break;
-            int nw = g->ms_width[s + 1], nh = g->ms_height[s + 1];
             void *dargs[] = { r, d, &lw, &lh, &scaler, &pl->ms_level[0][s + 1],
                               &pl->ms_level[1][s + 1], &nw, &nh };
-            err = launch(be, s ? K_LPF_F32 : K_LPF_U16, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1,
-                         LPF_BX, LPF_BY, dargs);
+            err = launch(be, K_LPF_F32, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1, LPF_BX, LPF_BY,
+                         dargs);
             if (err < 0)
                 return err;
         }
@@ -419,7 +422,7 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
 
     if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
         CUdeviceptr sig = be->partials + pl->ansnr_sig, noise = be->partials + pl->ansnr_noise;
-        void *args[] = { &pl->u16[0], &pl->u16[1], &w, &h, &scaler, &sig, &noise };
+        void *args[] = { desc, fmt, &w, &h, &scaler, &sig, &noise };
         err = launch(be, K_ANSNR, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, args);
         if (err < 0)
             return err;
@@ -431,7 +434,7 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
         double c1base = (double)samplemax * samplemax * (0.01 * 0.01);
         double c2base = (double)samplemax * samplemax * (0.03 * 0.03);
         CUdeviceptr part = be->partials + pl->issim_part;
-        void *args[] = { &pl->u16[0], &pl->u16[1], &w, &h, &c1base, &c2base, &part };
+        void *args[] = { desc, fmt, &w, &h, &c1base, &c2base, &part };
         err = launch(be, bd <= 12 ? K_ISSIM_U32 : K_ISSIM_U64, pl->issim_gx, pl->issim_gy, 1, 32,
                      8, args);
         if (err < 0)
@@ -727,8 +730,6 @@ static void cuda_uninit(void **ppriv)
         for (int p = 0; p < GPUSSIM_MAX_SCORE_PLANES; p++) {
             struct cuda_plane *pl = &be->plane[p];
             for (int k = 0; k < 2; k++) {
-                if (pl->u16[k])
-                    CHECK_CU(cuMemFree(pl->u16[k]));
                 if (pl->ssim_dec[k])
                     CHECK_CU(cuMemFree(pl->ssim_dec[k]));
                 for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++)
@@ -837,6 +838,9 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
                        kernel_names[k]);
         if (err < 0)
             goto fail;
+        /* the tiled kernels are limited by shared memory per SM: ask for the
+         * largest carveout (a hint; failure is harmless) */
+        be->cu->cuFuncSetAttribute(be->fn[k], CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100);
     }
 
     err = CHECK_CU(cuDeviceGetAttribute(&be->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,

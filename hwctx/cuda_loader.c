@@ -60,6 +60,7 @@ static void cuda_load_once(void)
     SYM(cuModuleLoadData, "cuModuleLoadData", NULL);
     SYM(cuModuleUnload, "cuModuleUnload", NULL);
     SYM(cuModuleGetFunction, "cuModuleGetFunction", NULL);
+    SYM(cuFuncSetAttribute, "cuFuncSetAttribute", NULL);
     SYM(cuLaunchKernel, "cuLaunchKernel", NULL);
     SYM(cuGetErrorName, "cuGetErrorName", NULL);
     int no_graphs = 0;

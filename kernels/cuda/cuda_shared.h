@@ -71,4 +71,12 @@ struct gpussim_cuda_frame_desc {
     int64_t pitch[2][4];
 };
 
+/* How a scored plane's samples sit in its picture plane (kernel argument
+ * by value): every `step`-th sample from `first`, 1 or 2 bytes each, MSB
+ * alignment removed by `shift`, masked to the bit depth. */
+struct gpussim_cuda_plane_fmt {
+    int32_t src_plane, bytes_per_sample, first, step, shift;
+    uint32_t mask;
+};
+
 #endif /* GPUSSIM_CUDA_SHARED_H */

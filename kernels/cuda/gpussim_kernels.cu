@@ -8,9 +8,9 @@
  * them independent of the reduction order; the host then rounds them as the
  * reference's raster-order sums round (hwctx/cuda.c, spec §5).
  *
+ * Every kernel that reads a picture reads it in place through the frame
+ * descriptor (8/16-bit, planar or interleaved, MSB-aligned: raw_sample()).
  * Kernels, in the order a frame runs them:
- *   unpack_planes          picture (8/16-bit, planar or interleaved, MSB-aligned)
- *                          -> true-valued 16-bit planes
  *   ssim_decimate_box      float_ssim decimation (spec §1.2)
  *   msssim_decimate_lpf_*  MS-SSIM 9x9 pyramid step (spec §2.3)
  *   ssim_windows_*         11x11 Gaussian windows -> per-block exact sums (spec §1.3-1.6)
@@ -46,15 +46,51 @@ GPU_DEVICE float sample_to_float(uint16_t v, float inv_scaler, float offset)
     return (float)v * inv_scaler + offset;
 }
 
-GPU_DEVICE float load_plane(const uint16_t *p, size_t i, float inv_scaler)
+/*
+ * The kernels read the pictures in place (CUDA frames, or the host
+ * pictures' device copies) through the frame descriptor: a raw_plane is one
+ * component of one picture plane, unpacked per sample as the CPU backend's
+ * unpack_component() does (MSB shift, interleave step, mask).
+ */
+struct raw_plane {
+    const uint8_t *base;
+    long long pitch;
+    int bytes_per_sample, first, step, shift;
+    unsigned mask;
+};
+
+GPU_DEVICE raw_plane raw_plane_of(const gpussim_cuda_frame_desc *desc, int k,
+                                  const gpussim_cuda_plane_fmt &f)
 {
-    return sample_to_float(p[i], inv_scaler, 0.0f);
+    raw_plane p;
+    p.base = (const uint8_t *)desc->src[k][f.src_plane];
+    p.pitch = desc->pitch[k][f.src_plane];
+    p.bytes_per_sample = f.bytes_per_sample;
+    p.first = f.first;
+    p.step = f.step;
+    p.shift = f.shift;
+    p.mask = f.mask;
+    return p;
 }
 
-GPU_DEVICE float load_plane(const float *p, size_t i, float inv_scaler)
+GPU_DEVICE uint16_t raw_sample(const raw_plane &p, int x, int y)
+{
+    const uint8_t *row = p.base + (long long)y * p.pitch;
+    if (p.bytes_per_sample == 1)
+        return row[p.first + x * p.step];
+    return (uint16_t)((((const uint16_t *)row)[p.first + x * p.step] >> p.shift) & p.mask);
+}
+
+GPU_DEVICE float load_plane(const raw_plane &p, int w, int x, int y, float inv_scaler)
+{
+    (void)w;
+    return sample_to_float(raw_sample(p, x, y), inv_scaler, 0.0f);
+}
+
+GPU_DEVICE float load_plane(const float *p, int w, int x, int y, float inv_scaler)
 {
     (void)inv_scaler;
-    return p[i];
+    return p[(size_t)y * w + x];
 }
 
 /* Half-sample-symmetric mirror (spec §1.2), as kernels/c/scratch_c.h. */
@@ -157,65 +193,43 @@ GPU_DEVICE void wsums_block_reduce(gpussim_cuda_wsums *red, int tid, int nthread
 {
     for (int s = nthreads >> 1; s > 0; s >>= 1) {
         GPU_SYNC();
-        if (tid < s)
-            wsums_add(&red[tid], &red[tid + s]);
+        if (tid < s) {
+            /* one quantity at a time through registers: both operands' loads
+             * issue together, and few registers stay live */
+            for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
+                gpussim_fx a = red[tid].sum[q];
+                const gpussim_fx b = red[tid + s].sum[q];
+                const double aa = red[tid].abs_sum[q], ab = red[tid + s].abs_sum[q];
+                fx_add(&a, &b);
+                red[tid].sum[q] = a;
+                red[tid].abs_sum[q] = aa + ab;
+            }
+        }
     }
     GPU_SYNC();
-}
-
-/* ---- unpacking ------------------------------------------------------------ */
-
-/*
- * One component of a plane (every `step`-th sample from `first`) into a
- * contiguous w x h plane of true values: the CPU backend's unpack_component.
- * The picture's address and pitch come from the frame descriptor.
- * blockIdx.z selects ref (0) or dis (1).
- */
-#define UNPACK_PER_THREAD 4
-
-GPU_KERNEL void unpack_planes(const gpussim_cuda_frame_desc *desc, int src_plane, int w, int h,
-                              int bytes_per_sample, int first, int step, int shift, unsigned mask,
-                              uint16_t *dst_ref, uint16_t *dst_dis)
-{
-    const int x0 = (GPU_BID_X * GPU_BDIM_X + GPU_TID_X) * UNPACK_PER_THREAD;
-    const int y = GPU_BID_Y;
-    if (x0 >= w || y >= h)
-        return;
-    const int k = GPU_BID_Z;
-    const uint8_t *row =
-        (const uint8_t *)desc->src[k][src_plane] + (long long)y * desc->pitch[k][src_plane];
-    uint16_t *dst = (k ? dst_dis : dst_ref) + (size_t)y * w;
-    const int n = w - x0 < UNPACK_PER_THREAD ? w - x0 : UNPACK_PER_THREAD;
-    if (bytes_per_sample == 1) {
-        for (int j = 0; j < n; j++)
-            dst[x0 + j] = row[first + (x0 + j) * step];
-    } else {
-        const uint16_t *r16 = (const uint16_t *)row;
-        for (int j = 0; j < n; j++)
-            dst[x0 + j] = (uint16_t)((r16[first + (x0 + j) * step] >> shift) & mask);
-    }
 }
 
 /* ---- decimation ----------------------------------------------------------- */
 
 /* float_ssim box decimation (spec §1.2), ref and dis together. */
-GPU_KERNEL void ssim_decimate_box(const uint16_t *ref, const uint16_t *dis, int w, int h,
-                                  float inv_scaler, int factor, float *out_ref, float *out_dis, int sw,
-                                  int sh)
+GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
+                                  int w, int h, float inv_scaler, int factor, float *out_ref,
+                                  float *out_dis, int sw, int sh)
 {
     const int x = GPU_BID_X * GPU_BDIM_X + GPU_TID_X;
     const int y = GPU_BID_Y * GPU_BDIM_Y + GPU_TID_Y;
     if (x >= sw || y >= sh)
         return;
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
     const int lo = -(factor / 2), hi = (factor & 1) ? factor / 2 : factor / 2 - 1;
     const float k = 1.0f / (factor * factor);
     double ar = 0.0, ad = 0.0;
     for (int v = lo; v <= hi; v++) {
-        const size_t row = (size_t)mirror_hss(y * factor + v, h) * w;
+        const int iy = mirror_hss(y * factor + v, h);
         for (int u = lo; u <= hi; u++) {
-            const size_t i = row + mirror_hss(x * factor + u, w);
-            ar += (double)(load_plane(ref, i, inv_scaler) * k);
-            ad += (double)(load_plane(dis, i, inv_scaler) * k);
+            const int ix = mirror_hss(x * factor + u, w);
+            ar += (double)(load_plane(ref, w, ix, iy, inv_scaler) * k);
+            ad += (double)(load_plane(dis, w, ix, iy, inv_scaler) * k);
         }
     }
     out_ref[(size_t)y * sw + x] = (float)ar;
@@ -235,7 +249,7 @@ GPU_KERNEL void ssim_decimate_box(const uint16_t *ref, const uint16_t *dis, int 
 #define LPF_IN_HALF (LPF_BX + LPF_R)          /* columns of one parity */
 
 template <typename T>
-__device__ void msssim_decimate_lpf(const T *ref, const T *dis, int w, int h, float inv_scaler,
+__device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, float inv_scaler,
                                     float *out_ref, float *out_dis, int sw, int sh)
 {
     __shared__ float in[2][2][LPF_IN_H][LPF_IN_HALF + 1]; /* [plane][parity][row][j] */
@@ -250,9 +264,9 @@ __device__ void msssim_decimate_lpf(const T *ref, const T *dis, int w, int h, fl
         const int iy = 2 * y0 - LPF_R + r, ix = 2 * x0 - LPF_R + c;
         float rv = 0.0f, dv = 0.0f;
         if (iy <= 2 * sh + 2 && ix <= 2 * sw + 2) {
-            const size_t idx = (size_t)mirror_hss(iy, h) * w + mirror_hss(ix, w);
-            rv = load_plane(ref, idx, inv_scaler);
-            dv = load_plane(dis, idx, inv_scaler);
+            const int my = mirror_hss(iy, h), mx = mirror_hss(ix, w);
+            rv = load_plane(ref, w, mx, my, inv_scaler);
+            dv = load_plane(dis, w, mx, my, inv_scaler);
         }
         in[0][c & 1][r][c >> 1] = rv;
         in[1][c & 1][r][c >> 1] = dv;
@@ -276,9 +290,10 @@ __device__ void msssim_decimate_lpf(const T *ref, const T *dis, int w, int h, fl
 }
 
 GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
-msssim_decimate_lpf_u16(const uint16_t *ref, const uint16_t *dis, int w, int h, float inv_scaler,
-                        float *out_ref, float *out_dis, int sw, int sh)
+msssim_decimate_lpf_raw(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
+                        int h, float inv_scaler, float *out_ref, float *out_dis, int sw, int sh)
 {
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
     msssim_decimate_lpf(ref, dis, w, h, inv_scaler, out_ref, out_dis, sw, sh);
 }
 
@@ -286,7 +301,8 @@ GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
 msssim_decimate_lpf_f32(const float *ref, const float *dis, int w, int h, float inv_scaler,
                         float *out_ref, float *out_dis, int sw, int sh)
 {
-    msssim_decimate_lpf(ref, dis, w, h, inv_scaler, out_ref, out_dis, sw, sh);
+    const float *r = ref, *d = dis;
+    msssim_decimate_lpf(r, d, w, h, inv_scaler, out_ref, out_dis, sw, sh);
 }
 
 /* ---- SSIM windows ---------------------------------------------------------- */
@@ -337,7 +353,7 @@ GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, floa
 }
 
 template <typename T, int TH>
-__device__ void ssim_windows(const T *ref, const T *dis, int w, int h, float inv_scaler,
+__device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv_scaler,
                              gpussim_cuda_wsums *partials)
 {
     const int WIN_IN_H = TH + SSIM_K - 1;
@@ -351,8 +367,8 @@ __device__ void ssim_windows(const T *ref, const T *dis, int w, int h, float inv
         const int gx = x0 + c, gy = y0 + r;
         float rv = 0.0f, dv = 0.0f;
         if (gx < w && gy < h) {
-            rv = load_plane(ref, (size_t)gy * w + gx, inv_scaler);
-            dv = load_plane(dis, (size_t)gy * w + gx, inv_scaler);
+            rv = load_plane(ref, w, gx, gy, inv_scaler);
+            dv = load_plane(dis, w, gx, gy, inv_scaler);
         }
         sm.tile.in[0][r][c] = rv;
         sm.tile.in[1][r][c] = dv;
@@ -409,17 +425,25 @@ __device__ void ssim_windows(const T *ref, const T *dis, int w, int h, float inv
         partials[GPU_BID_Y * GPU_GDIM_X + GPU_BID_X] = sm.red[0];
 }
 
-#define SSIM_WINDOWS_KERNEL(name, T, TH)                                                    \
-    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY)                                      \
-    name(const T *ref, const T *dis, int w, int h, float inv_scaler,                        \
-         gpussim_cuda_wsums *partials)                                                      \
-    {                                                                                       \
-        ssim_windows<T, TH>(ref, dis, w, h, inv_scaler, partials);                          \
+#define SSIM_WINDOWS_RAW_KERNEL(name, TH)                                                  \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                  \
+    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,    \
+         float inv_scaler, gpussim_cuda_wsums *partials)                                   \
+    {                                                                                      \
+        const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt); \
+        ssim_windows<raw_plane, TH>(ref, dis, w, h, inv_scaler, partials);                 \
     }
-SSIM_WINDOWS_KERNEL(ssim_windows_u16_t32, uint16_t, 32)
-SSIM_WINDOWS_KERNEL(ssim_windows_u16_t8, uint16_t, 8)
-SSIM_WINDOWS_KERNEL(ssim_windows_f32_t32, float, 32)
-SSIM_WINDOWS_KERNEL(ssim_windows_f32_t8, float, 8)
+#define SSIM_WINDOWS_F32_KERNEL(name, TH)                                                  \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                  \
+    name(const float *ref, const float *dis, int w, int h, float inv_scaler,               \
+         gpussim_cuda_wsums *partials)                                                     \
+    {                                                                                      \
+        ssim_windows<const float *, TH>(ref, dis, w, h, inv_scaler, partials);             \
+    }
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32, 32)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8, 8)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32, 32)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8, 8)
 
 /* ---- ANSNR ----------------------------------------------------------------- */
 
@@ -439,9 +463,10 @@ SSIM_WINDOWS_KERNEL(ssim_windows_f32_t8, float, 8)
 #define ANSNR_IN_W (ANSNR_CHUNK + 2 * ANSNR_PAD)
 
 GPU_KERNEL void __launch_bounds__(ANSNR_THREADS)
-ansnr_rows(const uint16_t *ref, const uint16_t *dis, int w, int h, float inv_scaler,
-           float *row_sig, float *row_noise)
+ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+           float inv_scaler, float *row_sig, float *row_noise)
 {
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
     const int RK = GPUSSIM_ANSNR_REF_LEN, DK = GPUSSIM_ANSNR_DIS_LEN;
     __shared__ float in[2][ANSNR_IN_H][ANSNR_IN_W];
     __shared__ float sig[ANSNR_ROWS][ANSNR_CHUNK + 1];
@@ -468,9 +493,9 @@ ansnr_rows(const uint16_t *ref, const uint16_t *dis, int w, int h, float inv_sca
             const int yy = y0 + rr - ANSNR_PAD, xx = c0 + cc - ANSNR_PAD;
             float rv = 0.0f, dv = 0.0f;
             if (yy < h + ANSNR_PAD && xx < w + ANSNR_PAD) {
-                const size_t idx = (size_t)ansnr_reflect(yy, h) * w + ansnr_reflect(xx, w);
-                rv = sample_to_float(ref[idx], inv_scaler, -128.0f);
-                dv = sample_to_float(dis[idx], inv_scaler, -128.0f);
+                const int my = ansnr_reflect(yy, h), mx = ansnr_reflect(xx, w);
+                rv = sample_to_float(raw_sample(ref, mx, my), inv_scaler, -128.0f);
+                dv = sample_to_float(raw_sample(dis, mx, my), inv_scaler, -128.0f);
             }
             in[0][rr][cc] = rv;
             in[1][rr][cc] = dv;
@@ -503,6 +528,8 @@ ansnr_rows(const uint16_t *ref, const uint16_t *dis, int w, int h, float inv_sca
         GPU_SYNC();
         if (tid < ANSNR_ROWS && y0 + tid < h) {
             const int n = w - c0 < ANSNR_CHUNK ? w - c0 : ANSNR_CHUNK;
+            /* unrolled so the loads run ahead of the two float add chains */
+#pragma unroll 16
             for (int c = 0; c < n; c++) {
                 sig_row += sig[tid][c];
                 noise_row += noise[tid][c];
@@ -543,7 +570,7 @@ template <typename HM> union issim_smem {
  * uint64_t at 16 bits.
  */
 template <typename HM>
-__device__ void issim_windows(const uint16_t *ref, const uint16_t *dis, int w, int h,
+__device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
                               double c1base, double c2base, gpussim_cuda_wsums *partials)
 {
     __shared__ __align__(16) issim_smem<HM> sm;
@@ -555,8 +582,8 @@ __device__ void issim_windows(const uint16_t *ref, const uint16_t *dis, int w, i
         const int gx = x0 + c - ISSIM_R, gy = y0 + r - ISSIM_R;
         uint32_t rv = 0, dv = 0;
         if (gx >= 0 && gx < w && gy >= 0 && gy < h) {
-            rv = ref[(size_t)gy * w + gx];
-            dv = dis[(size_t)gy * w + gx];
+            rv = raw_sample(ref, gx, gy);
+            dv = raw_sample(dis, gx, gy);
         }
         sm.tile.in[0][r][c] = rv;
         sm.tile.in[1][r][c] = dv;
@@ -594,16 +621,18 @@ __device__ void issim_windows(const uint16_t *ref, const uint16_t *dis, int w, i
         const int oy = ty + j * ISSIM_BY, gy = y0 + oy;
         if (gx >= w || gy >= h)
             continue;
-        int64_t M[5] = { 0, 0, 0, 0, 0 };
+        uint64_t M[5] = { 0, 0, 0, 0, 0 };
         int64_t vw = 0;
         for (int k = 0; k < ISSIM_K; k++) {
-            const int64_t wk = issim_taps[k];
-            for (int q = 0; q < 5; q++)
-                M[q] += wk * (int64_t)sm.tile.mom[q][oy + k][tx];
+            const HM wk = (HM)issim_taps[k];
+            for (int q = 0; q < 5; q++) /* u32 moments: one widening multiply-add */
+                M[q] += (uint64_t)wk * sm.tile.mom[q][oy + k][tx];
             if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
                 vw += wk;
         }
-        const int64_t mux = M[0], muy = M[1], mx2 = M[2], mxy2 = M[3], my2 = M[4];
+        /* all below 2^49: exact as signed integers and as doubles */
+        const int64_t mux = (int64_t)M[0], muy = (int64_t)M[1], mx2 = (int64_t)M[2],
+                      mxy2 = (int64_t)M[3], my2 = (int64_t)M[4];
         /* spec §4.5, grouping as kernels/c/issim_tmpl.c */
         const int64_t mw = vw * wsum_h;
         const double W = (double)mw;
@@ -629,16 +658,18 @@ __device__ void issim_windows(const uint16_t *ref, const uint16_t *dis, int w, i
 }
 
 GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
-issim_windows_u32(const uint16_t *ref, const uint16_t *dis, int w, int h, double c1base,
-                  double c2base, gpussim_cuda_wsums *partials)
+issim_windows_u32(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+                  double c1base, double c2base, gpussim_cuda_wsums *partials)
 {
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
     issim_windows<uint32_t>(ref, dis, w, h, c1base, c2base, partials);
 }
 
 GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
-issim_windows_u64(const uint16_t *ref, const uint16_t *dis, int w, int h, double c1base,
-                  double c2base, gpussim_cuda_wsums *partials)
+issim_windows_u64(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+                  double c1base, double c2base, gpussim_cuda_wsums *partials)
 {
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
     issim_windows<uint64_t>(ref, dis, w, h, c1base, c2base, partials);
 }
 
@@ -677,6 +708,7 @@ reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, ui
             }
             GPU_SYNC();
             if (tid == 0)
+#pragma unroll 16
                 for (uint32_t i = 0; i < cnt; i++) {
                     sig += sm.rows[0][i];
                     noise += sm.rows[1][i];
