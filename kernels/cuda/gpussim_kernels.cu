@@ -186,27 +186,82 @@ GPU_DEVICE void wsums_add(gpussim_cuda_wsums *a, const gpussim_cuda_wsums *b)
     }
 }
 
-/* Block-wide fixed-tree reduction through shared memory (any block size
- * that is a power of two; no warp-size assumption). red holds one entry per
- * thread; the total lands in red[0]. Deterministic: the tree is fixed. */
-GPU_DEVICE void wsums_block_reduce(gpussim_cuda_wsums *red, int tid, int nthreads)
+/*
+ * A gpussim_cuda_wsums is 16 64-bit fields: sum[q].limb[l] at q * 3 + l,
+ * abs_sum[q] (bit pattern) at 12 + q. Per-block partials and the block
+ * reduction scratch are laid out field-major ("structure of arrays"):
+ * field f of entry i at [f][i]. Consecutive threads then touch consecutive
+ * words — with one 128-byte struct per thread, every access of a warp would
+ * fall into the same shared-memory bank (32-way conflicts) and every global
+ * load would be uncoalesced.
+ */
+#define WS_FIELDS 16
+#define WS_ABS0 (GPUSSIM_WSUM_N * GPUSSIM_FX_LIMBS)
+
+GPU_DEVICE double u64_as_double(uint64_t v)
 {
+    return __longlong_as_double((long long)v);
+}
+
+/* field-major entry i of an array of n entries -> struct */
+GPU_DEVICE void wsums_get(const uint64_t *soa, size_t n, size_t i, gpussim_cuda_wsums *a)
+{
+    for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
+        for (int l = 0; l < GPUSSIM_FX_LIMBS; l++)
+            a->sum[q].limb[l] = soa[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + i];
+        a->abs_sum[q] = u64_as_double(soa[(size_t)(WS_ABS0 + q) * n + i]);
+    }
+}
+
+GPU_DEVICE void wsums_put(uint64_t *soa, size_t n, size_t i, const gpussim_cuda_wsums *a)
+{
+    for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
+        for (int l = 0; l < GPUSSIM_FX_LIMBS; l++)
+            soa[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + i] = a->sum[q].limb[l];
+        soa[(size_t)(WS_ABS0 + q) * n + i] = (uint64_t)gpu_double_bits(a->abs_sum[q]);
+    }
+}
+
+/* Block-wide fixed-tree reduction of one entry per thread in field-major
+ * shared memory red[WS_FIELDS * nthreads] (nthreads a power of two; no
+ * warp-size assumption). The total lands in entry 0. Deterministic: the tree
+ * is fixed (and the fixed-point sums are exact in any order). */
+GPU_DEVICE void wsums_block_reduce(uint64_t *red, int tid, int nthreads)
+{
+    const size_t n = (size_t)nthreads;
     for (int s = nthreads >> 1; s > 0; s >>= 1) {
         GPU_SYNC();
         if (tid < s) {
-            /* one quantity at a time through registers: both operands' loads
-             * issue together, and few registers stay live */
+            /* one quantity at a time through registers */
             for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
-                gpussim_fx a = red[tid].sum[q];
-                const gpussim_fx b = red[tid + s].sum[q];
-                const double aa = red[tid].abs_sum[q], ab = red[tid + s].abs_sum[q];
+                gpussim_fx a, b;
+                for (int l = 0; l < GPUSSIM_FX_LIMBS; l++) {
+                    a.limb[l] = red[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + tid];
+                    b.limb[l] = red[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + tid + s];
+                }
+                const double aa = u64_as_double(red[(size_t)(WS_ABS0 + q) * n + tid]);
+                const double ab = u64_as_double(red[(size_t)(WS_ABS0 + q) * n + tid + s]);
                 fx_add(&a, &b);
-                red[tid].sum[q] = a;
-                red[tid].abs_sum[q] = aa + ab;
+                for (int l = 0; l < GPUSSIM_FX_LIMBS; l++)
+                    red[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + tid] = a.limb[l];
+                red[(size_t)(WS_ABS0 + q) * n + tid] = (uint64_t)gpu_double_bits(aa + ab);
             }
         }
     }
     GPU_SYNC();
+}
+
+/* The end of every window kernel: the block's entries reduced, the total
+ * written as entry `block` of the field-major partials array of `nblocks`. */
+GPU_DEVICE void wsums_block_store(uint64_t *red, int tid, int nthreads,
+                                  const gpussim_cuda_wsums *acc, uint64_t *partials,
+                                  size_t nblocks, size_t block)
+{
+    GPU_SYNC(); /* red may alias the kernel's tile memory */
+    wsums_put(red, (size_t)nthreads, (size_t)tid, acc);
+    wsums_block_reduce(red, tid, nthreads);
+    if (tid < WS_FIELDS)
+        partials[(size_t)tid * nblocks + block] = red[(size_t)tid * nthreads];
 }
 
 /* ---- decimation ----------------------------------------------------------- */
@@ -325,7 +380,7 @@ template <int TH> struct ssim_tile_smem {
 
 template <int TH> union ssim_smem {
     ssim_tile_smem<TH> tile;
-    gpussim_cuda_wsums red[WIN_BX * WIN_BY];
+    uint64_t red[WS_FIELDS * WIN_BX * WIN_BY];
 };
 
 /* Per-window l, c, s, term with the reference's typing (spec §1.5), as
@@ -354,7 +409,7 @@ GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, floa
 
 template <typename T, int TH>
 __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv_scaler,
-                             gpussim_cuda_wsums *partials)
+                             uint64_t *partials)
 {
     const int WIN_IN_H = TH + SSIM_K - 1;
     __shared__ __align__(16) ssim_smem<TH> sm;
@@ -418,17 +473,15 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
             acc.abs_sum[q] += fabs(t[q]);
         }
     }
-    GPU_SYNC(); /* the tile is dead; its memory becomes the reduction scratch */
-    sm.red[tid] = acc;
-    wsums_block_reduce(sm.red, tid, WIN_BX * WIN_BY);
-    if (tid == 0)
-        partials[GPU_BID_Y * GPU_GDIM_X + GPU_BID_X] = sm.red[0];
+    /* the tile is dead; its memory becomes the reduction scratch */
+    wsums_block_store(sm.red, tid, WIN_BX * WIN_BY, &acc, partials,
+                      (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
 #define SSIM_WINDOWS_RAW_KERNEL(name, TH)                                                  \
     GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                  \
     name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,    \
-         float inv_scaler, gpussim_cuda_wsums *partials)                                   \
+         float inv_scaler, uint64_t *partials)                                   \
     {                                                                                      \
         const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt); \
         ssim_windows<raw_plane, TH>(ref, dis, w, h, inv_scaler, partials);                 \
@@ -436,7 +489,7 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
 #define SSIM_WINDOWS_F32_KERNEL(name, TH)                                                  \
     GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                  \
     name(const float *ref, const float *dis, int w, int h, float inv_scaler,               \
-         gpussim_cuda_wsums *partials)                                                     \
+         uint64_t *partials)                                                     \
     {                                                                                      \
         ssim_windows<const float *, TH>(ref, dis, w, h, inv_scaler, partials);             \
     }
@@ -559,7 +612,7 @@ template <typename HM> struct issim_tile_smem {
 
 template <typename HM> union issim_smem {
     issim_tile_smem<HM> tile;
-    gpussim_cuda_wsums red[ISSIM_BX * ISSIM_BY];
+    uint64_t red[WS_FIELDS * ISSIM_BX * ISSIM_BY];
 };
 
 /*
@@ -571,7 +624,7 @@ template <typename HM> union issim_smem {
  */
 template <typename HM>
 __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
-                              double c1base, double c2base, gpussim_cuda_wsums *partials)
+                              double c1base, double c2base, uint64_t *partials)
 {
     __shared__ __align__(16) issim_smem<HM> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
@@ -650,16 +703,13 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
         /* the weight is an integer: straight into the integer limb */
         acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
     }
-    GPU_SYNC();
-    sm.red[tid] = acc;
-    wsums_block_reduce(sm.red, tid, ISSIM_BX * ISSIM_BY);
-    if (tid == 0)
-        partials[GPU_BID_Y * GPU_GDIM_X + GPU_BID_X] = sm.red[0];
+    wsums_block_store(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
+                      (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
 GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
 issim_windows_u32(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-                  double c1base, double c2base, gpussim_cuda_wsums *partials)
+                  double c1base, double c2base, uint64_t *partials)
 {
     const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
     issim_windows<uint32_t>(ref, dis, w, h, c1base, c2base, partials);
@@ -667,7 +717,7 @@ issim_windows_u32(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fm
 
 GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
 issim_windows_u64(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-                  double c1base, double c2base, gpussim_cuda_wsums *partials)
+                  double c1base, double c2base, uint64_t *partials)
 {
     const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
     issim_windows<uint64_t>(ref, dis, w, h, c1base, c2base, partials);
@@ -686,7 +736,7 @@ GPU_KERNEL void __launch_bounds__(REDUCE_THREADS)
 reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, uint8_t *out)
 {
     __shared__ union {
-        gpussim_cuda_wsums red[REDUCE_THREADS];
+        uint64_t red[WS_FIELDS * REDUCE_THREADS];
         float rows[2][REDUCE_ROWS_CHUNK];
     } sm;
     const gpussim_cuda_reduce_job job = jobs[GPU_BID_X];
@@ -722,13 +772,18 @@ reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, ui
         return;
     }
 
-    const gpussim_cuda_wsums *src = (const gpussim_cuda_wsums *)(partials + job.src_offset);
+    /* field-major partials: coalesced across the threads */
+    const uint64_t *src = (const uint64_t *)(partials + job.src_offset);
     gpussim_cuda_wsums acc;
     wsums_zero(&acc);
-    for (uint32_t i = tid; i < job.count; i += REDUCE_THREADS)
-        wsums_add(&acc, &src[i]);
-    sm.red[tid] = acc;
+    for (uint32_t i = tid; i < job.count; i += REDUCE_THREADS) {
+        gpussim_cuda_wsums b;
+        wsums_get(src, job.count, i, &b);
+        wsums_add(&acc, &b);
+    }
+    wsums_put(sm.red, REDUCE_THREADS, (size_t)tid, &acc);
     wsums_block_reduce(sm.red, tid, REDUCE_THREADS);
-    if (tid == 0)
-        *(gpussim_cuda_wsums *)(out + job.dst_offset) = sm.red[0];
+    /* the result block is a plain struct: its 16 fields in field order */
+    if (tid < WS_FIELDS)
+        ((uint64_t *)(out + job.dst_offset))[tid] = sm.red[(size_t)tid * REDUCE_THREADS];
 }
