@@ -89,9 +89,10 @@ def check_pooled(out, keys, nframes):
 
 
 def cmd_expect(out_path, exp_path, nframes=None, keys=None):
-    """The output has exactly the expected frames (first nframes) with exactly
-    the keys given (default: every key of the expected file), equal values,
-    and pooled stats over those frames."""
+    """The output has exactly nframes frames (default: as many as expected;
+    more repeat the expected sequence, for inputs made by concatenating the
+    fixture) with exactly the keys given (default: every key of the expected
+    file), equal values, and pooled stats over those frames."""
     out = load_json(out_path)
     exp = load_json(exp_path)["frames"]
     nframes = len(exp) if nframes in (None, "", "all") else int(nframes)
@@ -108,27 +109,29 @@ def cmd_expect(out_path, exp_path, nframes=None, keys=None):
         m = fr["metrics"]
         if sorted(m.keys()) != sorted(keys):
             fail("frame %d keys %s, expected %s" % (i, sorted(m.keys()), sorted(keys)))
+        e = exp[i % len(exp)]
         for k in keys:
-            if m[k] != exp[i][k]:
-                fail("frame %d %s = %r, libvmaf %r" % (i, k, m[k], exp[i][k]))
+            if m[k] != e[k]:
+                fail("frame %d %s = %r, libvmaf %r" % (i, k, m[k], e[k]))
     if sorted(out["pooled_metrics"].keys()) != sorted(keys):
         fail("pooled keys %s, expected %s" % (sorted(out["pooled_metrics"].keys()), sorted(keys)))
     check_pooled(out, keys, nframes)
     print("    %d frames x %d keys equal libvmaf; pooled mean/min/max exact" % (nframes, len(keys)))
 
 
-def cmd_values(out_path, exp_path, keys):
+def cmd_values(out_path, exp_path, nframes, keys):
     """The listed keys equal libvmaf's on every frame (other keys not checked)."""
     out = load_json(out_path)
     exp = load_json(exp_path)["frames"]
+    nframes = len(exp) if nframes == "all" else int(nframes)
     keys = keys.split(",")
-    if len(out["frames"]) != len(exp):
-        fail("%d frames in the output, expected %d" % (len(out["frames"]), len(exp)))
+    if len(out["frames"]) != nframes:
+        fail("%d frames in the output, expected %d" % (len(out["frames"]), nframes))
     for i, fr in enumerate(out["frames"]):
         for k in keys:
-            if fr["metrics"].get(k) != exp[i][k]:
-                fail("frame %d %s = %r, libvmaf %r" % (i, k, fr["metrics"].get(k), exp[i][k]))
-    print("    %s equal libvmaf on %d frames" % (",".join(keys), len(exp)))
+            if fr["metrics"].get(k) != exp[i % len(exp)][k]:
+                fail("frame %d %s = %r, libvmaf %r" % (i, k, fr["metrics"].get(k), exp[i % len(exp)][k]))
+    print("    %d keys equal libvmaf on %d frames" % (len(keys), nframes))
 
 
 def cmd_keys(out_path, keys):

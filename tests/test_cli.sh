@@ -36,6 +36,8 @@ W=576
 H=324
 FS8=$((W * H * 3 / 2))   # bytes of one 8-bit 4:2:0 frame
 FS16=$((FS8 * 2))        # ... of one 10/12/16-bit frame
+MSKEYS=float_ms_ssim
+for t in l c s; do for s in 0 1 2 3 4; do MSKEYS="$MSKEYS,float_ms_ssim_${t}_scale$s"; done; done
 FEATS="--feature float_ssim=enable_lcs=true --feature float_ms_ssim=enable_lcs=true --feature float_ansnr --feature ssim"
 
 npass=0
@@ -164,6 +166,16 @@ $CHECK y4m "$TMP/dis8_444.yuv" "$TMP/dis8_444.y4m" $W $H 444 1 "YUV4MPEG2 W576 H
 run_cli -r "$TMP/ref8_444.y4m" -d "$TMP/dis8_444.y4m" $FEATS
 expect_ok "y4m C444 8-bit == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json"
 
+# ---- a longer run: more frames than the library keeps in flight (-EAGAIN path),
+# two contexts collected in step, one worker thread
+for i in 1 2 3 4 5 6 7 8 9 10; do cat "$(ref 8)"; done >"$TMP/ref8_30f.yuv"
+for i in 1 2 3 4 5 6 7 8 9 10; do cat "$(dis 8)"; done >"$TMP/dis8_30f.yuv"
+run_cli -r "$TMP/ref8_30f.yuv" -d "$TMP/dis8_30f.yuv" -w $W -h $H -p 420 -b 8 --threads 1 $FEATS
+expect_ok "30 frames, --threads 1: every frame == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json" 30
+run_cli -r "$TMP/ref8_30f.yuv" -d "$TMP/dis8_30f.yuv" -w $W -h $H -p 420 -b 8 --threads 1 \
+    --feature float_ssim=enable_lcs=true:enable_db=true --feature float_ms_ssim=enable_lcs=true --feature float_ansnr
+expect_ok "30 frames, two contexts: float_ms_ssim/ansnr == libvmaf" values "$TMP/out" "$FIX/expected_8bit.json" 30 "$MSKEYS,float_ansnr,float_anpsnr,float_ssim_l,float_ssim_c,float_ssim_s"
+
 # ---- which keys each feature prints --------------------------------------------
 R8="-r $(ref 8) -d $(dis 8) -w $W -h $H -p 420 -b 8"
 run_cli $R8
@@ -172,8 +184,6 @@ run_cli $R8 --feature float_ssim=enable_lcs=true --feature float_ms_ssim
 expect_ok "float_ssim lcs + plain float_ms_ssim: no per-scale keys" keys "$TMP/out" float_ssim,float_ssim_l,float_ssim_c,float_ssim_s,float_ms_ssim
 expect_ok "  ... values == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json" all float_ssim,float_ssim_l,float_ssim_c,float_ssim_s,float_ms_ssim
 run_cli $R8 --feature ms_ssim=enable_lcs=1 --feature ssim
-MSKEYS=float_ms_ssim
-for t in l c s; do for s in 0 1 2 3 4; do MSKEYS="$MSKEYS,float_ms_ssim_${t}_scale$s"; done; done
 expect_ok "ms_ssim alias with lcs + ssim: no float_ssim keys" keys "$TMP/out" "$MSKEYS,ssim"
 expect_ok "  ... values == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json" all "$MSKEYS,ssim"
 run_cli $R8 --feature ansnr
@@ -195,7 +205,7 @@ expect_ok "identity without clip_db: infinite dB printed as null" db "$TMP/out" 
 # different dB options per feature: two contexts on the same frames
 run_cli $R8 --feature float_ssim=enable_db=true --feature float_ms_ssim=enable_lcs=true --feature ssim
 expect_ok "float_ssim in dB, float_ms_ssim plain (two contexts)" db "$TMP/out" "$FIX/expected_8bit.json" float_ssim noclip $W $H 8
-expect_ok "  ... float_ms_ssim, its scales and ssim == libvmaf" values "$TMP/out" "$FIX/expected_8bit.json" "$MSKEYS,ssim"
+expect_ok "  ... float_ms_ssim, its scales and ssim == libvmaf" values "$TMP/out" "$FIX/expected_8bit.json" all "$MSKEYS,ssim"
 expect_ok "  ... keys in libvmaf's order" keys "$TMP/out" "float_ssim,$MSKEYS,ssim"
 
 # ---- CSV, -o, --planes all -------------------------------------------------------
