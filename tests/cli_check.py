@@ -61,6 +61,34 @@ def cmd_relayout(src, dst, w, h, bps, chroma):
             out.write(ramp)
 
 
+def cmd_plane(src, dst, w, h, bps, plane):
+    """Extracts plane 1 (U) or 2 (V) of 4:2:0 frames as a gray file of the chroma size."""
+    w, h, bps, plane = int(w), int(h), int(bps), int(plane)
+    n420 = frame_size(w, h, "420", bps)
+    luma = w * h * bps
+    csize = ((w + 1) // 2) * ((h + 1) // 2) * bps
+    off = luma + (plane - 1) * csize
+    data = open(src, "rb").read()
+    with open(dst, "wb") as out:
+        for f in range(0, len(data), n420):
+            out.write(data[f + off:f + off + csize])
+
+
+def cmd_suffix_equal(out_path, other_path, suffix, keys):
+    """out's '<key><suffix>' values equal other's '<key>' values on every frame."""
+    a = load_json(out_path)["frames"]
+    b = load_json(other_path)["frames"]
+    if len(a) != len(b):
+        fail("%d vs %d frames" % (len(a), len(b)))
+    keys = keys.split(",")
+    for i in range(len(a)):
+        for k in keys:
+            if a[i]["metrics"][k + suffix] != b[i]["metrics"][k]:
+                fail("frame %d %s%s = %r, the plane scored alone gives %r"
+                     % (i, k, suffix, a[i]["metrics"][k + suffix], b[i]["metrics"][k]))
+    print("    %s keys equal the plane scored alone as gray, %d frames" % (suffix, len(a)))
+
+
 # ---- output checks -----------------------------------------------------------
 
 def check_pooled(out, keys, nframes):
@@ -210,7 +238,8 @@ def cmd_same_luma(out_path, exp_path, keys):
 
 def main():
     cmds = {"y4m": cmd_y4m, "relayout": cmd_relayout, "expect": cmd_expect, "keys": cmd_keys, "values": cmd_values,
-            "csv": cmd_csv, "db": cmd_db, "same_luma": cmd_same_luma}
+            "csv": cmd_csv, "db": cmd_db, "same_luma": cmd_same_luma,
+            "plane": cmd_plane, "suffix_equal": cmd_suffix_equal}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         fail("usage: cli_check.py %s ARGS" % "|".join(cmds))
     cmds[sys.argv[1]](*sys.argv[2:])

@@ -222,6 +222,18 @@ expect_ok "-o file JSON == libvmaf" expect "$TMP/out.json" "$FIX/expected_8bit.j
 if [ -s "$TMP/err" ] || [ -s "$TMP/out" ]; then failed "-q -o: stderr or stdout not empty"; else pass "-q -o: nothing on stdout/stderr"; fi
 run_cli $R8 --feature float_ssim --feature float_ansnr --feature ssim --planes all
 expect_ok "--planes all: luma == libvmaf, .u/.v present" same_luma "$TMP/out" "$FIX/expected_8bit.json" float_ssim,float_ansnr,float_anpsnr,ssim
+cp "$TMP/out" "$TMP/planes_all.json"
+for p in 1 2; do
+    sfx=$([ $p = 1 ] && echo .u || echo .v)
+    $CHECK plane "$(ref 8)" "$TMP/ref8_p$p.yuv" $W $H 1 $p
+    $CHECK plane "$(dis 8)" "$TMP/dis8_p$p.yuv" $W $H 1 $p
+    run_cli -r "$TMP/ref8_p$p.yuv" -d "$TMP/dis8_p$p.yuv" -w $((W / 2)) -h $((H / 2)) -p 400 -b 8 --feature float_ssim --feature float_ansnr --feature ssim
+    expect_ok "--planes all: $sfx == that plane scored alone as gray" suffix_equal "$TMP/planes_all.json" "$TMP/out" $sfx float_ssim,float_ansnr,float_anpsnr,ssim
+done
+# raw input from stdin
+"$CLI" -r "$(ref 8)" -d - -w $W -h $H -p 420 -b 8 $FEATS <"$(dis 8)" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_ok "raw distorted from stdin == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json"
 # stderr is not a terminal here: no progress line
 run_cli $R8 $FEATS
 if grep -q fps "$TMP/err"; then failed "progress printed to a non-terminal stderr"; else pass "no progress on a non-terminal stderr"; fi
