@@ -6,6 +6,7 @@
  */
 
 /* Horizontal pass of one row, taps outside the row skipped (truncation). */
+KERNEL_CLONES
 static void FN(issim_hfilter_row)(const uint16_t *restrict r, const uint16_t *restrict d, int w,
                                   HMOM_T *restrict mux, HMOM_T *restrict muy,
                                   HMOM_T *restrict x2, HMOM_T *restrict xy,
@@ -49,6 +50,7 @@ static void FN(issim_hfilter_row)(const uint16_t *restrict r, const uint16_t *re
     }
 }
 
+KERNEL_CLONES
 static void FN(issim_sums)(const uint16_t *ref, const uint16_t *dis, int w, int h, int bit_depth,
                            double *sum_term, double *sum_weight, CpuScratch *s)
 {
@@ -90,17 +92,19 @@ static void FN(issim_sums)(const uint16_t *ref, const uint16_t *dis, int w, int 
             const int yy = y + k - R;
             if (yy < 0 || yy >= h)
                 continue;
-            const int64_t wk = issim_taps[k];
+            /* unsigned 32x32->64 products: exact (moments are non-negative) and
+             * a single pmuludq for the compiler */
+            const uint64_t wk = (uint64_t)issim_taps[k];
             const HMOM_T *h0 = HROW(yy, 0), *h1 = HROW(yy, 1), *h2 = HROW(yy, 2),
                          *h3 = HROW(yy, 3), *h4 = HROW(yy, 4);
             for (int x = 0; x < w; x++) {
-                mux[x] += wk * (int64_t)h0[x];
-                muy[x] += wk * (int64_t)h1[x];
-                mx2[x] += wk * (int64_t)h2[x];
-                mxy2[x] += wk * (int64_t)h3[x];
-                my2[x] += wk * (int64_t)h4[x];
+                mux[x] += (int64_t)(wk * (uint64_t)h0[x]);
+                muy[x] += (int64_t)(wk * (uint64_t)h1[x]);
+                mx2[x] += (int64_t)(wk * (uint64_t)h2[x]);
+                mxy2[x] += (int64_t)(wk * (uint64_t)h3[x]);
+                my2[x] += (int64_t)(wk * (uint64_t)h4[x]);
             }
-            vw += wk;
+            vw += (int64_t)wk;
         }
         for (int x = 0; x < w; x++) {
             const int64_t mw = vw * wsum[x];
