@@ -24,6 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "hwctx/hip_ze_dmabuf.h"
 #include "hwctx/ze_plan.h"
 #include "internal.h"
 #include "kernels/c/kernels_c.h"
@@ -216,7 +220,7 @@ static void cl_teardown(struct cl_env *e)
 /* Scores nb pairs through the plan; values[frame * n + k]. Returns n or < 0. */
 static int cl_score(struct cl_env *e, const struct gpussim_params *params,
                     const struct gpussim_picture *refs, const struct gpussim_picture *dis, int nb,
-                    double **values)
+                    const struct ze_plane_src (*dev)[2][3], double **values)
 {
     struct gpussim_config cfg;
     ZePlan *plan = NULL;
@@ -233,7 +237,8 @@ static int cl_score(struct cl_env *e, const struct gpussim_params *params,
         goto fail;
     for (int f = 0; f < nb; f++) {
         struct gpussim_frame_sums sums;
-        err = ze_plan_record_host(plan, 0, &refs[f], &dis[f]);
+        err = dev ? ze_plan_record_device(plan, 0, dev[f][0], dev[f][1])
+                  : ze_plan_record_host(plan, 0, &refs[f], &dis[f]);
         if (err < 0)
             goto fail;
         if (clFinish(e->queue) != CL_SUCCESS) {
@@ -272,9 +277,9 @@ static int is_ansnr(const char *name)
 /* Scores nb frames on the CPU backend and through OpenCL and compares.
  * exact: every value must be bit-identical (the sums are in the reference's
  * order for this input). */
-static void compare(struct cl_env *e, const char *desc, const struct gpussim_params *params,
-                    const struct gpussim_picture *refs, const struct gpussim_picture *dis, int nb,
-                    int exact)
+static void compare_dev(struct cl_env *e, const char *desc, const struct gpussim_params *params,
+                        const struct gpussim_picture *refs, const struct gpussim_picture *dis,
+                        int nb, int exact, const struct ze_plane_src (*dev)[2][3])
 {
     double *cpu = NULL, *gpu = NULL;
     char **names = NULL;
@@ -285,7 +290,7 @@ static void compare(struct cl_env *e, const char *desc, const struct gpussim_par
     CHECK(n > 0, "%s: CPU backend failed: %d (%s)", desc, n, test_last_error);
     if (n <= 0)
         return;
-    const int m = cl_score(e, &p, refs, dis, nb, &gpu);
+    const int m = cl_score(e, &p, refs, dis, nb, dev, &gpu);
     CHECK(m == n, "%s: OpenCL plan gave %d scores (want %d)", desc, m, n);
     if (m != n)
         goto done;
@@ -325,6 +330,13 @@ done:
     free(cpu);
     free(gpu);
     test_free_names(names, n);
+}
+
+static void compare(struct cl_env *e, const char *desc, const struct gpussim_params *params,
+                    const struct gpussim_picture *refs, const struct gpussim_picture *dis, int nb,
+                    int exact)
+{
+    compare_dev(e, desc, params, refs, dis, nb, exact, NULL);
 }
 
 /* ---- cases ------------------------------------------------------------------- */
@@ -522,6 +534,137 @@ done:
     free(src), free(want), free(got);
 }
 
+/*
+ * The dma-buf path of the plan (ze_plan_record_device): the picture planes
+ * in one device buffer at offsets with padded pitches, as a VAAPI NV12/P010
+ * surface exported as DRM PRIME lays them out (one fd, luma then UV). The
+ * CPU reads the same bytes as a host picture.
+ */
+static void run_surface_layout(struct cl_env *e, int w, int h, int bd, int msb, unsigned metrics)
+{
+    const struct gpussim_format fmt = { w, h, bd, GPUSSIM_CHROMA_420, GPUSSIM_PACKING_SEMIPLANAR_UV,
+                                        msb };
+    struct test_frame fr[2];
+    struct test_packed pk[2];
+    struct gpussim_picture host[2];
+    struct ze_plane_src dev[1][2][3];
+    uint8_t *surf[2] = { NULL, NULL };
+    cl_mem mem[2] = { NULL, NULL };
+    const int bps = bd > 8 ? 2 : 1;
+    const size_t pitch = ((size_t)w * bps + 255) / 256 * 256;
+    const size_t off_y = 4096, off_uv = off_y + pitch * (((size_t)h + 31) / 32 * 32);
+    const size_t size = off_uv + pitch * (((size_t)h + 1) / 2);
+
+    test_frame_alloc(&fr[0], &fmt);
+    test_frame_alloc(&fr[1], &fmt);
+    test_fill(&fr[0], bd, PATTERN_GRADIENT, 4242);
+    test_distort(&fr[0], &fr[1], bd, (1 << bd) / 16, 4243);
+    memset(dev, 0, sizeof(dev));
+    for (int k = 0; k < 2; k++) {
+        test_pack(&fr[k], &fmt, &pk[k]);
+        surf[k] = calloc(size, 1);
+        if (!surf[k])
+            goto done;
+        const int rows[2] = { h, (h + 1) / 2 };
+        const size_t row_bytes[2] = { (size_t)w * bps, (size_t)((w + 1) / 2) * 2 * bps };
+        const size_t off[2] = { off_y, off_uv };
+        for (int p = 0; p < 2; p++)
+            for (int y = 0; y < rows[p]; y++)
+                memcpy(surf[k] + off[p] + pitch * y, pk[k].plane[p] + pk[k].stride[p] * y,
+                       row_bytes[p]);
+        memset(&host[k], 0, sizeof(host[k]));
+        host[k].memory = GPUSSIM_MEMORY_HOST;
+        for (int p = 0; p < 2; p++) {
+            host[k].data[p] = surf[k] + off[p];
+            host[k].stride[p] = (ptrdiff_t)pitch;
+        }
+        cl_int st;
+        mem[k] = clCreateBuffer(e->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, size, surf[k], &st);
+        if (st != CL_SUCCESS)
+            goto done;
+        dev[0][k][0] = (struct ze_plane_src){ mem[k], off_y, (int64_t)pitch };
+        dev[0][k][1] = (struct ze_plane_src){ mem[k], off_uv, (int64_t)pitch };
+    }
+    struct gpussim_params p;
+    gpussim_default_params(&p);
+    p.format = fmt;
+    p.metrics = metrics;
+    p.enable_lcs = 1;
+    p.planes = GPUSSIM_PLANES_ALL;
+    char desc[128];
+    snprintf(desc, sizeof(desc), "%dx%d %s surface, pitch %zu, UV at %zu (device path)", w, h,
+             bd == 8 ? "NV12" : "P010-style", pitch, off_uv);
+    compare_dev(e, desc, &p, &host[0], &host[1], 1, 0, (const struct ze_plane_src(*)[2][3])dev);
+done:
+    CHECK(surf[0] && surf[1] && mem[0] && mem[1], "surface layout %dx%d: setup failed", w, h);
+    for (int k = 0; k < 2; k++) {
+        if (mem[k])
+            clReleaseMemObject(mem[k]);
+        free(surf[k]);
+        test_packed_free(&pk[k]);
+        test_frame_free(&fr[k]);
+    }
+}
+
+/* The dma-buf rules shared by the HIP and Level Zero backends: linear only,
+ * the modifier named in the error, planes bounded by the buffer's size
+ * (a memfd stands in for the dma-buf: lseek gives its size the same way). */
+static void check_dmabuf_rules(void)
+{
+    struct gpussim_params p;
+    struct gpussim_config cfg;
+    gpussim_default_params(&p);
+    p.format = (struct gpussim_format){ 640, 360, 8, GPUSSIM_CHROMA_420,
+                                        GPUSSIM_PACKING_SEMIPLANAR_UV, 0 };
+    p.planes = GPUSSIM_PLANES_ALL;
+    p.log_cb = test_log_cb;
+    CHECK(gpussim_config_init(&cfg, &p) == 0, "config: %s", test_last_error);
+
+    CHECK(gpussim_dmabuf_check_linear(&cfg.log, "ze", GPUSSIM_DRM_MOD_LINEAR) == 0,
+          "linear modifier refused");
+    CHECK(gpussim_dmabuf_check_linear(&cfg.log, "ze", 0x0100000000000002ull) == -EINVAL &&
+              strstr(test_last_error, "I915_FORMAT_MOD_Y_TILED") &&
+              strstr(test_last_error, "backend=vulkan"),
+          "Y-tiled surface: want -EINVAL naming I915_FORMAT_MOD_Y_TILED, got '%s'", test_last_error);
+    CHECK(gpussim_dmabuf_check_linear(&cfg.log, "hip", 0x0200000000000000ull | (9u << 8) | 3u) ==
+                  -EINVAL && strstr(test_last_error, "AMD_FMT_MOD"),
+          "AMD tiled surface: want -EINVAL naming AMD_FMT_MOD, got '%s'", test_last_error);
+    CHECK(gpussim_dmabuf_check_linear(&cfg.log, "ze", GPUSSIM_DRM_MOD_INVALID) == -EINVAL &&
+              strstr(test_last_error, "DRM_FORMAT_MOD_INVALID"),
+          "implicit modifier: want -EINVAL naming DRM_FORMAT_MOD_INVALID, got '%s'", test_last_error);
+
+    const int fd = memfd_create("gpussim-test-surface", 0);
+    CHECK(fd >= 0, "memfd_create failed");
+    if (fd < 0)
+        return;
+    const size_t pitch = 640, size = pitch * 368 + pitch * 184;
+    CHECK(ftruncate(fd, (off_t)size) == 0, "ftruncate failed");
+    struct gpussim_picture pic = { .memory = GPUSSIM_MEMORY_DMABUF };
+    pic.fd[0] = pic.fd[1] = fd;
+    pic.offset[0] = 0, pic.offset[1] = pitch * 368;
+    pic.stride[0] = pic.stride[1] = (ptrdiff_t)pitch;
+    struct gpussim_dmabuf_plane planes[3];
+    int nb = 0;
+    CHECK(gpussim_dmabuf_planes(&cfg, "ze", &pic, planes, &nb) == 0 && nb == 2 &&
+              planes[1].row_bytes == 640 && planes[1].rows == 180,
+          "NV12 surface in a memfd: %s (nb %d)", test_last_error, nb);
+    pic.offset[1] = pitch * 368 + 4 * pitch + 1; /* the UV plane runs past the end */
+    CHECK(gpussim_dmabuf_planes(&cfg, "ze", &pic, planes, &nb) == -EINVAL &&
+              strstr(test_last_error, "past the buffer"),
+          "UV plane past the end: want -EINVAL, got '%s'", test_last_error);
+    pic.offset[1] = pitch * 368;
+    pic.stride[0] = 600; /* below the 640-byte row */
+    CHECK(gpussim_dmabuf_planes(&cfg, "ze", &pic, planes, &nb) == -EINVAL &&
+              strstr(test_last_error, "pitch"),
+          "short pitch: want -EINVAL, got '%s'", test_last_error);
+    pic.stride[0] = (ptrdiff_t)pitch;
+    pic.fd[1] = -1;
+    CHECK(gpussim_dmabuf_planes(&cfg, "ze", &pic, planes, &nb) == -EINVAL,
+          "missing fd: want -EINVAL, got '%s'", test_last_error);
+    close(fd);
+    printf("  dma-buf rules: linear only, modifiers named, planes bounded: checked\n");
+}
+
 int main(void)
 {
     struct cl_env env;
@@ -587,6 +730,11 @@ int main(void)
     printf("generated inputs:\n");
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         run_generated(&env, &cases[i], 1000 + i);
+
+    printf("device-memory path (dma-buf layout):\n");
+    run_surface_layout(&env, 1280, 720, 8, 0, GPUSSIM_METRIC_ALL & ~GPUSSIM_METRIC_FLOAT_MS_SSIM);
+    run_surface_layout(&env, 722, 406, 10, 1, GPUSSIM_METRIC_ALL);
+    check_dmabuf_rules();
 
     printf("bit-identical scores: %ld of %ld\n", total_identical, total_values);
     cl_teardown(&env);
