@@ -34,7 +34,7 @@
 #include "kernels/ze/gpussim_ze_spv.h"
 #include "ze_plan.h"
 
-#define ZE_NB_SLOTS 3
+#define ZE_NB_SLOTS 2 /* each slot holds a frame's buffers (~700 MB at 2160p) */
 
 /* The loader's entry points, typed from the header's own declarations. */
 #define ZE_FUNCS(X)                                                                                \

@@ -232,21 +232,34 @@ static int cl_score(struct cl_env *e, const struct gpussim_params *params,
     double *v = calloc((size_t)nb * n, sizeof(*v));
     if (!v)
         return -ENOMEM;
-    err = ze_plan_create(&plan, &cfg, &ops, 1);
+    /* two slots used alternately, as a backend keeps frames in flight: the
+     * slots' buffers and partials must not alias */
+    err = ze_plan_create(&plan, &cfg, &ops, 2);
     if (err < 0)
         goto fail;
-    for (int f = 0; f < nb; f++) {
-        struct gpussim_frame_sums sums;
-        err = dev ? ze_plan_record_device(plan, 0, dev[f][0], dev[f][1])
-                  : ze_plan_record_host(plan, 0, &refs[f], &dis[f]);
+    int pending[2] = { -1, -1 };
+    for (int f = 0; f <= nb; f++) {
+        const int s = f % 2;
+        for (int k = 0; k < 2; k++) {
+            /* before reusing slot s (and at the end) collect what is pending */
+            if (pending[k] < 0 || (f < nb && k != s))
+                continue;
+            struct gpussim_frame_sums sums;
+            if (clFinish(e->queue) != CL_SUCCESS) {
+                err = -EIO;
+                goto fail;
+            }
+            ze_plan_collect(plan, k, &sums);
+            gpussim_scores_finish(&cfg, &sums, v + (size_t)pending[k] * n);
+            pending[k] = -1;
+        }
+        if (f == nb)
+            break;
+        err = dev ? ze_plan_record_device(plan, s, dev[f][0], dev[f][1])
+                  : ze_plan_record_host(plan, s, &refs[f], &dis[f]);
         if (err < 0)
             goto fail;
-        if (clFinish(e->queue) != CL_SUCCESS) {
-            err = -EIO;
-            goto fail;
-        }
-        ze_plan_collect(plan, 0, &sums);
-        gpussim_scores_finish(&cfg, &sums, v + (size_t)f * n);
+        pending[s] = f;
     }
     ze_plan_destroy(&plan);
     *values = v;
