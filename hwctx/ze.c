@@ -77,6 +77,7 @@ struct ze_backend {
     int nb_slots;
     struct ze_slot_rt slots[ZE_NB_SLOTS];
     char device_name[ZE_MAX_DEVICE_NAME];
+    int dmabuf_import; /* the device imports dma-bufs as memory */
 };
 
 static const char *ze_result_name(ze_result_t r)
@@ -413,6 +414,12 @@ static int ze_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots
         goto fail;
     }
 
+    ze_device_external_memory_properties_t xprops = {
+        .stype = ZE_STRUCTURE_TYPE_DEVICE_EXTERNAL_MEMORY_PROPERTIES };
+    be->dmabuf_import = be->f.zeDeviceGetExternalMemoryProperties(be->device, &xprops) ==
+                            ZE_RESULT_SUCCESS &&
+                        (xprops.memoryAllocationImportTypes & ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF);
+
     const ze_context_desc_t cdesc = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
     if ((err = CHECK_ZE(be, zeContextCreate(be->driver, &cdesc, &be->context))) < 0)
         goto fail;
@@ -446,8 +453,8 @@ static int ze_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots
     if ((err = ze_plan_create(&be->plan, cfg, &ops, be->nb_slots)) < 0)
         goto fail;
 
-    gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "ze: device '%s', %d frame slot(s)",
-                be->device_name, be->nb_slots);
+    gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "ze: device '%s', %d frame slot(s), dma-buf import %s",
+                be->device_name, be->nb_slots, be->dmabuf_import ? "yes" : "no");
     *ppriv = be;
     *nb_slots = be->nb_slots;
     return 0;
@@ -466,6 +473,12 @@ static int import_picture(struct ze_backend *be, struct ze_slot_rt *sl,
 {
     struct gpussim_dmabuf_plane planes[3];
     int nb, err;
+    if (!be->dmabuf_import) {
+        gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR,
+                    "ze: device '%s' does not import dma-buf memory; submit host frames or use "
+                    "backend=vulkan", be->device_name);
+        return -ENOSYS;
+    }
     if ((err = gpussim_dmabuf_check_linear(&be->cfg.log, "ze", pic->modifier)) < 0)
         return err;
     if ((err = gpussim_dmabuf_planes(&be->cfg, "ze", pic, planes, &nb)) < 0)
