@@ -6,9 +6,12 @@
  *
  * Status: compiled (CI, Debian's hipcc/libamdhip64-dev), never run on AMD
  * hardware. It is not registered as a backend yet: the frame plan that
- * launches the shared CUDA/HIP kernels lives in hwctx/cuda.c and has to be
- * shared (one plan over a CUDA-driver-API-shaped table, which HIP's module
- * API matches call for call) before HIP can score frames.
+ * launches the shared CUDA/HIP kernels lives in hwctx/cuda.c. The plan is
+ * written against a CUDA-driver-API table (hwctx/cuda_loader.h), and
+ * hwctx/hip_cuda_api.c fills that table from HIP (HIP's module API matches
+ * the driver API call for call); what remains is for hwctx/cuda.c to take
+ * the table, module image and backend identity as parameters, so that a
+ * gpussim_backend_hip = that plan + this table + the dma-buf import below.
  */
 #ifndef GPUSSIM_HIP_GLUE_H
 #define GPUSSIM_HIP_GLUE_H
@@ -28,7 +31,10 @@
     X(hipMemcpyHtoDAsync) X(hipMemcpyDtoHAsync) X(hipStreamCreateWithFlags) X(hipStreamDestroy)    \
     X(hipStreamSynchronize) X(hipEventCreateWithFlags) X(hipEventRecord) X(hipEventQuery)          \
     X(hipEventSynchronize) X(hipEventElapsedTime) X(hipEventDestroy) X(hipImportExternalMemory)    \
-    X(hipExternalMemoryGetMappedBuffer) X(hipDestroyExternalMemory)
+    X(hipExternalMemoryGetMappedBuffer) X(hipDestroyExternalMemory)                               \
+    /* for the CUDA-driver-API view (hip_cuda_api.c) */                                            \
+    X(hipDeviceGet) X(hipDeviceGetName) X(hipDeviceGetAttribute) X(hipGetDevice)                  \
+    X(hipMemGetInfo) X(hipMemcpyHtoD) X(hipMemsetD8Async)
 
 struct gpussim_hip_api {
     void *lib;
