@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "internal.h"
 #include "gpussim/gpussim_cuda.h"
 #include "hwctx/cuda_loader.h"

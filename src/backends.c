@@ -1,9 +1,6 @@
 /* The registry of backends, in AUTO's order of preference. */
 #include <stddef.h>
 
-/* HAVE_CUDA, HAVE_VULKAN, ...: without config.h every #if below is 0 and
- * only the CPU backend is registered */
-#include "config.h"
 #include "internal.h"
 
 const struct gpussim_backend *const gpussim_backends[] = {

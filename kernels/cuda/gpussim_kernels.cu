@@ -1,7 +1,7 @@
 /*
  * gpussim CUDA kernels (driver-API loaded, no runtime API).
  *
- * Every per-element operation is the CPU reference's (kernels/c/*.c) in the
+ * Every per-element operation is the CPU reference's (the kernels/c files) in the
  * same float/double typing and order; the file is compiled with
  * --fmad=false (see Makefile.am) so no a*b+c becomes an FMA. Frame sums are
  * accumulated exactly (192-bit fixed point, struct gpussim_fx), which makes
