@@ -6,6 +6,11 @@
 #ifndef GPUSSIM_INTERNAL_H
 #define GPUSSIM_INTERNAL_H
 
+/* HAVE_CUDA, HAVE_VULKAN... (the backend registry reads them) */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
 #include <stdarg.h>
 #include <stdint.h>
 
