@@ -1,0 +1,85 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// float_ansnr (spec §3), as in kernels/c/ansnr_c.c, bit-exact by construction:
+//   PASS_FILTER  the 3x3 ref and 5x5 dis filters, one output sample per
+//                invocation, all float: per filter row a float sum over the
+//                columns, added to a float accumulator row by row;
+//                asymmetric reflection at the borders.
+//   PASS_ROWS    one invocation per row sums r*r and (r-d)^2 left to right in
+//                float (the reference's per-row sums); the host adds the rows'
+//                floats in row order (spec §3 hint).
+// Inputs are the offset-0 float planes; the -128 offset is applied on read
+// (f - 128 equals the reference's (float)v / scaler + (-128) exactly).
+#include "common.glsl"
+
+layout(push_constant) uniform Params {
+    int w, h;
+    int fplane; // floats between the filtered ref and dis planes
+} pc;
+
+#ifdef PASS_FILTER
+layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
+layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
+layout(std430, binding = 2) writeonly buffer Filt { float filt[]; };
+
+// reflect without repeating the edge below 0, repeating it past the end
+int ansnr_reflect(int i, int n)
+{
+    if (i < 0)
+        return -i;
+    if (i >= n)
+        return 2 * n - i - 1;
+    return i;
+}
+
+void main()
+{
+    const int j = int(gl_GlobalInvocationID.x), i = int(gl_GlobalInvocationID.y);
+    if (j >= pc.w || i >= pc.h)
+        return;
+    precise float accum = 0.0;
+    [[unroll]] for (int fi = 0; fi < ANSNR_REF_LEN; fi++) {
+        const int row = ansnr_reflect(i - ANSNR_REF_LEN / 2 + fi, pc.h) * pc.w;
+        precise float inner = 0.0;
+        [[unroll]] for (int fj = 0; fj < ANSNR_REF_LEN; fj++) {
+            precise float v = ref[row + ansnr_reflect(j - ANSNR_REF_LEN / 2 + fj, pc.w)] - 128.0;
+            inner += ANSNR_REF[fi * ANSNR_REF_LEN + fj] * v;
+        }
+        accum += inner;
+    }
+    filt[i * pc.w + j] = accum;
+
+    precise float daccum = 0.0;
+    [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
+        const int row = ansnr_reflect(i - ANSNR_DIS_LEN / 2 + fi, pc.h) * pc.w;
+        precise float inner = 0.0;
+        [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++) {
+            precise float v = dis[row + ansnr_reflect(j - ANSNR_DIS_LEN / 2 + fj, pc.w)] - 128.0;
+            inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * v;
+        }
+        daccum += inner;
+    }
+    filt[pc.fplane + i * pc.w + j] = daccum;
+}
+#endif
+
+#ifdef PASS_ROWS
+layout(std430, binding = 2) readonly buffer Filt { float filt[]; };
+layout(std430, binding = 3) writeonly buffer Rows { float rows[]; };
+
+void main()
+{
+    const int i = int(gl_GlobalInvocationID.x);
+    if (i >= pc.h)
+        return;
+    precise float sig_row = 0.0, noise_row = 0.0;
+    for (int j = 0; j < pc.w; j++) {
+        const float rv = filt[i * pc.w + j], dv = filt[pc.fplane + i * pc.w + j];
+        precise float diff = rv - dv;
+        sig_row += rv * rv;
+        noise_row += diff * diff;
+    }
+    rows[2 * i] = sig_row;
+    rows[2 * i + 1] = noise_row;
+}
+#endif

@@ -1,0 +1,49 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// The two decimations of the reference, one output sample per invocation:
+//   default  float_ssim's box filter of size FACTOR (spec §1.2)
+//   MSSSIM_LPF  MS-SSIM's 2:1 9x9 low-pass table (spec §2.3)
+// Per output sample: a double sum of float products (tap * pixel), taps
+// row-major, half-sample-symmetric mirroring, rounded to float — the C
+// reference's order exactly (kernels/c/decimate_c.c).
+#include "common.glsl"
+
+layout(push_constant) uniform Params {
+    int w, h;     // input
+    int sw, sh;   // output
+    float k;      // box tap 1.0f / (FACTOR * FACTOR), computed on the host in C
+} pc;
+
+layout(constant_id = 2) const int FACTOR = 2;
+
+layout(std430, binding = 0) readonly buffer Src { float src[]; };
+layout(std430, binding = 1) writeonly buffer Dst { float dst[]; };
+
+void main()
+{
+    const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    if (x >= pc.sw || y >= pc.sh)
+        return;
+    precise double acc = 0.0lf;
+#ifdef MSSSIM_LPF
+    const int R = LPF_LEN / 2;
+    for (int vi = 0; vi < LPF_LEN; vi++) {
+        const int row = mirror_hss(2 * y + vi - R, pc.h) * pc.w;
+        [[unroll]] for (int ui = 0; ui < LPF_LEN; ui++) {
+            precise float p = src[row + mirror_hss(2 * x + ui - R, pc.w)] * LPF[vi * LPF_LEN + ui];
+            acc += double(p);
+        }
+    }
+#else
+    // even boxes are left/top-biased: scale 4 visits -2..+1
+    const int lo = -(FACTOR / 2), hi = (FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1;
+    for (int v = lo; v <= hi; v++) {
+        const int row = mirror_hss(y * FACTOR + v, pc.h) * pc.w;
+        for (int u = lo; u <= hi; u++) {
+            precise float p = src[row + mirror_hss(x * FACTOR + u, pc.w)] * pc.k;
+            acc += double(p);
+        }
+    }
+#endif
+    dst[y * pc.sw + x] = float(acc);
+}
