@@ -6,6 +6,9 @@
 #ifndef GPUSSIM_HWCTX_VULKAN_FNS_H
 #define GPUSSIM_HWCTX_VULKAN_FNS_H
 
+#ifndef VK_NO_PROTOTYPES
+#define VK_NO_PROTOTYPES /* no link-time libvulkan: everything is loaded */
+#endif
 #include <vulkan/vulkan.h>
 
 /* Loaded with vkGetInstanceProcAddr(NULL, ...) */

@@ -4,9 +4,10 @@
 
 #include <stdint.h>
 
+#include "vulkan_fns.h" /* first: VK_NO_PROTOTYPES */
+
 #include "gpussim/gpussim_vulkan.h"
 #include "internal.h"
-#include "vulkan_fns.h"
 
 #define VK_MAX_STEPS 160
 #define VK_MAX_PIPES 24
