@@ -18,6 +18,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +243,51 @@ static int create_instance(struct vk_fns *f, VkInstance *inst, const struct gpus
     return load_instance(f, *inst, log);
 }
 
+/*
+ * One loader and one instance per process, for the contexts that create
+ * their own device (devices stay per context). Why not an instance per
+ * context: destroying the last instance makes the loader unload the driver,
+ * and NVIDIA's (libnvidia-tls) takes glibc static TLS that an unload never
+ * returns; after a few create/destroy cycles loading it fails ("cannot
+ * allocate memory in static TLS block") and the device vanishes. So the
+ * instance is created on first use and kept for the life of the process.
+ */
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    int ready;
+    void *dl;
+    struct vk_fns fns;
+    VkInstance inst;
+} shared;
+
+static int shared_instance(struct vk_fns *f, VkInstance *inst, const struct gpussim_logger *log,
+                           int quiet)
+{
+    int err = 0;
+    pthread_mutex_lock(&shared_lock);
+    if (!shared.ready) {
+        err = load_global(&shared.fns, &shared.dl, log, quiet);
+        if (err >= 0)
+            err = create_instance(&shared.fns, &shared.inst, log, quiet);
+        if (err < 0) {
+            /* nothing half-made is kept: the next context tries again */
+            if (shared.inst && shared.fns.vkDestroyInstance)
+                shared.fns.vkDestroyInstance(shared.inst, NULL);
+            if (shared.dl)
+                dlclose(shared.dl);
+            memset(&shared, 0, sizeof(shared));
+        } else {
+            shared.ready = 1;
+        }
+    }
+    if (err >= 0) {
+        *f = shared.fns;
+        *inst = shared.inst;
+    }
+    pthread_mutex_unlock(&shared_lock);
+    return err;
+}
+
 /* What this backend needs from a physical device; NULL when usable, else
  * the reason. *family receives a queue family with compute. */
 static const char *device_unusable(const struct vk_fns *f, VkPhysicalDevice pd, uint32_t *family)
@@ -329,23 +375,16 @@ static int vk_probe(const struct gpussim_config *cfg)
     if (cfg->params.hw_device)
         return 0;
     struct vk_fns f = { 0 };
-    void *dl = NULL;
     VkInstance inst = VK_NULL_HANDLE;
     struct gpussim_logger quiet = cfg->log;
     if (quiet.level > GPUSSIM_LOG_VERBOSE)
         quiet.level = GPUSSIM_LOG_VERBOSE;
-    int err = load_global(&f, &dl, &quiet, 1);
-    if (err >= 0)
-        err = create_instance(&f, &inst, &quiet, 1);
+    int err = shared_instance(&f, &inst, &quiet, 1);
     if (err >= 0) {
         VkPhysicalDevice pd[16];
         uint32_t fam[16];
         err = list_devices(&f, inst, pd, fam, 16, 1, &quiet) > cfg->params.device ? 0 : -ENODEV;
     }
-    if (inst)
-        f.vkDestroyInstance(inst, NULL);
-    if (dl)
-        dlclose(dl);
     return err;
 }
 
@@ -353,13 +392,9 @@ static int create_own_device(struct vk_backend *be)
 {
     const struct gpussim_logger *log = &be->cfg.log;
     struct vk_fns *f = &be->fns;
-    int err = load_global(f, &be->dl, log, 0);
+    int err = shared_instance(f, &be->inst, log, 0);
     if (err < 0)
         return err;
-    err = create_instance(f, &be->inst, log, 0);
-    if (err < 0)
-        return err;
-    be->own_instance = 1;
 
     VkPhysicalDevice pd[16];
     uint32_t fam[16];
@@ -518,10 +553,7 @@ static void vk_uninit(void **ppriv)
         if (be->own_device)
             f->vkDestroyDevice(be->dev, NULL);
     }
-    if (be->own_instance && be->inst)
-        f->vkDestroyInstance(be->inst, NULL);
-    if (be->dl)
-        dlclose(be->dl);
+    /* the instance is the process's (shared_instance) or the caller's */
     free(be->slots);
     free(be);
     *ppriv = NULL;
@@ -537,6 +569,11 @@ static int vk_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots
         return -ENOMEM;
     be->cfg = *cfg;
     f = &be->fns;
+    {
+        /* developer aid: log the device time of every dispatch (debug level) */
+        const char *st = getenv("GPUSSIM_VK_STEP_TIMES");
+        be->step_times = st && *st == '1';
+    }
 
     if (cfg->params.hw_device)
         err = adopt_device(be, cfg->params.hw_device);
@@ -604,7 +641,8 @@ static int vk_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots
             VkQueryPoolCreateInfo qpi = {
                 .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                 .queryType = VK_QUERY_TYPE_TIMESTAMP,
-                .queryCount = 2,
+                /* frame start/end, then one per step with GPUSSIM_VK_STEP_TIMES */
+                .queryCount = 2 + VK_MAX_STEPS,
             };
             res = f->vkCreateQueryPool(be->dev, &qpi, NULL, &s->query_pool);
             if ((err = vk_err(be, res, "vkCreateQueryPool")) < 0)
@@ -673,6 +711,8 @@ static int vk_wait(void *priv, int idx, int block, struct gpussim_frame_sums *su
     }
     vk_frame_release_views(be, s);
     vk_program_collect(be, s, sums);
+    if (be->step_times)
+        vk_program_log_step_times(be, s);
     return 1;
 }
 

@@ -60,7 +60,7 @@ struct vk_step {
     struct vk_bind binds[VK_NB_BUFFER_BINDINGS];
     uint8_t pc[VK_PC_MAX];
     uint32_t pc_size;
-    uint32_t gx, gy;
+    uint32_t gx, gy, gz;
     int barrier; /* a full compute barrier before it (it reads what earlier steps wrote) */
 };
 
@@ -107,11 +107,10 @@ struct vk_frame_sync {
 struct vk_backend {
     struct gpussim_config cfg;
     struct vk_fns fns;
-    void *dl;
     VkInstance inst;
     VkPhysicalDevice pdev;
     VkDevice dev;
-    int own_instance, own_device;
+    int own_device;
     uint32_t family;
     VkQueue queue;
     void (*lock_queue)(void *opaque, uint32_t family, uint32_t index);
@@ -120,6 +119,7 @@ struct vk_backend {
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem_props;
     uint32_t timestamp_bits;
+    int step_times; /* GPUSSIM_VK_STEP_TIMES=1: a timestamp after every dispatch */
 
     VkSemaphore timeline;
     uint64_t timeline_value;
@@ -166,6 +166,7 @@ void vk_stage_host_picture(struct vk_backend *be, struct vk_slot *s,
                            const struct gpussim_picture *pic, int k);
 int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct vk_frame_sync *fs);
 void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim_frame_sums *sums);
+void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s);
 int vk_unpack_image_pipe(struct vk_backend *be, int two_components, int sixteen_bit);
 
 /* vulkan_frame.c */

@@ -207,6 +207,7 @@ static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
     st->pc_size = pc_size;
     st->gx = div_up(nx, (uint32_t)shaders[sh].wg_x);
     st->gy = div_up(ny, (uint32_t)shaders[sh].wg_y);
+    st->gz = 1;
     st->barrier = barrier;
     return be->nb_steps++;
 }
@@ -359,13 +360,12 @@ static int build_program(struct vk_backend *be)
                 /* the C reference's tap: 1.0f / (scale * scale) in float */
                 const struct pc_decimate pc = { g->width, g->height, g->ssim_width, g->ssim_height,
                                                 1.0f / (float)(g->ssim_scale * g->ssim_scale) };
-                for (int k = 0; k < 2; k++) {
-                    const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[k], box[k] };
-                    err = add_step(be, SH_DECIMATE_BOX, g->ssim_scale, b, &pc, sizeof(pc),
-                                   (uint32_t)g->ssim_width, (uint32_t)g->ssim_height, k == 0);
-                    if (err < 0)
-                        return err;
-                }
+                const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], box[0], f2[1], box[1] };
+                err = add_step(be, SH_DECIMATE_BOX, g->ssim_scale, b, &pc, sizeof(pc),
+                               (uint32_t)g->ssim_width, (uint32_t)g->ssim_height, 1);
+                if (err < 0)
+                    return err;
+                be->steps[err].gz = 2; /* both pictures */
                 src[0] = box[0], src[1] = box[1];
             }
             err = add_ssim_window(be, src, g->ssim_width, g->ssim_height, tmp, RES_SSIM, p, 0, &res_top);
@@ -385,20 +385,21 @@ static int build_program(struct vk_backend *be)
                  * against the window pass it runs beside */
                 const struct pc_decimate pc = { g->ms_width[i], g->ms_height[i], g->ms_width[i + 1],
                                                 g->ms_height[i + 1], 0.0f };
-                for (int k = 0; k < 2; k++) {
-                    const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { lvl[k], pyr[k][i + 1] };
-                    err = add_step(be, SH_DECIMATE_LPF, 0, b, &pc, sizeof(pc),
-                                   (uint32_t)g->ms_width[i + 1], (uint32_t)g->ms_height[i + 1], 0);
-                    if (err < 0)
-                        return err;
-                }
+                const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { lvl[0], pyr[0][i + 1], lvl[1],
+                                                                  pyr[1][i + 1] };
+                err = add_step(be, SH_DECIMATE_LPF, 0, b, &pc, sizeof(pc),
+                               (uint32_t)g->ms_width[i + 1], (uint32_t)g->ms_height[i + 1], 0);
+                if (err < 0)
+                    return err;
+                be->steps[err].gz = 2; /* both pictures */
             }
         }
         if (metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
             const struct pc_ansnr pc = { g->width, g->height, g->width * g->height };
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], f2[1], tmp };
-            err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)g->width,
-                           (uint32_t)g->height, 1);
+            /* x runs down the columns (column-major output, see ansnr.comp) */
+            err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)g->height,
+                           (uint32_t)g->width, 1);
             if (err < 0)
                 return err;
             struct vk_bind rows;
@@ -592,7 +593,7 @@ static void global_barrier(const struct vk_fns *f, VkCommandBuffer cmd, VkPipeli
 }
 
 static void dispatch(const struct vk_backend *be, VkCommandBuffer cmd, int pipe, VkDescriptorSet set,
-                     const void *pc, uint32_t pc_size, uint32_t gx, uint32_t gy, int *bound)
+                     const void *pc, uint32_t pc_size, uint32_t gx, uint32_t gy, uint32_t gz, int *bound)
 {
     const struct vk_fns *f = &be->fns;
     if (*bound != pipe) {
@@ -601,7 +602,7 @@ static void dispatch(const struct vk_backend *be, VkCommandBuffer cmd, int pipe,
     }
     f->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, be->pipe_layout, 0, 1, &set, 0, NULL);
     f->vkCmdPushConstants(cmd, be->pipe_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pc_size, pc);
-    f->vkCmdDispatch(cmd, gx, gy, 1);
+    f->vkCmdDispatch(cmd, gx, gy, gz);
 }
 
 int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct vk_frame_sync *fs)
@@ -619,7 +620,7 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
     if (res != VK_SUCCESS)
         return vk_err(be, res, "vkBeginCommandBuffer");
     if (s->query_pool)
-        f->vkCmdResetQueryPool(cmd, s->query_pool, 0, 2);
+        f->vkCmdResetQueryPool(cmd, s->query_pool, 0, 2 + (be->step_times ? VK_MAX_STEPS : 0));
 
     /* Orders this frame after everything submitted before it on the queue
      * (the shared scratch buffers), and the frames' images after their
@@ -660,13 +661,13 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
                 (1u << fmt->bit_depth) - 1, 1.0f / (float)(1 << (fmt->bit_depth - 8)),
             };
             dispatch(be, cmd, s->img_pipe[up->pic][up->plane], s->img_set[up->pic][up->plane], &pc,
-                     sizeof(pc), div_up((uint32_t)g->width, WG), div_up((uint32_t)g->height, WG),
+                     sizeof(pc), div_up((uint32_t)g->width, WG), div_up((uint32_t)g->height, WG), 1,
                      &bound);
         }
     } else {
         for (int i = 0; i < be->first_compute_step; i++) {
             const struct vk_step *st = &be->steps[i];
-            dispatch(be, cmd, st->pipe, st->set, st->pc, st->pc_size, st->gx, st->gy, &bound);
+            dispatch(be, cmd, st->pipe, st->set, st->pc, st->pc_size, st->gx, st->gy, st->gz, &bound);
         }
     }
     for (int i = be->first_compute_step; i < be->nb_steps; i++) {
@@ -676,7 +677,10 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
                            VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                            VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-        dispatch(be, cmd, st->pipe, st->set, st->pc, st->pc_size, st->gx, st->gy, &bound);
+        dispatch(be, cmd, st->pipe, st->set, st->pc, st->pc_size, st->gx, st->gy, st->gz, &bound);
+        if (be->step_times && s->query_pool)
+            f->vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, s->query_pool,
+                                    2 + (uint32_t)i);
     }
     if (s->query_pool)
         f->vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, s->query_pool, 1);
@@ -725,6 +729,35 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
         return vk_err(be, res, "vkQueueSubmit2");
     s->done_value = ++be->timeline_value;
     return 0;
+}
+
+void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
+{
+    static const char *const names[SH_COUNT] = {
+        "unpack_buf", "unpack_r8", "unpack_r16", "unpack_rg8", "unpack_rg16", "decimate_box",
+        "decimate_lpf", "ssim_h", "ssim_v", "ansnr_filter", "ansnr_rows", "issim_h", "issim_v",
+    };
+    uint64_t ts[2 + VK_MAX_STEPS];
+    if (!s->query_pool)
+        return;
+    /* the unpack steps have no timestamp of their own */
+    const uint32_t first = 2 + (uint32_t)be->first_compute_step, n = (uint32_t)(be->nb_steps - be->first_compute_step);
+    VkResult res = be->fns.vkGetQueryPoolResults(be->dev, s->query_pool, 0, 1, sizeof(ts[0]), ts,
+                                                 sizeof(ts[0]), VK_QUERY_RESULT_64_BIT);
+    if (res == VK_SUCCESS)
+        res = be->fns.vkGetQueryPoolResults(be->dev, s->query_pool, first, n, n * sizeof(ts[0]),
+                                            ts + first, sizeof(ts[0]), VK_QUERY_RESULT_64_BIT);
+    if (res != VK_SUCCESS)
+        return;
+    const double ns = be->props.limits.timestampPeriod;
+    uint64_t prev = ts[0];
+    for (int i = be->first_compute_step; i < be->nb_steps; i++) {
+        const struct vk_step *st = &be->steps[i];
+        gpussim_log(&be->cfg.log, GPUSSIM_LOG_DEBUG, "vulkan step %2d %-13s %5ux%-5ux%u %8.4f ms", i,
+                    names[be->pipes[st->pipe].shader], st->gx, st->gy, st->gz,
+                    (ts[2 + i] - prev) * ns * 1e-6);
+        prev = ts[2 + i];
+    }
 }
 
 void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim_frame_sums *sums)

@@ -374,6 +374,7 @@ static void logcb(void *o, enum gpussim_log_level l, const char *m)
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IONBF, 0); /* progress survives a crash */
     if (setup() < 0) {
         printf("SKIP: no Vulkan 1.3 device with shaderFloat64/shaderInt64\n");
         return 77;

@@ -34,7 +34,9 @@ int ansnr_reflect(int i, int n)
 
 void main()
 {
-    const int j = int(gl_GlobalInvocationID.x), i = int(gl_GlobalInvocationID.y);
+    // invocations run down the columns: the filtered planes are stored
+    // column-major, so that PASS_ROWS reads them coalesced
+    const int i = int(gl_GlobalInvocationID.x), j = int(gl_GlobalInvocationID.y);
     if (j >= pc.w || i >= pc.h)
         return;
     precise float accum = 0.0;
@@ -47,7 +49,7 @@ void main()
         }
         accum += inner;
     }
-    filt[i * pc.w + j] = accum;
+    filt[j * pc.h + i] = accum;
 
     precise float daccum = 0.0;
     [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
@@ -59,11 +61,12 @@ void main()
         }
         daccum += inner;
     }
-    filt[pc.fplane + i * pc.w + j] = daccum;
+    filt[pc.fplane + j * pc.h + i] = daccum;
 }
 #endif
 
 #ifdef PASS_ROWS
+#define ROW_BATCH 8
 layout(std430, binding = 2) readonly buffer Filt { float filt[]; };
 layout(std430, binding = 3) writeonly buffer Rows { float rows[]; };
 
@@ -73,8 +76,23 @@ void main()
     if (i >= pc.h)
         return;
     precise float sig_row = 0.0, noise_row = 0.0;
-    for (int j = 0; j < pc.w; j++) {
-        const float rv = filt[i * pc.w + j], dv = filt[pc.fplane + i * pc.w + j];
+    // column-major planes: at step j neighbouring invocations (rows) read
+    // neighbouring words
+    int j = 0;
+    for (; j + ROW_BATCH <= pc.w; j += ROW_BATCH) {
+        float rv[ROW_BATCH], dv[ROW_BATCH];
+        [[unroll]] for (int k = 0; k < ROW_BATCH; k++) {
+            rv[k] = filt[(j + k) * pc.h + i];
+            dv[k] = filt[pc.fplane + (j + k) * pc.h + i];
+        }
+        [[unroll]] for (int k = 0; k < ROW_BATCH; k++) {
+            precise float diff = rv[k] - dv[k];
+            sig_row += rv[k] * rv[k];
+            noise_row += diff * diff;
+        }
+    }
+    for (; j < pc.w; j++) {
+        const float rv = filt[j * pc.h + i], dv = filt[pc.fplane + j * pc.h + i];
         precise float diff = rv - dv;
         sig_row += rv * rv;
         noise_row += diff * diff;

@@ -3,6 +3,7 @@
 // The two decimations of the reference, one output sample per invocation:
 //   default  float_ssim's box filter of size FACTOR (spec §1.2)
 //   MSSSIM_LPF  MS-SSIM's 2:1 9x9 low-pass table (spec §2.3)
+// One dispatch decimates both pictures: workgroup z selects ref (0) or dis (1).
 // Per output sample: a double sum of float products (tap * pixel), taps
 // row-major, half-sample-symmetric mirroring, rounded to float — the C
 // reference's order exactly (kernels/c/decimate_c.c).
@@ -16,8 +17,16 @@ layout(push_constant) uniform Params {
 
 layout(constant_id = 2) const int FACTOR = 2;
 
-layout(std430, binding = 0) readonly buffer Src { float src[]; };
-layout(std430, binding = 1) writeonly buffer Dst { float dst[]; };
+layout(std430, binding = 0) readonly buffer Src0 { float src0[]; };
+layout(std430, binding = 1) writeonly buffer Dst0 { float dst0[]; };
+layout(std430, binding = 2) readonly buffer Src1 { float src1[]; };
+layout(std430, binding = 3) writeonly buffer Dst1 { float dst1[]; };
+
+// uniform per workgroup: no divergence
+float src(int i)
+{
+    return gl_WorkGroupID.z == 0u ? src0[i] : src1[i];
+}
 
 void main()
 {
@@ -30,7 +39,7 @@ void main()
     for (int vi = 0; vi < LPF_LEN; vi++) {
         const int row = mirror_hss(2 * y + vi - R, pc.h) * pc.w;
         [[unroll]] for (int ui = 0; ui < LPF_LEN; ui++) {
-            precise float p = src[row + mirror_hss(2 * x + ui - R, pc.w)] * LPF[vi * LPF_LEN + ui];
+            precise float p = src(row + mirror_hss(2 * x + ui - R, pc.w)) * LPF[vi * LPF_LEN + ui];
             acc += double(p);
         }
     }
@@ -40,10 +49,13 @@ void main()
     for (int v = lo; v <= hi; v++) {
         const int row = mirror_hss(y * FACTOR + v, pc.h) * pc.w;
         for (int u = lo; u <= hi; u++) {
-            precise float p = src[row + mirror_hss(x * FACTOR + u, pc.w)] * pc.k;
+            precise float p = src(row + mirror_hss(x * FACTOR + u, pc.w)) * pc.k;
             acc += double(p);
         }
     }
 #endif
-    dst[y * pc.sw + x] = float(acc);
+    if (gl_WorkGroupID.z == 0u)
+        dst0[y * pc.sw + x] = float(acc);
+    else
+        dst1[y * pc.sw + x] = float(acc);
 }
