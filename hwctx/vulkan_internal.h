@@ -44,6 +44,8 @@ enum vk_shader {
     SH_ANSNR_ROWS,
     SH_ISSIM_H,
     SH_ISSIM_V,
+    SH_ISSIM_H32,
+    SH_ISSIM_V32,
     SH_COUNT
 };
 

@@ -28,6 +28,8 @@
 #include "kernels/vulkan/spv_ansnr_rows.h"
 #include "kernels/vulkan/spv_issim_h.h"
 #include "kernels/vulkan/spv_issim_v.h"
+#include "kernels/vulkan/spv_issim_h32.h"
+#include "kernels/vulkan/spv_issim_v32.h"
 
 #define ALIGN 256 /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16     /* 2-D workgroups are WG x WG */
@@ -52,6 +54,8 @@ static const struct {
     SH(SH_ANSNR_ROWS, ansnr_rows, WG_ROWS, 1),
     SH(SH_ISSIM_H, issim_h, WG, WG),
     SH(SH_ISSIM_V, issim_v, WG, WG),
+    SH(SH_ISSIM_H32, issim_h32, WG, WG),
+    SH(SH_ISSIM_V32, issim_v32, WG, WG),
 #undef SH
 };
 
@@ -419,7 +423,8 @@ static int build_program(struct vk_backend *be)
                 g->width, g->height, g->width * g->height, (float)(1 << (bd - 8)),
             };
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], f2[1], tmp };
-            err = add_step(be, SH_ISSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)g->width,
+            const int narrow = bd <= 12; /* uint32 horizontal moments are exact */
+            err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)g->width,
                            (uint32_t)g->height, 1);
             if (err < 0)
                 return err;
@@ -429,7 +434,7 @@ static int build_program(struct vk_backend *be)
             if (err < 0)
                 return err;
             const struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, tmp, part };
-            err = add_step(be, SH_ISSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)g->width,
+            err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)g->width,
                            (uint32_t)g->height, 1);
             if (err < 0)
                 return err;
@@ -735,7 +740,7 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
 {
     static const char *const names[SH_COUNT] = {
         "unpack_buf", "unpack_r8", "unpack_r16", "unpack_rg8", "unpack_rg16", "decimate_box",
-        "decimate_lpf", "ssim_h", "ssim_v", "ansnr_filter", "ansnr_rows", "issim_h", "issim_v",
+        "decimate_lpf", "ssim_h", "ssim_v", "ansnr_filter", "ansnr_rows", "issim_h", "issim_v", "issim_h32", "issim_v32",
     };
     uint64_t ts[2 + VK_MAX_STEPS];
     if (!s->query_pool)

@@ -8,7 +8,15 @@
 //           tree). The weight sum does not depend on the pixels: the host
 //           computes it once, exactly.
 // Raw samples are recovered exactly from the unpacked float plane: v = f * scaler.
+// NARROW (depths up to 12 bits): the horizontal moments are exact in uint32
+// (256 * 4095^2 < 2^32), as in the C reference, which halves their traffic.
 #include "common.glsl"
+
+#ifdef NARROW
+#define HMOM uint
+#else
+#define HMOM int64_t
+#endif
 
 layout(push_constant) uniform Params {
     double c1base, c2base; // samplemax^2 * (0.01*0.01), * (0.03*0.03), computed in C
@@ -20,7 +28,7 @@ layout(push_constant) uniform Params {
 #ifdef PASS_H
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
-layout(std430, binding = 2) writeonly buffer Mom { int64_t mom[]; };
+layout(std430, binding = 2) writeonly buffer Mom { HMOM mom[]; };
 
 void main()
 {
@@ -28,14 +36,14 @@ void main()
     if (x >= pc.w || y >= pc.h)
         return;
     const int R = ISSIM_LEN / 2;
-    int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
+    HMOM a0 = HMOM(0), a1 = HMOM(0), a2 = HMOM(0), a3 = HMOM(0), a4 = HMOM(0);
     [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
         const int xx = x + k - R;
         if (xx < 0 || xx >= pc.w)
             continue;
-        const int64_t wk = int64_t(ISSIM_TAPS[k]);
-        const int64_t s = int64_t(ref[y * pc.w + xx] * pc.scaler);
-        const int64_t t = int64_t(dis[y * pc.w + xx] * pc.scaler);
+        const HMOM wk = HMOM(ISSIM_TAPS[k]);
+        const HMOM s = HMOM(ref[y * pc.w + xx] * pc.scaler);
+        const HMOM t = HMOM(dis[y * pc.w + xx] * pc.scaler);
         a0 += wk * s;
         a1 += wk * t;
         a2 += wk * s * s;
@@ -52,7 +60,7 @@ void main()
 #endif
 
 #ifdef PASS_V
-layout(std430, binding = 2) readonly buffer Mom { int64_t mom[]; };
+layout(std430, binding = 2) readonly buffer Mom { HMOM mom[]; };
 layout(std430, binding = 3) writeonly buffer Partials { double partial[]; };
 
 shared double red[WG_X * WG_Y];
@@ -75,11 +83,11 @@ void main()
             if (yy < 0 || yy >= pc.h)
                 continue;
             const int o = yy * pc.w + x;
-            mux += wk * mom[o];
-            muy += wk * mom[o + pc.mplane];
-            mx2 += wk * mom[o + 2 * pc.mplane];
-            mxy += wk * mom[o + 3 * pc.mplane];
-            my2 += wk * mom[o + 4 * pc.mplane];
+            mux += wk * int64_t(mom[o]);
+            muy += wk * int64_t(mom[o + pc.mplane]);
+            mx2 += wk * int64_t(mom[o + 2 * pc.mplane]);
+            mxy += wk * int64_t(mom[o + 3 * pc.mplane]);
+            my2 += wk * int64_t(mom[o + 4 * pc.mplane]);
             vw += wk;
         }
         const int64_t mw = vw * hw;
