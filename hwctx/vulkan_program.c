@@ -401,9 +401,8 @@ static int build_program(struct vk_backend *be)
         if (metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
             const struct pc_ansnr pc = { g->width, g->height, g->width * g->height };
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], f2[1], tmp };
-            /* x runs down the columns (column-major output, see ansnr.comp) */
-            err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)g->height,
-                           (uint32_t)g->width, 1);
+            err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)g->width,
+                           (uint32_t)g->height, 1);
             if (err < 0)
                 return err;
             struct vk_bind rows;

@@ -32,41 +32,50 @@ int ansnr_reflect(int i, int n)
     return i;
 }
 
+// One WG_X x WG_Y tile per workgroup, transposed through shared memory on
+// the way out: reads run along rows, the column-major writes along columns.
+shared float tile_r[WG_Y][WG_X + 1], tile_d[WG_Y][WG_X + 1];
+
 void main()
 {
-    // invocations run down the columns: the filtered planes are stored
-    // column-major, so that PASS_ROWS reads them coalesced
-    const int i = int(gl_GlobalInvocationID.x), j = int(gl_GlobalInvocationID.y);
-    if (j >= pc.w || i >= pc.h)
-        return;
-    precise float accum = 0.0;
-    [[unroll]] for (int fi = 0; fi < ANSNR_REF_LEN; fi++) {
-        const int row = ansnr_reflect(i - ANSNR_REF_LEN / 2 + fi, pc.h) * pc.w;
-        precise float inner = 0.0;
-        [[unroll]] for (int fj = 0; fj < ANSNR_REF_LEN; fj++) {
-            precise float v = ref[row + ansnr_reflect(j - ANSNR_REF_LEN / 2 + fj, pc.w)] - 128.0;
-            inner += ANSNR_REF[fi * ANSNR_REF_LEN + fj] * v;
+    const int j = int(gl_GlobalInvocationID.x), i = int(gl_GlobalInvocationID.y);
+    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
+    if (j < pc.w && i < pc.h) {
+        precise float accum = 0.0;
+        [[unroll]] for (int fi = 0; fi < ANSNR_REF_LEN; fi++) {
+            const int row = ansnr_reflect(i - ANSNR_REF_LEN / 2 + fi, pc.h) * pc.w;
+            precise float inner = 0.0;
+            [[unroll]] for (int fj = 0; fj < ANSNR_REF_LEN; fj++) {
+                precise float v = ref[row + ansnr_reflect(j - ANSNR_REF_LEN / 2 + fj, pc.w)] - 128.0;
+                inner += ANSNR_REF[fi * ANSNR_REF_LEN + fj] * v;
+            }
+            accum += inner;
         }
-        accum += inner;
-    }
-    filt[j * pc.h + i] = accum;
-
-    precise float daccum = 0.0;
-    [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
-        const int row = ansnr_reflect(i - ANSNR_DIS_LEN / 2 + fi, pc.h) * pc.w;
-        precise float inner = 0.0;
-        [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++) {
-            precise float v = dis[row + ansnr_reflect(j - ANSNR_DIS_LEN / 2 + fj, pc.w)] - 128.0;
-            inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * v;
+        precise float daccum = 0.0;
+        [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
+            const int row = ansnr_reflect(i - ANSNR_DIS_LEN / 2 + fi, pc.h) * pc.w;
+            precise float inner = 0.0;
+            [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++) {
+                precise float v = dis[row + ansnr_reflect(j - ANSNR_DIS_LEN / 2 + fj, pc.w)] - 128.0;
+                inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * v;
+            }
+            daccum += inner;
         }
-        daccum += inner;
+        tile_r[ly][lx] = accum;
+        tile_d[ly][lx] = daccum;
     }
-    filt[pc.fplane + j * pc.h + i] = daccum;
+    barrier();
+    // this invocation now stores column j0 + ly, row i0 + lx (WG_X == WG_Y)
+    const int oj = int(gl_WorkGroupID.x) * WG_X + ly, oi = int(gl_WorkGroupID.y) * WG_Y + lx;
+    if (oj < pc.w && oi < pc.h) {
+        filt[oj * pc.h + oi] = tile_r[lx][ly];
+        filt[pc.fplane + oj * pc.h + oi] = tile_d[lx][ly];
+    }
 }
 #endif
 
 #ifdef PASS_ROWS
-#define ROW_BATCH 8
+#define ROW_BATCH 32
 layout(std430, binding = 2) readonly buffer Filt { float filt[]; };
 layout(std430, binding = 3) writeonly buffer Rows { float rows[]; };
 

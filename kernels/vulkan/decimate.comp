@@ -22,11 +22,26 @@ layout(std430, binding = 1) writeonly buffer Dst0 { float dst0[]; };
 layout(std430, binding = 2) readonly buffer Src1 { float src1[]; };
 layout(std430, binding = 3) writeonly buffer Dst1 { float dst1[]; };
 
-// uniform per workgroup: no divergence
-float src(int i)
-{
-    return gl_WorkGroupID.z == 0u ? src0[i] : src1[i];
-}
+
+// The tap loops, per source buffer: the picture choice stays out of the loops.
+#define LPF_SUM(SRC)                                                                    \
+    for (int vi = 0; vi < LPF_LEN; vi++) {                                              \
+        const int row = mirror_hss(2 * y + vi - LPF_LEN / 2, pc.h) * pc.w;               \
+        [[unroll]] for (int ui = 0; ui < LPF_LEN; ui++) {                                \
+            precise float p = SRC[row + mirror_hss(2 * x + ui - LPF_LEN / 2, pc.w)] *    \
+                              LPF[vi * LPF_LEN + ui];                                    \
+            acc += double(p);                                                            \
+        }                                                                                \
+    }
+// even boxes are left/top-biased: scale 4 visits -2..+1
+#define BOX_SUM(SRC)                                                                    \
+    for (int v = -(FACTOR / 2); v <= ((FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1); v++) { \
+        const int row = mirror_hss(y * FACTOR + v, pc.h) * pc.w;                         \
+        for (int u = -(FACTOR / 2); u <= ((FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1); u++) { \
+            precise float p = SRC[row + mirror_hss(x * FACTOR + u, pc.w)] * pc.k;        \
+            acc += double(p);                                                            \
+        }                                                                                \
+    }
 
 void main()
 {
@@ -35,23 +50,16 @@ void main()
         return;
     precise double acc = 0.0lf;
 #ifdef MSSSIM_LPF
-    const int R = LPF_LEN / 2;
-    for (int vi = 0; vi < LPF_LEN; vi++) {
-        const int row = mirror_hss(2 * y + vi - R, pc.h) * pc.w;
-        [[unroll]] for (int ui = 0; ui < LPF_LEN; ui++) {
-            precise float p = src(row + mirror_hss(2 * x + ui - R, pc.w)) * LPF[vi * LPF_LEN + ui];
-            acc += double(p);
-        }
+    if (gl_WorkGroupID.z == 0u) {
+        LPF_SUM(src0)
+    } else {
+        LPF_SUM(src1)
     }
 #else
-    // even boxes are left/top-biased: scale 4 visits -2..+1
-    const int lo = -(FACTOR / 2), hi = (FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1;
-    for (int v = lo; v <= hi; v++) {
-        const int row = mirror_hss(y * FACTOR + v, pc.h) * pc.w;
-        for (int u = lo; u <= hi; u++) {
-            precise float p = src(row + mirror_hss(x * FACTOR + u, pc.w)) * pc.k;
-            acc += double(p);
-        }
+    if (gl_WorkGroupID.z == 0u) {
+        BOX_SUM(src0)
+    } else {
+        BOX_SUM(src1)
     }
 #endif
     if (gl_WorkGroupID.z == 0u)
