@@ -533,7 +533,19 @@ static void vk_uninit(void **ppriv)
                 .pSemaphores = &be->timeline,
                 .pValues = &be->timeline_value,
             };
-            f->vkWaitSemaphores(be->dev, &wi, UINT64_MAX);
+            const VkResult res = f->vkWaitSemaphores(be->dev, &wi, 120ull * 1000 * 1000 * 1000);
+            if (res != VK_SUCCESS) {
+                /* Work that never finishes (a frame semaphore nobody
+                 * signals, a lost device): freeing what it uses would be
+                 * undefined, waiting forever a hang; leak it instead. */
+                gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR,
+                            "vulkan: work still pending at destroy (VkResult %d); its resources "
+                            "are leaked rather than freed under the device", (int)res);
+                free(be->slots);
+                free(be);
+                *ppriv = NULL;
+                return;
+            }
         }
         if (be->slots)
             for (int i = 0; i < be->nb_slots; i++) {

@@ -14,8 +14,10 @@
 #define VK_MAX_RESULTS 64
 #define VK_PC_MAX 64
 /* descriptor bindings shared by every shader (kernels/vulkan/common.glsl) */
-#define VK_NB_BUFFER_BINDINGS 6
-#define VK_IMAGE_BINDING 6
+#define VK_NB_BUFFER_BINDINGS 8
+#define VK_IMAGE_BINDING 8
+#define VK_NB_MOMENTS 5 /* intermediate planes, bindings 2..6 */
+#define VK_OUT_BINDING 7
 
 struct vk_buffer {
     VkBuffer buf;

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,14 +71,14 @@ struct pc_decimate {
     float k;
 };
 struct pc_ssim {
-    int32_t w, h, ow, oh, mplane;
+    int32_t w, h, ow, oh;
 };
 struct pc_ansnr {
-    int32_t w, h, fplane;
+    int32_t w, h;
 };
 struct pc_issim {
     double c1base, c2base;
-    int32_t w, h, mplane;
+    int32_t w, h;
     float scaler;
 };
 
@@ -230,23 +231,36 @@ static int add_result(struct vk_backend *be, enum vk_result_kind kind, int plane
     return 0;
 }
 
+/* Bindings of a step: inputs at 0 and 1, the intermediate planes at 2..6,
+ * the output at 7 (kernels/vulkan/common.glsl). */
+static void bind_moments(struct vk_bind b[VK_NB_BUFFER_BINDINGS], const struct vk_bind tmp[VK_NB_MOMENTS],
+                         VkDeviceSize plane_size)
+{
+    for (int m = 0; m < VK_NB_MOMENTS; m++) {
+        b[2 + m] = tmp[m];
+        b[2 + m].size = plane_size ? plane_size : 4;
+    }
+}
+
 /* The SSIM window passes over a w x h pair of planes, partials into a new result. */
 static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, int h,
-                           struct vk_bind tmp, enum vk_result_kind kind, int plane, int scale,
-                           VkDeviceSize *res_top)
+                           const struct vk_bind tmp[VK_NB_MOMENTS], enum vk_result_kind kind,
+                           int plane, int scale, VkDeviceSize *res_top)
 {
     const int ow = w - (GPUSSIM_GAUSSIAN11_LEN - 1), oh = h - (GPUSSIM_GAUSSIAN11_LEN - 1);
-    const struct pc_ssim pc = { w, h, ow, oh, ow * h };
-    struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1], tmp };
+    const struct pc_ssim pc = { w, h, ow, oh };
+    const VkDeviceSize msize = (VkDeviceSize)ow * h * sizeof(float);
+    struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1] };
+    bind_moments(b, tmp, msize);
     int err = add_step(be, SH_SSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 1);
     if (err < 0)
         return err;
-    struct vk_bind part;
+    struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
+    bind_moments(bv, tmp, msize);
     const uint32_t nwg = div_up((uint32_t)ow, WG) * div_up((uint32_t)oh, WG);
-    err = add_result(be, kind, plane, scale, nwg, 4 * sizeof(double), res_top, &part);
+    err = add_result(be, kind, plane, scale, nwg, 4 * sizeof(double), res_top, &bv[VK_OUT_BINDING]);
     if (err < 0)
         return err;
-    struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, tmp, part };
     return add_step(be, SH_SSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 1);
 }
 
@@ -297,17 +311,19 @@ static int build_program(struct vk_backend *be)
             const VkDeviceSize nb = (VkDeviceSize)g->ssim_width * g->ssim_height * sizeof(float);
             box_max = nb > box_max ? nb : box_max;
         }
+        /* the largest intermediate plane (one of five moments, or one of
+         * the two filtered ANSNR planes) */
         VkDeviceSize t = 0;
         if (metrics & GPUSSIM_METRIC_FLOAT_SSIM)
-            t = 5 * (VkDeviceSize)(g->ssim_width - 10) * g->ssim_height * sizeof(float);
+            t = (VkDeviceSize)(g->ssim_width - 10) * g->ssim_height * sizeof(float);
         if (metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
-            const VkDeviceSize m = 5 * (VkDeviceSize)(g->width - 10) * g->height * sizeof(float);
+            const VkDeviceSize m = (VkDeviceSize)(g->width - 10) * g->height * sizeof(float);
             t = m > t ? m : t;
         }
-        if ((metrics & GPUSSIM_METRIC_FLOAT_ANSNR) && 2 * n * sizeof(float) > t)
-            t = 2 * n * sizeof(float);
-        if ((metrics & GPUSSIM_METRIC_SSIM) && 5 * n * sizeof(int64_t) > t)
-            t = 5 * n * sizeof(int64_t);
+        if ((metrics & GPUSSIM_METRIC_FLOAT_ANSNR) && n * sizeof(float) > t)
+            t = n * sizeof(float);
+        if ((metrics & GPUSSIM_METRIC_SSIM) && n * (bd <= 12 ? sizeof(uint32_t) : sizeof(int64_t)) > t)
+            t = n * (bd <= 12 ? sizeof(uint32_t) : sizeof(int64_t));
         tmp_max = t > tmp_max ? t : tmp_max;
     }
     struct vk_bind box[2], pyr[2][GPUSSIM_MSSSIM_SCALES];
@@ -319,8 +335,21 @@ static int build_program(struct vk_backend *be)
             for (int i = 1; i < GPUSSIM_MSSSIM_SCALES; i++)
                 pyr[k][i] = scratch_region(be, &top, (VkDeviceSize)cfg->plane[0].ms_width[i] *
                                                          cfg->plane[0].ms_height[i] * sizeof(float));
-    const struct vk_bind tmp = scratch_region(be, &top, tmp_max);
+    struct vk_bind tmp[VK_NB_MOMENTS];
+    for (int m = 0; m < VK_NB_MOMENTS; m++)
+        tmp[m] = scratch_region(be, &top, tmp_max);
 
+    /* the shaders index with 32-bit ints and bind each region whole */
+    const VkDeviceSize max_range = be->props.limits.maxStorageBufferRange;
+    if (tmp_max / sizeof(float) > INT32_MAX || tmp_max > max_range || box_max > max_range ||
+        fplane[0][0].size > max_range || be->raw_size > max_range) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
+                    "vulkan: %dx%d frames need %.0f MiB intermediate planes, above this device's "
+                    "storage-buffer range (%.0f MiB) or 32-bit indexing; use the CPU backend",
+                    cfg->plane[0].width, cfg->plane[0].height, tmp_max / 1048576.0,
+                    max_range / 1048576.0);
+        return -EINVAL;
+    }
     err = vk_buffer_create(be, &be->scratch, top, 0);
     if (err < 0)
         return err;
@@ -399,17 +428,19 @@ static int build_program(struct vk_backend *be)
             }
         }
         if (metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
-            const struct pc_ansnr pc = { g->width, g->height, g->width * g->height };
-            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], f2[1], tmp };
+            const struct pc_ansnr pc = { g->width, g->height };
+            const VkDeviceSize fsize = (VkDeviceSize)g->width * g->height * sizeof(float);
+            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], f2[1], tmp[0], tmp[1] };
+            b[2].size = b[3].size = fsize;
             err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)g->width,
                            (uint32_t)g->height, 1);
             if (err < 0)
                 return err;
-            struct vk_bind rows;
-            err = add_result(be, RES_ANSNR, p, 0, (uint32_t)g->height, 2 * sizeof(float), &res_top, &rows);
+            struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, b[2], b[3] };
+            err = add_result(be, RES_ANSNR, p, 0, (uint32_t)g->height, 2 * sizeof(float), &res_top,
+                             &br[VK_OUT_BINDING]);
             if (err < 0)
                 return err;
-            const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, tmp, rows };
             err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc), (uint32_t)g->height, 1, 1);
             if (err < 0)
                 return err;
@@ -419,22 +450,25 @@ static int build_program(struct vk_backend *be)
             const struct pc_issim pc = {
                 (double)samplemax * samplemax * (0.01 * 0.01),
                 (double)samplemax * samplemax * (0.03 * 0.03),
-                g->width, g->height, g->width * g->height, (float)(1 << (bd - 8)),
+                g->width, g->height, (float)(1 << (bd - 8)),
             };
-            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], f2[1], tmp };
             const int narrow = bd <= 12; /* uint32 horizontal moments are exact */
-            err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)g->width,
-                           (uint32_t)g->height, 1);
+            const VkDeviceSize msize = (VkDeviceSize)g->width * g->height *
+                                       (narrow ? sizeof(uint32_t) : sizeof(int64_t));
+            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], f2[1] };
+            bind_moments(b, tmp, msize);
+            err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc),
+                           (uint32_t)g->width, (uint32_t)g->height, 1);
             if (err < 0)
                 return err;
-            struct vk_bind part;
+            struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
+            bind_moments(bv, tmp, msize);
             const uint32_t nwg = div_up((uint32_t)g->width, WG) * div_up((uint32_t)g->height, WG);
-            err = add_result(be, RES_ISSIM, p, 0, nwg, sizeof(double), &res_top, &part);
+            err = add_result(be, RES_ISSIM, p, 0, nwg, sizeof(double), &res_top, &bv[VK_OUT_BINDING]);
             if (err < 0)
                 return err;
-            const struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, tmp, part };
-            err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)g->width,
-                           (uint32_t)g->height, 1);
+            err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, bv, &pc, sizeof(pc),
+                           (uint32_t)g->width, (uint32_t)g->height, 1);
             if (err < 0)
                 return err;
 

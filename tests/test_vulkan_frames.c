@@ -17,6 +17,7 @@
  * Skips (77) without a Vulkan 1.3 device with shaderFloat64.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -496,6 +497,56 @@ int main(void)
             }
         }
         free(ref_vals);
+    }
+
+    /* malformed frame descriptors: a clear -EINVAL, the frame state untouched */
+    {
+        const struct layout_case lc = { "yuv420p", 8, GPUSSIM_PACKING_PLANAR, 0, 0 };
+        struct gpussim_params p;
+        gpussim_default_params(&p);
+        p.format = (struct gpussim_format){ w, h, 8, GPUSSIM_CHROMA_420, GPUSSIM_PACKING_PLANAR, 0 };
+        p.planes = GPUSSIM_PLANES_ALL;
+        p.backend = GPUSSIM_BACKEND_VULKAN;
+        p.hw_device = &vkd;
+        p.log_level = GPUSSIM_LOG_ERROR;
+        GpussimContext *vk = NULL;
+        CHECK(gpussim_create(&vk, &p) == 0, "create for the error cases");
+        struct host_frame hf;
+        struct test_frame tf;
+        make_host_frame(&hf, w, h, &lc, 1, 0);
+        upload(&tf, &hf, w, h, &lc);
+        struct gpussim_vk_frame bad[3];
+        bad[0] = tf.desc, bad[0].nb_images = 0;                  /* no image */
+        bad[1] = tf.desc, bad[1].nb_images = 2;                  /* 3 planes scored */
+        bad[2] = tf.desc, bad[2].sem[1] = VK_NULL_HANDLE;        /* no semaphore */
+        for (int i = 0; i < 3; i++) {
+            struct gpussim_picture a = { .memory = GPUSSIM_MEMORY_VULKAN, .hw = &bad[i] };
+            const int64_t r = gpussim_submit(vk, &a, &a);
+            CHECK(r == -EINVAL, "malformed frame %d: submit returned %lld, expected -EINVAL", i,
+                  (long long)r);
+            CHECK(tf.value[0] == 1 && tf.layout[0] == VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                  "malformed frame %d changed the frame state", i);
+        }
+        /* the same frame as reference and distorted: one wait/signal per image */
+        struct gpussim_picture a = { .memory = GPUSSIM_MEMORY_VULKAN, .hw = &tf.desc };
+        CHECK(gpussim_submit(vk, &a, &a) >= 0, "frame scored against itself");
+        struct gpussim_result res;
+        CHECK(gpussim_collect(vk, &res, 1) == 1, "collect of the self comparison");
+        CHECK(tf.value[0] == 2, "self comparison: semaphore value %llu, expected 2",
+              (unsigned long long)tf.value[0]);
+        const char *const *names;
+        gpussim_score_names(vk, &names);
+        for (int i = 0; i < res.nb_values; i++)
+            if (!strcmp(names[i], "float_ssim") || !strcmp(names[i], "ssim") ||
+                !strcmp(names[i], "float_ms_ssim"))
+                CHECK(res.values[i] == 1.0, "%s of a frame against itself is %.17g", names[i],
+                      res.values[i]);
+        gpussim_destroy(&vk);
+        flush_uploads();
+        free_frame(&tf);
+        for (int s = 0; s < 3; s++)
+            free(hf.data[s]);
+        printf("malformed frames rejected with -EINVAL; self comparison scores 1\n");
     }
 
     /* create/destroy cycles on the adopted device: nothing may outlive a context */

@@ -14,13 +14,14 @@
 
 layout(push_constant) uniform Params {
     int w, h;
-    int fplane; // floats between the filtered ref and dis planes
 } pc;
 
 #ifdef PASS_FILTER
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
-layout(std430, binding = 2) writeonly buffer Filt { float filt[]; };
+// the filtered planes, column-major
+layout(std430, binding = 2) writeonly buffer FiltR { float filt_r[]; };
+layout(std430, binding = 3) writeonly buffer FiltD { float filt_d[]; };
 
 // reflect without repeating the edge below 0, repeating it past the end
 int ansnr_reflect(int i, int n)
@@ -68,16 +69,17 @@ void main()
     // this invocation now stores column j0 + ly, row i0 + lx (WG_X == WG_Y)
     const int oj = int(gl_WorkGroupID.x) * WG_X + ly, oi = int(gl_WorkGroupID.y) * WG_Y + lx;
     if (oj < pc.w && oi < pc.h) {
-        filt[oj * pc.h + oi] = tile_r[lx][ly];
-        filt[pc.fplane + oj * pc.h + oi] = tile_d[lx][ly];
+        filt_r[oj * pc.h + oi] = tile_r[lx][ly];
+        filt_d[oj * pc.h + oi] = tile_d[lx][ly];
     }
 }
 #endif
 
 #ifdef PASS_ROWS
 #define ROW_BATCH 32
-layout(std430, binding = 2) readonly buffer Filt { float filt[]; };
-layout(std430, binding = 3) writeonly buffer Rows { float rows[]; };
+layout(std430, binding = 2) readonly buffer FiltR { float filt_r[]; };
+layout(std430, binding = 3) readonly buffer FiltD { float filt_d[]; };
+layout(std430, binding = 7) writeonly buffer Rows { float rows[]; };
 
 void main()
 {
@@ -91,8 +93,8 @@ void main()
     for (; j + ROW_BATCH <= pc.w; j += ROW_BATCH) {
         float rv[ROW_BATCH], dv[ROW_BATCH];
         [[unroll]] for (int k = 0; k < ROW_BATCH; k++) {
-            rv[k] = filt[(j + k) * pc.h + i];
-            dv[k] = filt[pc.fplane + (j + k) * pc.h + i];
+            rv[k] = filt_r[(j + k) * pc.h + i];
+            dv[k] = filt_d[(j + k) * pc.h + i];
         }
         [[unroll]] for (int k = 0; k < ROW_BATCH; k++) {
             precise float diff = rv[k] - dv[k];
@@ -101,7 +103,7 @@ void main()
         }
     }
     for (; j < pc.w; j++) {
-        const float rv = filt[j * pc.h + i], dv = filt[pc.fplane + j * pc.h + i];
+        const float rv = filt_r[j * pc.h + i], dv = filt_d[j * pc.h + i];
         precise float diff = rv - dv;
         sig_row += rv * rv;
         noise_row += diff * diff;

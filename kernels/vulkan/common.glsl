@@ -6,8 +6,10 @@
 // spec says double; the device must have shaderFloat64 (checked at init).
 //
 // Descriptor layout, shared by all pipelines (one set, one layout): bindings
-// 0..5 are storage buffers, 6 is a storage image (unpack from Vulkan frames).
-// A shader declares only the bindings it uses.
+// 0..7 are storage buffers, 8 is a storage image (unpack from Vulkan frames).
+// A shader declares only the bindings it uses. Intermediate planes get one
+// binding each (2..6), so that no binding is larger than one plane: some
+// devices (lavapipe, several mobile GPUs) cap a binding at 128 MiB.
 
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_control_flow_attributes : require

@@ -21,14 +21,18 @@
 layout(push_constant) uniform Params {
     double c1base, c2base; // samplemax^2 * (0.01*0.01), * (0.03*0.03), computed in C
     int w, h;
-    int mplane;            // int64 values between two moment planes
     float scaler;
 } pc;
 
 #ifdef PASS_H
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
-layout(std430, binding = 2) writeonly buffer Mom { HMOM mom[]; };
+// the five horizontal moment planes (x, y, x*x, x*y, y*y), w x h each
+layout(std430, binding = 2) writeonly buffer M0 { HMOM mom0[]; };
+layout(std430, binding = 3) writeonly buffer M1 { HMOM mom1[]; };
+layout(std430, binding = 4) writeonly buffer M2 { HMOM mom2[]; };
+layout(std430, binding = 5) writeonly buffer M3 { HMOM mom3[]; };
+layout(std430, binding = 6) writeonly buffer M4 { HMOM mom4[]; };
 
 void main()
 {
@@ -51,17 +55,21 @@ void main()
         a4 += wk * t * t;
     }
     const int o = y * pc.w + x;
-    mom[o] = a0;
-    mom[o + pc.mplane] = a1;
-    mom[o + 2 * pc.mplane] = a2;
-    mom[o + 3 * pc.mplane] = a3;
-    mom[o + 4 * pc.mplane] = a4;
+    mom0[o] = a0;
+    mom1[o] = a1;
+    mom2[o] = a2;
+    mom3[o] = a3;
+    mom4[o] = a4;
 }
 #endif
 
 #ifdef PASS_V
-layout(std430, binding = 2) readonly buffer Mom { HMOM mom[]; };
-layout(std430, binding = 3) writeonly buffer Partials { double partial[]; };
+layout(std430, binding = 2) readonly buffer M0 { HMOM mom0[]; };
+layout(std430, binding = 3) readonly buffer M1 { HMOM mom1[]; };
+layout(std430, binding = 4) readonly buffer M2 { HMOM mom2[]; };
+layout(std430, binding = 5) readonly buffer M3 { HMOM mom3[]; };
+layout(std430, binding = 6) readonly buffer M4 { HMOM mom4[]; };
+layout(std430, binding = 7) writeonly buffer Partials { double partial[]; };
 
 shared double red[WG_X * WG_Y];
 
@@ -83,11 +91,11 @@ void main()
             if (yy < 0 || yy >= pc.h)
                 continue;
             const int o = yy * pc.w + x;
-            mux += wk * int64_t(mom[o]);
-            muy += wk * int64_t(mom[o + pc.mplane]);
-            mx2 += wk * int64_t(mom[o + 2 * pc.mplane]);
-            mxy += wk * int64_t(mom[o + 3 * pc.mplane]);
-            my2 += wk * int64_t(mom[o + 4 * pc.mplane]);
+            mux += wk * int64_t(mom0[o]);
+            muy += wk * int64_t(mom1[o]);
+            mx2 += wk * int64_t(mom2[o]);
+            mxy += wk * int64_t(mom3[o]);
+            my2 += wk * int64_t(mom4[o]);
             vw += wk;
         }
         const int64_t mw = vw * hw;

@@ -13,13 +13,17 @@
 layout(push_constant) uniform Params {
     int w, h;      // input plane (PASS_H) / moment rows (PASS_V: h rows of ow)
     int ow, oh;    // valid-mode output: w - 10, h - 10
-    int mplane;    // floats between two moment planes
 } pc;
 
 #ifdef PASS_H
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
-layout(std430, binding = 2) writeonly buffer Mom { float mom[]; };
+// the five moment planes (x, y, x*x, y*y, x*y), ow x h each
+layout(std430, binding = 2) writeonly buffer M0 { float mom0[]; };
+layout(std430, binding = 3) writeonly buffer M1 { float mom1[]; };
+layout(std430, binding = 4) writeonly buffer M2 { float mom2[]; };
+layout(std430, binding = 5) writeonly buffer M3 { float mom3[]; };
+layout(std430, binding = 6) writeonly buffer M4 { float mom4[]; };
 
 void main()
 {
@@ -41,17 +45,32 @@ void main()
         a4 += double(p4);
     }
     const int o = y * pc.ow + x;
-    mom[o] = float(a0);
-    mom[o + pc.mplane] = float(a1);
-    mom[o + 2 * pc.mplane] = float(a2);
-    mom[o + 3 * pc.mplane] = float(a3);
-    mom[o + 4 * pc.mplane] = float(a4);
+    mom0[o] = float(a0);
+    mom1[o] = float(a1);
+    mom2[o] = float(a2);
+    mom3[o] = float(a3);
+    mom4[o] = float(a4);
 }
 #endif
 
 #ifdef PASS_V
-layout(std430, binding = 2) readonly buffer Mom { float mom[]; };
-layout(std430, binding = 3) writeonly buffer Partials { double partial[]; };
+layout(std430, binding = 2) readonly buffer M0 { float mom0[]; };
+layout(std430, binding = 3) readonly buffer M1 { float mom1[]; };
+layout(std430, binding = 4) readonly buffer M2 { float mom2[]; };
+layout(std430, binding = 5) readonly buffer M3 { float mom3[]; };
+layout(std430, binding = 6) readonly buffer M4 { float mom4[]; };
+layout(std430, binding = 7) writeonly buffer Partials { double partial[]; };
+
+// vertical 11-tap pass of one moment plane, top to bottom
+#define VFILTER(MOM, OUT)                                                   \
+    {                                                                       \
+        precise double a = 0.0lf;                                           \
+        [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {                    \
+            precise float p = MOM[(y + v) * pc.ow + x] * GAUSS[v];          \
+            a += double(p);                                                 \
+        }                                                                   \
+        OUT = float(a);                                                     \
+    }
 
 shared double red[4][WG_X * WG_Y];
 
@@ -63,14 +82,11 @@ void main()
 
     if (x < pc.ow && y < pc.oh) {
         float m[5];
-        [[unroll]] for (int i = 0; i < 5; i++) {
-            precise double a = 0.0lf;
-            [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {
-                precise float p = mom[i * pc.mplane + (y + v) * pc.ow + x] * GAUSS[v];
-                a += double(p);
-            }
-            m[i] = float(a);
-        }
+        VFILTER(mom0, m[0])
+        VFILTER(mom1, m[1])
+        VFILTER(mom2, m[2])
+        VFILTER(mom3, m[3])
+        VFILTER(mom4, m[4])
         const float mx = m[0], my = m[1];
         precise float sx2 = m[2] - mx * mx;
         precise float sy2 = m[3] - my * my;

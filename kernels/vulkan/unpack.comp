@@ -28,7 +28,7 @@ layout(constant_id = 2) const int BYTES_PER_SAMPLE = 1;
 layout(std430, binding = 1) writeonly buffer Dst { float dst[]; };
 
 #ifdef IMG_FMT
-layout(binding = 6, IMG_FMT) uniform readonly image2D img;
+layout(binding = 8, IMG_FMT) uniform readonly image2D img;
 #else
 layout(std430, binding = 0) readonly buffer Src { uint src[]; };
 #endif
