@@ -34,7 +34,7 @@
 
 #define ALIGN 256 /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16     /* 2-D workgroups are WG x WG */
-#define WG_ROWS 64
+#define WG_ROWS 32
 
 static const struct {
     const uint32_t *code;
@@ -441,7 +441,8 @@ static int build_program(struct vk_backend *be)
                              &br[VK_OUT_BINDING]);
             if (err < 0)
                 return err;
-            err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc), (uint32_t)g->height, 1, 1);
+            /* one invocation per row and sum (signal, noise) */
+            err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc), 2 * (uint32_t)g->height, 1, 1);
             if (err < 0)
                 return err;
         }
@@ -553,6 +554,17 @@ int vk_program_init(struct vk_backend *be)
     int err = build_program(be);
     if (err < 0)
         return err;
+
+    /* With an adopted device Vulkan frames may come: their unpack pipelines
+     * are built now too, not at the first frame. */
+    if (be->cfg.params.hw_device) {
+        const int sixteen = be->cfg.bytes_per_sample == 2;
+        err = vk_unpack_image_pipe(be, 0, sixteen);
+        if (err >= 0 && be->cfg.nb_planes > 1 && be->cfg.params.format.packing != GPUSSIM_PACKING_PLANAR)
+            err = vk_unpack_image_pipe(be, 1, sixteen);
+        if (err < 0)
+            return err;
+    }
 
     /* per slot: the sets of the Vulkan-frame unpacks (images change per frame) */
     for (int i = 0; i < be->nb_slots; i++)
