@@ -6,9 +6,8 @@
 #ifndef GPUSSIM_INTERNAL_H
 #define GPUSSIM_INTERNAL_H
 
-/* HAVE_CUDA, HAVE_VULKAN... (the backend registry reads them) */
 #ifdef HAVE_CONFIG_H
-#include "config.h"
+#include "config.h" /* HAVE_CUDA, HAVE_VULKAN, ... from configure */
 #endif
 
 #include <stdarg.h>

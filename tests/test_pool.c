@@ -94,6 +94,7 @@ int main(void)
         gpussim_pool_stats(back, &sb);
         CHECK(sb.count == sw.count && same_bits(sb.mean, sw.mean) && sb.min == sw.min,
               "round trip changed the pool");
+        gpussim_pool_destroy(&back);
         CHECK(gpussim_pool_deserialize(&back, "not a pool", 10) == -EINVAL && back == NULL,
               "garbage is refused");
         free(buf);
