@@ -427,7 +427,7 @@ int main(void)
         GpussimContext *cpu = NULL;
         p.backend = GPUSSIM_BACKEND_CPU;
         CHECK(gpussim_create(&cpu, &p) == 0, "cpu create");
-        const char *const *names;
+        const char *const *names; /* owned by a context: taken from the Vulkan one below */
         const int nv = gpussim_score_names(cpu, &names);
         double *ref_vals = calloc((size_t)nv * nf, sizeof(double));
         for (int f = 0; f < nf; f++) {
@@ -448,6 +448,7 @@ int main(void)
         p.hw_device = &vkd;
         GpussimContext *vk = NULL;
         CHECK(gpussim_create(&vk, &p) == 0, "vulkan create on the adopted device");
+        CHECK(gpussim_score_names(vk, &names) == nv, "score lists differ");
         for (int f = 0; f < nf; f++) {
             upload(&tr[f], &hr[f], w, h, lc);
             upload(&td[f], &hd[f], w, h, lc);
