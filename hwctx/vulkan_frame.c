@@ -157,8 +157,13 @@ static void add_frame_sync(struct vk_backend *be, const struct gpussim_vk_frame 
         if (seen)
             continue;
         const uint32_t qf = fr->queue_family[i] ? *fr->queue_family[i] : VK_QUEUE_FAMILY_IGNORED;
-        /* acquire from another family when the image was left owned by one */
-        const int transfer = qf != VK_QUEUE_FAMILY_IGNORED && qf != be->family;
+        /* Images imported from outside Vulkan (DRM PRIME, e.g. mapped VAAPI
+         * frames) are owned by the external family: acquire them. Otherwise
+         * no ownership transfer: FFmpeg shares its images concurrently
+         * between its queue families (where a transfer is invalid), and an
+         * exclusive image owned by another family would need a release on
+         * that family's queue, which only its owner can record. */
+        const int transfer = qf == VK_QUEUE_FAMILY_EXTERNAL || qf == VK_QUEUE_FAMILY_FOREIGN_EXT;
         fs->barrier[fs->nb_barriers++] = (VkImageMemoryBarrier2){
             .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
             .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
@@ -199,8 +204,9 @@ static void write_back(struct vk_backend *be, const struct gpussim_vk_frame *fr)
         /* VK_ACCESS_2_SHADER_READ_BIT == VK_ACCESS_SHADER_READ_BIT: fits the
          * 32-bit access field of older AVVkFrame too */
         *fr->access[i] = VK_ACCESS_2_SHADER_READ_BIT;
-        if (fr->queue_family[i] && *fr->queue_family[i] != VK_QUEUE_FAMILY_IGNORED)
-            *fr->queue_family[i] = be->family;
+        if (fr->queue_family[i] && (*fr->queue_family[i] == VK_QUEUE_FAMILY_EXTERNAL ||
+                                    *fr->queue_family[i] == VK_QUEUE_FAMILY_FOREIGN_EXT))
+            *fr->queue_family[i] = be->family; /* acquired above */
     }
 }
 
