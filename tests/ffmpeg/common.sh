@@ -1,0 +1,56 @@
+# Shared setup for the FFmpeg filter tests (sourced, POSIX sh).
+# Environment (set by make check; each has a default for running by hand):
+#   GPUSSIM_FFMPEG_DIR  folder with the built ffmpeg/ffprobe (BUILDDIR/_ffmpeg)
+#   GPUSSIM_FIXTURES    ../shared/fixtures
+#   GPUSSIM_CLI         the gpussim command line tool (optional for some checks)
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=$(cd "$here/../.." && pwd)
+: "${GPUSSIM_FFMPEG_DIR:=$PWD/_ffmpeg}"
+: "${GPUSSIM_FIXTURES:=$top_srcdir/../shared/fixtures}"
+: "${GPUSSIM_CLI:=$PWD/gpussim}"
+FFMPEG=$GPUSSIM_FFMPEG_DIR/ffmpeg
+FFPROBE=$GPUSSIM_FFMPEG_DIR/ffprobe
+COMPARE="python3 $here/compare.py"
+FIX=$GPUSSIM_FIXTURES/src01_576x324_3f
+test_name=$(basename "$0" .sh)
+
+skip() { echo "$test_name: SKIP: $*"; exit 77; }
+fail() { echo "$test_name: FAIL: $*" >&2; exit 1; }
+note() { echo "$test_name: $*"; }
+
+[ "${NEED_FFMPEG:-yes}" = no ] || [ -x "$FFMPEG" ] || skip "no ffmpeg built at $FFMPEG (make ffmpeg)"
+command -v python3 >/dev/null 2>&1 || skip "python3 not found"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gpussim-$test_name.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# ffmpeg quietly, but with the filter's messages (info level) in $work/err
+ff() { "$FFMPEG" -hide_banner -nostdin -y "$@"; }
+
+# Runs ffmpeg expecting failure; $work/err gets stderr.
+# Usage: expect_failure "message regex" ffmpeg-args...
+expect_failure() {
+    pattern=$1
+    shift
+    set +e
+    "$FFMPEG" -hide_banner -nostdin -y "$@" > "$work/out" 2> "$work/err"
+    rc=$?
+    set -e
+    if [ $rc = 0 ]; then
+        cat "$work/err" >&2
+        fail "expected ffmpeg to fail with /$pattern/, it exited 0"
+    fi
+    if [ $rc -ge 128 ]; then
+        cat "$work/err" >&2
+        fail "ffmpeg crashed (exit status $rc) instead of failing with /$pattern/"
+    fi
+    if ! grep -Eq "$pattern" "$work/err"; then
+        cat "$work/err" >&2
+        fail "ffmpeg failed (status $rc) but without the message /$pattern/"
+    fi
+    note "ok: exit status $rc, message: $(grep -E "$pattern" "$work/err" | head -n 1 | sed 's/^\[[^]]*\] *//')"
+}
+
+have_cli() { [ -x "$GPUSSIM_CLI" ]; }
