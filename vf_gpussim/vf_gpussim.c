@@ -122,7 +122,6 @@ typedef struct GpussimFilterContext {
     char *log_path;
     int log_fmt;
     int pool_flags;
-    int threads;
 
     /* state */
     GpussimContext *gs;
@@ -195,8 +194,6 @@ static const AVOption gpussim_options[] = {
         { "median",        NULL, 0, AV_OPT_TYPE_CONST, { .i64 = POOL_MEDIAN },   0, 0, FLAGS, .unit = "pool" },
         { "p5",            "5th percentile", 0, AV_OPT_TYPE_CONST, { .i64 = POOL_P5 }, 0, 0, FLAGS, .unit = "pool" },
         { "p1",            "1st percentile", 0, AV_OPT_TYPE_CONST, { .i64 = POOL_P1 }, 0, 0, FLAGS, .unit = "pool" },
-    { "threads", "CPU backend worker threads, 0 = one per CPU",
-      OFFSET(threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 1024, FLAGS },
     { NULL }
 };
 
@@ -279,6 +276,8 @@ static int query_formats(const AVFilterContext *ctx, AVFilterFormatsConfig **cfg
     };
     int ret;
 
+    /* ff_add_format() frees the list it fails on; on ENOMEM the other list
+     * is left to leak rather than risk freeing a referenced one */
     while ((d = av_pix_fmt_desc_next(d))) {
         struct gpussim_format f;
         const enum AVPixelFormat fmt = av_pix_fmt_desc_get_id(d);
@@ -286,28 +285,21 @@ static int query_formats(const AVFilterContext *ctx, AVFilterFormatsConfig **cfg
             continue;
         if ((ret = ff_add_format(&main_fmts, fmt)) < 0 ||
             (ret = ff_add_format(&ref_fmts, fmt)) < 0)
-            goto fail;
+            return ret;
     }
     for (int i = 0; i < FF_ARRAY_ELEMS(hw_fmts); i++)
         if ((ret = ff_add_format(&main_fmts, hw_fmts[i])) < 0 ||
             (ret = ff_add_format(&ref_fmts, hw_fmts[i])) < 0)
-            goto fail;
+            return ret;
 
     /* Separate lists for the two inputs: FFmpeg must not convert one input
      * to the other's format behind the user's back (a bit-depth change
      * alters the scores); a mismatch is reported in config_input_ref. The
      * output shares the main input's list: it carries the same frames. */
-    if ((ret = ff_formats_ref(ref_fmts, &cfg_in[1]->formats)) < 0)
-        goto fail;
-    ref_fmts = NULL;
-    if ((ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0)
-        goto fail;
+    if ((ret = ff_formats_ref(ref_fmts, &cfg_in[1]->formats)) < 0 ||
+        (ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0)
+        return ret;
     return ff_formats_ref(main_fmts, &cfg_out[0]->formats);
-
-fail:
-    ff_formats_unref(&main_fmts);
-    ff_formats_unref(&ref_fmts);
-    return ret;
 }
 
 static const char *backend_label(int b)
@@ -645,12 +637,19 @@ static int config_library(AVFilterContext *ctx)
         /* The default is every metric the frame size allows: MS-SSIM's five
          * scales need 176x176 (spec §2.2); asking for it explicitly on a
          * smaller input is an error from the library instead. */
+        const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(s->sw_format);
+        int w = inlink->w, h = inlink->h;
+        if (s->planes == GPUSSIM_PLANES_ALL && d->nb_components > 1) {
+            w = AV_CEIL_RSHIFT(w, d->log2_chroma_w);
+            h = AV_CEIL_RSHIFT(h, d->log2_chroma_h);
+        }
         s->metrics = GPUSSIM_METRIC_ALL;
-        if (inlink->w < 176 || inlink->h < 176) {
+        if (w < 176 || h < 176) {
             s->metrics &= ~GPUSSIM_METRIC_FLOAT_MS_SSIM;
             av_log(ctx, AV_LOG_WARNING,
-                   "%dx%d is below MS-SSIM's minimum of 176x176: float_ms_ssim is not computed\n",
-                   inlink->w, inlink->h);
+                   "%s %dx%d is below MS-SSIM's minimum of 176x176: float_ms_ssim is not computed\n",
+                   w == inlink->w && h == inlink->h ? "the frame size" : "the chroma plane size",
+                   w, h);
         }
     }
 
@@ -661,8 +660,11 @@ static int config_library(AVFilterContext *ctx)
     p.enable_lcs = s->lcs;
     p.enable_db = s->db;
     p.clip_db = s->clip_db;
-    p.planes = s->planes;
-    p.threads = s->threads;
+    /* planes=all scores every plane there is: on gray, that is luma */
+    p.planes = p.format.chroma == GPUSSIM_CHROMA_GRAY ? GPUSSIM_PLANES_LUMA : s->planes;
+    /* "threads" is FFmpeg's generic per-filter option (it shadows a private
+     * one): with -filter_threads it bounds the CPU backend's workers */
+    p.threads = ff_filter_get_nb_threads(ctx);
     p.log_cb = log_from_library;
     p.log_opaque = ctx;
     p.log_level = (enum gpussim_log_level)FFMAX(AV_LOG_ERROR, FFMIN(av_log_get_level(), AV_LOG_DEBUG));
@@ -726,12 +728,13 @@ static int config_library(AVFilterContext *ctx)
     if (ret < 0) {
         if (ret == -ENOSYS)
             av_log(ctx, AV_LOG_ERROR,
-                   "the gpussim library was built without the %s backend%s%s; rebuild libgpussim "
-                   "with that backend, or choose another one (backend=cpu%s)\n",
+                   "the gpussim library was built without the %s backend%s%s%s; rebuild libgpussim "
+                   "with that backend, or score on another one (%sbackend=cpu)\n",
                    backend_label(backend),
                    s->kind != FRAMES_SW ? ", which is needed to score " : "",
                    s->kind != FRAMES_SW ? frames_desc : "",
-                   s->kind != FRAMES_SW ? " after hwdownload,format=<fmt>" : "");
+                   s->kind != FRAMES_SW ? " frames" : "",
+                   s->kind != FRAMES_SW ? "hwdownload,format=<fmt>,gpussim=" : "");
         else if (ret == -ENODEV)
             av_log(ctx, AV_LOG_ERROR, "the %s backend has no usable device\n",
                    backend_label(backend));

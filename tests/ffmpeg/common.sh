@@ -29,6 +29,8 @@ trap 'rm -rf "$work"' EXIT
 # ffmpeg quietly, but with the filter's messages (info level) in $work/err
 ff() { "$FFMPEG" -hide_banner -nostdin -y "$@"; }
 
+is_crash() { case $1 in 132|134|135|136|137|139) return 0 ;; esac; return 1; }
+
 # Runs ffmpeg expecting failure; $work/err gets stderr.
 # Usage: expect_failure "message regex" ffmpeg-args...
 expect_failure() {
@@ -42,7 +44,9 @@ expect_failure() {
         cat "$work/err" >&2
         fail "expected ffmpeg to fail with /$pattern/, it exited 0"
     fi
-    if [ $rc -ge 128 ]; then
+    # FFmpeg exits with its error code (234 for EINVAL, 218 for ENOSYS...);
+    # a crash is a death by signal: SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGKILL, SIGSEGV
+    if is_crash $rc; then
         cat "$work/err" >&2
         fail "ffmpeg crashed (exit status $rc) instead of failing with /$pattern/"
     fi

@@ -34,7 +34,7 @@ if [ $rc = 0 ]; then
     $COMPARE "meta:$work/meta-vk.txt" "meta:$work/meta-cpu.txt" --tol 5e-5
     note "Vulkan frames scored by the Vulkan backend"
 else
-    [ $rc -lt 128 ] || { cat "$work/err-vk" >&2; fail "ffmpeg crashed (status $rc)"; }
+    ! is_crash $rc || { cat "$work/err-vk" >&2; fail "ffmpeg crashed (status $rc)"; }
     grep -q "the gpussim library was built without the vulkan backend" "$work/err-vk" ||
         { cat "$work/err-vk" >&2; fail "Vulkan frames failed (status $rc) without the backend-missing message"; }
     note "ok: no Vulkan backend in libgpussim: exit status $rc, message: $(grep 'built without the vulkan backend' "$work/err-vk" | head -n 1 | sed 's/^\[[^]]*\] *//')"
