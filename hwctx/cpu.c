@@ -216,7 +216,7 @@ static int cpu_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slot
     int threads = cfg->params.threads;
     if (!threads) {
         const long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)(n < 64 ? n : 64) : 1;
+        threads = n > 0 ? (int)(n < 16 ? n : 16) : 1; /* each worker holds ~50 MB at 1080p */
     }
     be->nb_workers = threads;
     /* enough frames in flight to keep every worker busy while the caller reads */

@@ -14,6 +14,7 @@ struct GpussimContext {
     void *priv;
     int nb_slots;
     uint64_t submitted, collected;
+    int last_slot;
     int nb_scores;
     const char **names;
     char *names_storage;
@@ -257,6 +258,7 @@ int gpussim_collect(GpussimContext *c, struct gpussim_result *res, int wait)
     if (ret == 0)
         return 0;
     const uint64_t index = c->collected++;
+    c->last_slot = slot;
     if (ret < 0) {
         gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR, "frame %llu failed on backend %s: %s",
                     (unsigned long long)index, c->backend->name, gpussim_strerror(ret));
@@ -267,4 +269,13 @@ int gpussim_collect(GpussimContext *c, struct gpussim_result *res, int wait)
     res->nb_values = c->nb_scores;
     res->values = c->values;
     return 1;
+}
+
+int gpussim_internal_last_device_ms(GpussimContext *c, double *ms)
+{
+    if (!c || !ms || !c->collected)
+        return -EINVAL;
+    if (!c->backend->device_time_ms)
+        return -ENOSYS;
+    return c->backend->device_time_ms(c->priv, c->last_slot, ms);
 }

@@ -124,7 +124,14 @@ struct gpussim_backend {
     /* 1 and *sums filled when the slot's frame is done; 0 when not done and
      * !block; negative on a device error for that frame. */
     int (*wait)(void *priv, int slot, int block, struct gpussim_frame_sums *sums);
+    /* Optional, for bench/: device time in milliseconds of the frame last
+     * waited for in slot (device events around its work). */
+    int (*device_time_ms)(void *priv, int slot, double *ms);
 };
+
+/* bench/ only (not in the public header): device time of the frame last
+ * collected, -ENOSYS when the backend does not measure it. */
+int gpussim_internal_last_device_ms(GpussimContext *ctx, double *ms);
 
 extern const struct gpussim_backend gpussim_backend_cpu;
 #if HAVE_CUDA

@@ -89,13 +89,16 @@ static int check_plane(const struct gpussim_config *cfg, int i)
         return -EINVAL;
     }
     if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
-        for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
-            if (g->ms_width[s] < SSIM_WINDOW || g->ms_height[s] < SSIM_WINDOW) {
+        /* libvmaf's admission rule halves with floor division, although the
+         * pyramid itself rounds up (spec §2.2): 175 is refused, 176 accepted */
+        int cw = g->width, ch = g->height;
+        for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++, cw /= 2, ch /= 2) {
+            if (cw < SSIM_WINDOW || ch < SSIM_WINDOW) {
                 gpussim_log(log, GPUSSIM_LOG_ERROR,
                             "float_ms_ssim: the %s plane is %dx%d; MS-SSIM needs at least %dx%d "
-                            "(scale %d would be %dx%d, under the %dx%d window)",
-                            pn, g->width, g->height, MSSSIM_MIN_SIDE, MSSSIM_MIN_SIDE, s,
-                            g->ms_width[s], g->ms_height[s], SSIM_WINDOW, SSIM_WINDOW);
+                            "(an %dx%d window at each of its %d scales)",
+                            pn, g->width, g->height, MSSSIM_MIN_SIDE, MSSSIM_MIN_SIDE, SSIM_WINDOW,
+                            SSIM_WINDOW, GPUSSIM_MSSSIM_SCALES);
                 return -EINVAL;
             }
         }

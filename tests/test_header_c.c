@@ -1,6 +1,11 @@
 /* Each public header compiles alone as C11 with -pedantic -Werror. */
 #include "gpussim/gpussim.h"
 #include "gpussim/gpussim_cuda.h"
+#if defined(__has_include)
+#if __has_include(<vulkan/vulkan.h>)
+#include "gpussim/gpussim_vulkan.h"
+#endif
+#endif
 
 int main(void)
 {

@@ -151,7 +151,7 @@ struct gpussim_params {
     int clip_db;      /**< with enable_db: clip at the finite maximum for the frame size */
     enum gpussim_planes planes; /**< default LUMA */
 
-    int threads;        /**< CPU backend worker threads; 0 = number of CPUs */
+    int threads;        /**< CPU backend worker threads; 0 = number of CPUs, at most 16 */
     int max_in_flight;  /**< frames submitted but not collected; 0 = backend default */
 
     gpussim_log_fn log_cb;    /**< NULL: messages are dropped */

@@ -42,6 +42,7 @@ ansnr_filter_row(const float *pad, size_t pw, int w, int h, int i, const float *
     }
 }
 
+KERNEL_CLONES
 void ansnr_sums_c(const float *ref, const float *dis, int w, int h, float *sig, float *noise,
                   CpuScratch *s)
 {

@@ -2,6 +2,7 @@
  * every supported depth (scaler is a power of two, values < 2^16). */
 #include "kernels_c.h"
 
+KERNEL_CLONES
 void convert_to_float_c(const uint16_t *src, int w, int h, ptrdiff_t src_stride, float scaler,
                         float offset, float *dst)
 {

@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "scratch_c.h"
 
+KERNEL_CLONES
 void ssim_decimate_box_c(const float *src, int w, int h, int factor, float *dst, CpuScratch *s)
 {
     const int sw = gpussim_decimated_size(w, factor), sh = gpussim_decimated_size(h, factor);
@@ -43,6 +44,7 @@ static const float msssim_lpf[GPUSSIM_MSSSIM_LPF_LEN * GPUSSIM_MSSSIM_LPF_LEN] =
     GPUSSIM_MSSSIM_LPF_TAPS
 };
 
+KERNEL_CLONES
 void msssim_decimate_lpf_c(const float *src, int w, int h, float *dst, CpuScratch *s)
 {
     const int R = GPUSSIM_MSSSIM_LPF_LEN / 2; /* 4 */

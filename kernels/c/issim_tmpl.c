@@ -1,11 +1,16 @@
 /*
  * Integer SSIM (spec §4), one instance per horizontal-moment type:
- * uint32_t is exact for depths up to 12 bits (256 * 4095^2 < 2^32) and lets
- * the compiler vectorise; 16-bit samples need int64_t. Included by issim_c.c
+ * int32_t holds the horizontal moments exactly up to 10 bits
+ * (256 * 1023^2 < 2^31), uint32_t up to 12 bits, int64_t beyond; narrower
+ * types let the compiler vectorise. The vertical moments are integers below
+ * 2^53 (at 16 bits, 65536 * 65535^2 < 2^49), so they are accumulated in
+ * double exactly — the same values as the reference's int64 moments, with
+ * no int64->double conversion in the per-pixel loop. Included by issim_c.c
  * with HMOM_T and FN() defined.
  */
 
 /* Horizontal pass of one row, taps outside the row skipped (truncation). */
+KERNEL_CLONES
 static void FN(issim_hfilter_row)(const uint16_t *restrict r, const uint16_t *restrict d, int w,
                                   HMOM_T *restrict mux, HMOM_T *restrict muy,
                                   HMOM_T *restrict x2, HMOM_T *restrict xy,
@@ -49,14 +54,15 @@ static void FN(issim_hfilter_row)(const uint16_t *restrict r, const uint16_t *re
     }
 }
 
+KERNEL_CLONES
 static void FN(issim_sums)(const uint16_t *ref, const uint16_t *dis, int w, int h, int bit_depth,
                            double *sum_term, double *sum_weight, CpuScratch *s)
 {
     const int K = GPUSSIM_ISSIM_LEN, R = K / 2;
     const size_t rs = (size_t)s->max_width + 32;
     HMOM_T *ring = (HMOM_T *)s->imom; /* [ring row][moment][x] */
-    int64_t *wsum = s->iwsum;
-    int64_t *m = (int64_t *)s->dacc; /* 5 vertical moments of one row */
+    double *wsum = (double *)s->iwsum; /* per-column horizontal weight sums */
+    double *m = s->dacc;               /* 5 vertical moments of one row */
     double *term = s->terms;
     const unsigned samplemax = (1u << bit_depth) - 1;
     const double c1base = (double)samplemax * samplemax * (0.01 * 0.01);
@@ -65,7 +71,7 @@ static void FN(issim_sums)(const uint16_t *ref, const uint16_t *dis, int w, int 
 
     /* the horizontal weight sum depends on the column only */
     for (int x = 0; x < w; x++) {
-        int64_t ws = 0;
+        int ws = 0;
         for (int k = 0; k < K; k++)
             if (x + k - R >= 0 && x + k - R < w)
                 ws += issim_taps[k];
@@ -82,43 +88,44 @@ static void FN(issim_sums)(const uint16_t *ref, const uint16_t *dis, int w, int 
         }
         if (y < 0)
             continue;
-        int64_t *mux = m, *muy = m + rs, *mx2 = m + 2 * rs, *mxy2 = m + 3 * rs, *my2 = m + 4 * rs;
-        int64_t vw = 0;
+        double *mux = m, *muy = m + rs, *mx2 = m + 2 * rs, *mxy2 = m + 3 * rs, *my2 = m + 4 * rs;
+        int vw = 0;
         for (int x = 0; x < w; x++)
-            mux[x] = muy[x] = mx2[x] = mxy2[x] = my2[x] = 0;
+            mux[x] = muy[x] = mx2[x] = mxy2[x] = my2[x] = 0.0;
         for (int k = 0; k < K; k++) {
             const int yy = y + k - R;
             if (yy < 0 || yy >= h)
                 continue;
-            const int64_t wk = issim_taps[k];
+            /* exact: each product and partial sum is an integer below 2^53 */
+            const double wk = issim_taps[k];
             const HMOM_T *h0 = HROW(yy, 0), *h1 = HROW(yy, 1), *h2 = HROW(yy, 2),
                          *h3 = HROW(yy, 3), *h4 = HROW(yy, 4);
             for (int x = 0; x < w; x++) {
-                mux[x] += wk * (int64_t)h0[x];
-                muy[x] += wk * (int64_t)h1[x];
-                mx2[x] += wk * (int64_t)h2[x];
-                mxy2[x] += wk * (int64_t)h3[x];
-                my2[x] += wk * (int64_t)h4[x];
+                mux[x] += wk * (double)h0[x];
+                muy[x] += wk * (double)h1[x];
+                mx2[x] += wk * (double)h2[x];
+                mxy2[x] += wk * (double)h3[x];
+                my2[x] += wk * (double)h4[x];
             }
-            vw += wk;
+            vw += issim_taps[k];
         }
+        const double vwd = vw;
         for (int x = 0; x < w; x++) {
-            const int64_t mw = vw * wsum[x];
-            const double W = (double)mw;
+            const double W = vwd * wsum[x]; /* M.w, an exact integer */
             const double c1 = c1base * W * W;
             const double c2 = c2base * W * W;
-            const double mx2d = mux[x] * (double)mux[x];
-            const double mxyd = mux[x] * (double)muy[x];
-            const double my2d = muy[x] * (double)muy[x];
+            const double mx2d = mux[x] * mux[x];
+            const double mxyd = mux[x] * muy[x];
+            const double my2d = muy[x] * muy[x];
             const double A = 2 * mxyd + c1;
             const double B = c2 + 2 * (mxy2[x] * W - mxyd);
             const double D = (mx2d + my2d + c1) * (mx2[x] * W - mx2d + my2[x] * W - my2d + c2);
-            term[x] = mw * A * B / D;
+            term[x] = W * A * B / D;
         }
         /* raster-order sums of the reference: sequential on purpose */
         for (int x = 0; x < w; x++) {
             acc_term += term[x];
-            acc_weight += (double)(vw * wsum[x]);
+            acc_weight += vwd * wsum[x];
         }
     }
 #undef HROW

@@ -12,6 +12,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Hot loops get an AVX2 clone picked at load time (ifunc). AVX2 alone, not
+ * FMA: the clone performs the same IEEE operations as the baseline code,
+ * only more of them per instruction, so results are bit-identical. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones) && !defined(GPUSSIM_NO_CLONES)
+#define KERNEL_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef KERNEL_CLONES
+#define KERNEL_CLONES
+#endif
+
 /* Scratch memory for one worker, sized for the largest plane it will see. */
 typedef struct CpuScratch CpuScratch;
 CpuScratch *cpu_scratch_alloc(int max_width, int max_height);

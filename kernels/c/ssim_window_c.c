@@ -18,21 +18,28 @@ static const float gauss11[GPUSSIM_GAUSSIAN11_LEN] = { GPUSSIM_GAUSSIAN11_TAPS }
 /* One input row -> the five horizontally filtered moment rows (valid mode).
  * Each tap: the float product k*v widened and added to a double sum, taps
  * left to right (spec §1.4). The moment products are float products made
- * before filtering. */
-static void ssim_hfilter_row(const float *restrict r, const float *restrict d, int ow,
-                             float *restrict mx, float *restrict my, float *restrict mxx,
-                             float *restrict myy, float *restrict mxy)
+ * before filtering (once per input sample, in prod[]). */
+KERNEL_CLONES
+static void ssim_hfilter_row(const float *restrict r, const float *restrict d, int w,
+                             float *restrict prod, float *restrict mx, float *restrict my,
+                             float *restrict mxx, float *restrict myy, float *restrict mxy)
 {
+    const int ow = w - (GPUSSIM_GAUSSIAN11_LEN - 1);
+    float *restrict rr = prod, *restrict dd = prod + w, *restrict rd = prod + 2 * w;
+    for (int x = 0; x < w; x++) {
+        rr[x] = r[x] * r[x];
+        dd[x] = d[x] * d[x];
+        rd[x] = r[x] * d[x];
+    }
     for (int x = 0; x < ow; x++) {
         double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
         for (int u = 0; u < GPUSSIM_GAUSSIAN11_LEN; u++) {
             const float k = gauss11[u];
-            const float rv = r[x + u], dv = d[x + u];
-            a0 += (double)(rv * k);
-            a1 += (double)(dv * k);
-            a2 += (double)((rv * rv) * k);
-            a3 += (double)((dv * dv) * k);
-            a4 += (double)((rv * dv) * k);
+            a0 += (double)(r[x + u] * k);
+            a1 += (double)(d[x + u] * k);
+            a2 += (double)(rr[x + u] * k);
+            a3 += (double)(dd[x + u] * k);
+            a4 += (double)(rd[x + u] * k);
         }
         mx[x] = (float)a0;
         my[x] = (float)a1;
@@ -43,6 +50,7 @@ static void ssim_hfilter_row(const float *restrict r, const float *restrict d, i
 }
 
 /* Vertical pass of one moment over 11 ring rows, top to bottom. */
+KERNEL_CLONES
 static void ssim_vfilter_row(const float *const rows[GPUSSIM_GAUSSIAN11_LEN], int ow,
                              float *restrict out)
 {
@@ -55,6 +63,7 @@ static void ssim_vfilter_row(const float *const rows[GPUSSIM_GAUSSIAN11_LEN], in
 }
 
 /* Per-window luminance, contrast, structure with the reference's typing. */
+KERNEL_CLONES
 static void ssim_window_terms(const float *restrict mux, const float *restrict muy,
                               const float *restrict exx, const float *restrict eyy,
                               const float *restrict exy, int n, double *restrict term,
@@ -99,7 +108,7 @@ void ssim_window_sums_c(const float *ref, const float *dis, int w, int h, double
 #define RING(m, row) (ring + ((size_t)(m) * K + (size_t)(row)) * rs)
     for (int y = 0; y < h; y++) {
         const int slot = y % K;
-        ssim_hfilter_row(ref + (size_t)y * w, dis + (size_t)y * w, ow, RING(0, slot),
+        ssim_hfilter_row(ref + (size_t)y * w, dis + (size_t)y * w, w, s->pad, RING(0, slot),
                          RING(1, slot), RING(2, slot), RING(3, slot), RING(4, slot));
         if (y < K - 1)
             continue;

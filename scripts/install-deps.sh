@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what building and testing gpussim needs on Debian 12 (or newer):
+# the autotools, Vulkan headers + glslang + lavapipe (the Vulkan backend is
+# tested on Mesa's software device), PoCL (the Level Zero kernels are tested
+# on a CPU OpenCL device), and FFmpeg's build tools. Idempotent; needs root
+# (or sudo) unless everything is already there.
+set -euo pipefail
+
+pkgs=(
+    build-essential autoconf automake libtool pkg-config python3 xxd
+    glslang-tools spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-tools
+    ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clang llvm-spirv-14 libclc-14 libze-dev
+    nasm dpkg-dev xz-utils
+)
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: everything is installed"
+    exit 0
+fi
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,183 @@
+/*
+ * Every configuration that cannot work fails at create time with the right
+ * error code and a message naming the limit; bad calls fail cleanly.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static struct gpussim_params base(int w, int h, int bd)
+{
+    struct gpussim_params p;
+    gpussim_default_params(&p);
+    p.backend = GPUSSIM_BACKEND_CPU;
+    p.format = (struct gpussim_format){ .width = w, .height = h, .bit_depth = bd };
+    p.log_cb = test_log_cb;
+    p.threads = 1;
+    return p;
+}
+
+static void expect_create(const struct gpussim_params *p, int err, const char *msg, const char *what)
+{
+    GpussimContext *ctx = (GpussimContext *)(uintptr_t)1; /* must be reset to NULL on failure */
+    test_last_error[0] = 0;
+    const int ret = gpussim_create(&ctx, p);
+    CHECK(ret == err, "%s: gpussim_create returned %d, want %d", what, ret, err);
+    CHECK(ret >= 0 || ctx == NULL, "%s: handle not cleared on failure", what);
+    if (msg)
+        CHECK(strstr(test_last_error, msg) != NULL, "%s: message \"%s\" lacks \"%s\"", what,
+              test_last_error, msg);
+    if (ret >= 0)
+        gpussim_destroy(&ctx);
+}
+
+int main(void)
+{
+    struct gpussim_params p;
+
+    /* bit depths outside libvmaf's 8/10/12/16 */
+    p = base(640, 360, 9);
+    expect_create(&p, -EINVAL, "bit depth 9 is not supported", "depth 9");
+    p = base(640, 360, 17);
+    expect_create(&p, -EINVAL, "bit depth 17 is not supported", "depth 17");
+    p = base(640, 360, 14);
+    expect_create(&p, -EINVAL, "bit depth 14 is not supported", "depth 14");
+
+    /* MS-SSIM below 176x176, in either dimension, luma or chroma */
+    p = base(175, 400, 8);
+    p.metrics = GPUSSIM_METRIC_FLOAT_MS_SSIM;
+    expect_create(&p, -EINVAL, "MS-SSIM needs at least 176x176", "ms_ssim 175 wide");
+    p = base(400, 170, 8);
+    p.metrics = GPUSSIM_METRIC_FLOAT_MS_SSIM;
+    expect_create(&p, -EINVAL, "the luma plane is 400x170", "ms_ssim 170 high");
+    p = base(176, 176, 8);
+    p.metrics = GPUSSIM_METRIC_FLOAT_MS_SSIM;
+    expect_create(&p, 0, NULL, "ms_ssim at exactly 176x176");
+    p = base(352, 352, 8);
+    p.metrics = GPUSSIM_METRIC_FLOAT_MS_SSIM;
+    p.planes = GPUSSIM_PLANES_ALL; /* chroma 176x176: fine */
+    expect_create(&p, 0, NULL, "ms_ssim chroma at 176x176");
+    p = base(350, 352, 8);
+    p.metrics = GPUSSIM_METRIC_FLOAT_MS_SSIM;
+    p.planes = GPUSSIM_PLANES_ALL; /* chroma 175x176 */
+    expect_create(&p, -EINVAL, "the U plane is 175x176", "ms_ssim chroma too small");
+
+    /* float_ssim: the decimated plane must hold an 11x11 window */
+    p = base(10, 64, 8);
+    p.metrics = GPUSSIM_METRIC_FLOAT_SSIM;
+    expect_create(&p, -EINVAL, "smaller than the 11x11 window", "float_ssim 10 wide");
+    p = base(100, 100, 8);
+    p.metrics = GPUSSIM_METRIC_FLOAT_SSIM;
+    p.ssim_scale = 10; /* 100/10 = 10 < 11 */
+    expect_create(&p, -EINVAL, "decimated by scale 10 is 10x10", "float_ssim forced scale");
+    p = base(110, 110, 8);
+    p.metrics = GPUSSIM_METRIC_FLOAT_SSIM;
+    p.ssim_scale = 10;
+    expect_create(&p, 0, NULL, "float_ssim forced scale at the limit");
+    p = base(640, 360, 8);
+    p.ssim_scale = 11;
+    expect_create(&p, -EINVAL, "scale 11 is out of range", "scale 11");
+
+    /* ANSNR's 5x5 filter */
+    p = base(2, 64, 8);
+    p.metrics = GPUSSIM_METRIC_FLOAT_ANSNR;
+    expect_create(&p, -EINVAL, "needs at least 3x3", "ansnr 2 wide");
+
+    /* formats */
+    p = base(0, 64, 8);
+    expect_create(&p, -EINVAL, "invalid frame size 0x64", "zero width");
+    p = base(640, 360, 8);
+    p.format.chroma = GPUSSIM_CHROMA_GRAY;
+    p.planes = GPUSSIM_PLANES_ALL;
+    expect_create(&p, -EINVAL, "planes=all needs chroma planes", "gray with planes=all");
+    p = base(640, 360, 8);
+    p.format.msb_aligned = 1;
+    expect_create(&p, -EINVAL, "msb_aligned needs 16-bit words", "msb 8-bit");
+    p = base(640, 360, 8);
+    p.format.chroma = GPUSSIM_CHROMA_GRAY;
+    p.format.packing = GPUSSIM_PACKING_SEMIPLANAR_UV;
+    expect_create(&p, -EINVAL, "gray format has no chroma", "gray semi-planar");
+    p = base(640, 360, 8);
+    p.metrics = 0x100;
+    expect_create(&p, -EINVAL, "unknown metric bits", "metric bits");
+    p = base(640, 360, 8);
+    p.threads = -1;
+    expect_create(&p, -EINVAL, "must be >= 0", "negative threads");
+
+    /* a backend that is not built says so (only checkable where it is absent) */
+    p = base(640, 360, 8);
+    p.backend = GPUSSIM_BACKEND_ZE;
+    {
+        GpussimContext *ctx = NULL;
+        const int ret = gpussim_create(&ctx, &p);
+        CHECK(ret == 0 || ret == -ENOSYS || ret == -ENODEV, "ze backend: unexpected %d", ret);
+        if (ret == -ENOSYS)
+            CHECK(strstr(test_last_error, "the ze backend is not built") != NULL,
+                  "ze message: %s", test_last_error);
+        gpussim_destroy(&ctx);
+    }
+
+    /* API misuse */
+    CHECK(gpussim_create(NULL, &p) == -EINVAL, "create(NULL)");
+    gpussim_destroy(NULL);
+    {
+        GpussimContext *ctx = NULL;
+        gpussim_destroy(&ctx);
+        CHECK(ctx == NULL, "destroy of a NULL handle");
+    }
+
+    /* queue limits, missing planes, small strides, collect on empty */
+    {
+        struct gpussim_format fmt = { 64, 64, 8, GPUSSIM_CHROMA_420, GPUSSIM_PACKING_PLANAR, 0 };
+        struct test_frame f;
+        struct test_packed pk;
+        test_frame_alloc(&f, &fmt);
+        test_fill(&f, 8, PATTERN_RANDOM, 3);
+        test_pack(&f, &fmt, &pk);
+        p = base(64, 64, 8);
+        p.metrics = GPUSSIM_METRIC_FLOAT_SSIM | GPUSSIM_METRIC_SSIM;
+        p.max_in_flight = 2;
+        GpussimContext *ctx = NULL;
+        CHECK(gpussim_create(&ctx, &p) == 0, "create 64x64: %s", test_last_error);
+        struct gpussim_result res;
+        CHECK(gpussim_collect(ctx, &res, 1) == 0, "collect with nothing pending returns 0");
+        CHECK(gpussim_submit(ctx, &pk.pic, &pk.pic) == 0, "first submit gets index 0");
+        CHECK(gpussim_submit(ctx, &pk.pic, &pk.pic) == 1, "second submit gets index 1");
+        CHECK(gpussim_submit(ctx, &pk.pic, &pk.pic) == -EAGAIN, "third submit: -EAGAIN at max_in_flight");
+        CHECK(gpussim_pending(ctx) == 2, "two pending");
+        CHECK(gpussim_collect(ctx, &res, 1) == 1 && res.index == 0 && res.values[0] == 1.0,
+              "collect frame 0 (identity: float_ssim 1)");
+        CHECK(gpussim_submit(ctx, NULL, &pk.pic) == -EINVAL, "NULL reference");
+        struct gpussim_picture bad = pk.pic;
+        bad.data[0] = NULL;
+        CHECK(gpussim_submit(ctx, &bad, &pk.pic) == -EINVAL &&
+                  strstr(test_last_error, "plane 0 is missing"),
+              "missing plane: %s", test_last_error);
+        bad = pk.pic;
+        bad.stride[0] = 32;
+        CHECK(gpussim_submit(ctx, &pk.pic, &bad) == -EINVAL &&
+                  strstr(test_last_error, "stride 32 is smaller than a row (64 bytes)"),
+              "small stride: %s", test_last_error);
+        bad = pk.pic;
+        bad.memory = GPUSSIM_MEMORY_CUDA;
+        CHECK(gpussim_submit(ctx, &bad, &bad) == -EINVAL &&
+                  strstr(test_last_error, "cannot read CUDA reference pictures"),
+              "wrong memory: %s", test_last_error);
+        CHECK(gpussim_submit(ctx, &pk.pic, &pk.pic) == 2, "submit after errors gets index 2");
+        CHECK(gpussim_collect(ctx, &res, 1) == 1 && res.index == 1, "collect 1");
+        CHECK(gpussim_collect(ctx, &res, 1) == 1 && res.index == 2, "collect 2");
+        CHECK(gpussim_collect(ctx, &res, 0) == 0, "nothing left");
+        /* destroy with frames in flight must not leak or hang */
+        gpussim_submit(ctx, &pk.pic, &pk.pic);
+        gpussim_destroy(&ctx);
+        CHECK(ctx == NULL, "destroy clears the handle");
+        test_packed_free(&pk);
+        test_frame_free(&f);
+    }
+    CHECK(strcmp(gpussim_strerror(-EAGAIN), "too many frames in flight; collect results first") == 0,
+          "strerror");
+    return test_summary();
+}

@@ -1,0 +1,15 @@
+// Each public header compiles alone as C++11 with -pedantic -Werror.
+#include "gpussim/gpussim.h"
+#include "gpussim/gpussim_cuda.h"
+#if defined(__has_include)
+#if __has_include(<vulkan/vulkan.h>)
+#include "gpussim/gpussim_vulkan.h"
+#endif
+#endif
+
+int main()
+{
+    gpussim_params p;
+    gpussim_default_params(&p);
+    return p.metrics == GPUSSIM_METRIC_ALL ? 0 : 1;
+}

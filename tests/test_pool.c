@@ -1,0 +1,123 @@
+/*
+ * Pooling: known sequences give known statistics; merging the pools of two
+ * halves equals the pool of the whole, to the last bit; serialisation round
+ * trips exactly.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static GpussimPool *pool_of(const double *v, int n)
+{
+    GpussimPool *p = NULL;
+    gpussim_pool_create(&p);
+    for (int i = 0; i < n; i++)
+        gpussim_pool_add(p, v[i]);
+    return p;
+}
+
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+int main(void)
+{
+    struct gpussim_pool_stats st;
+
+    /* 1..4: mean 2.5, harmonic_mean (libvmaf's) 4 / (1/2 + 1/3 + 1/4 + 1/5) - 1 */
+    {
+        const double v[] = { 3, 1, 4, 2 };
+        GpussimPool *p = pool_of(v, 4);
+        CHECK(gpussim_pool_stats(p, &st) == 0 && st.count == 4, "count");
+        CHECK(st.mean == 2.5, "mean %.17g", st.mean);
+        const double hm = 4.0 / (1.0 / 2 + 1.0 / 3 + 1.0 / 4 + 1.0 / 5) - 1.0;
+        CHECK(fabs(st.harmonic_mean - hm) < 1e-15, "harmonic mean %.17g vs %.17g", st.harmonic_mean, hm);
+        CHECK(st.min == 1 && st.max == 4, "min/max");
+        double q;
+        CHECK(gpussim_pool_percentile(p, 50, &q) == 0 && q == 2.5, "median %.17g", q);
+        CHECK(gpussim_pool_percentile(p, 0, &q) == 0 && q == 1, "p0");
+        CHECK(gpussim_pool_percentile(p, 100, &q) == 0 && q == 4, "p100");
+        CHECK(gpussim_pool_percentile(p, 25, &q) == 0 && q == 1.75, "p25 (linear) %.17g", q);
+        CHECK(gpussim_pool_percentile(p, 101, &q) == -EINVAL, "q out of range");
+        gpussim_pool_destroy(&p);
+        CHECK(p == NULL, "destroy clears");
+    }
+
+    /* exact sums: a naive left-to-right double sum of this is 0, the true sum 2 */
+    {
+        const double v[] = { 1e100, 1.0, -1e100, 1.0 };
+        GpussimPool *p = pool_of(v, 4);
+        gpussim_pool_stats(p, &st);
+        CHECK(st.mean == 0.5, "exact mean %.17g, want 0.5", st.mean);
+        gpussim_pool_destroy(&p);
+    }
+
+    /* merge of two halves == whole, bitwise, on values whose sum is order-sensitive */
+    {
+        enum { N = 1001 };
+        double *v = malloc(sizeof(double) * N);
+        uint64_t s = 42;
+        for (int i = 0; i < N; i++)
+            v[i] = 0.9 + (double)test_rand(&s) / 4294967296.0 * 0.1 * (i % 7 ? 1 : 1e-9);
+        GpussimPool *whole = pool_of(v, N), *a = pool_of(v, 500), *b = pool_of(v + 500, N - 500);
+        CHECK(gpussim_pool_merge(a, b) == 0, "merge");
+        struct gpussim_pool_stats sw, sm;
+        gpussim_pool_stats(whole, &sw);
+        gpussim_pool_stats(a, &sm);
+        CHECK(sw.count == sm.count && same_bits(sw.mean, sm.mean) &&
+                  same_bits(sw.harmonic_mean, sm.harmonic_mean) && sw.min == sm.min && sw.max == sm.max,
+              "merged halves differ from the whole: mean %.17g vs %.17g", sm.mean, sw.mean);
+        /* reverse merge order gives the same bits too */
+        GpussimPool *c = pool_of(v + 500, N - 500), *d = pool_of(v, 500);
+        gpussim_pool_merge(c, d);
+        struct gpussim_pool_stats sr;
+        gpussim_pool_stats(c, &sr);
+        CHECK(same_bits(sr.mean, sw.mean) && same_bits(sr.harmonic_mean, sw.harmonic_mean),
+              "reverse merge differs");
+        double q1, q2;
+        gpussim_pool_percentile(whole, 95, &q1);
+        gpussim_pool_percentile(c, 95, &q2);
+        CHECK(q1 == q2, "p95 after merge");
+
+        /* serialise / deserialise: exact */
+        char *buf = NULL;
+        size_t len = 0;
+        CHECK(gpussim_pool_serialize(whole, &buf, &len) == 0 && len > 0, "serialize");
+        GpussimPool *back = NULL;
+        CHECK(gpussim_pool_deserialize(&back, buf, len) == 0, "deserialize");
+        struct gpussim_pool_stats sb;
+        gpussim_pool_stats(back, &sb);
+        CHECK(sb.count == sw.count && same_bits(sb.mean, sw.mean) && sb.min == sw.min,
+              "round trip changed the pool");
+        gpussim_pool_destroy(&back);
+        CHECK(gpussim_pool_deserialize(&back, "not a pool", 10) == -EINVAL && back == NULL,
+              "garbage is refused");
+        free(buf);
+        gpussim_pool_destroy(&back);
+        gpussim_pool_destroy(&whole), gpussim_pool_destroy(&a), gpussim_pool_destroy(&b);
+        gpussim_pool_destroy(&c), gpussim_pool_destroy(&d);
+        free(v);
+    }
+
+    /* edge cases */
+    {
+        GpussimPool *p = NULL;
+        gpussim_pool_create(&p);
+        gpussim_pool_stats(p, &st);
+        CHECK(st.count == 0 && isnan(st.mean), "empty pool: NaN mean");
+        double q;
+        CHECK(gpussim_pool_percentile(p, 50, &q) == -EINVAL, "empty percentile");
+        CHECK(gpussim_pool_add(p, NAN) == -EINVAL, "NaN refused");
+        CHECK(gpussim_pool_add(p, INFINITY) == 0, "inf accepted (dB of a perfect frame)");
+        gpussim_pool_add(p, 20.0);
+        gpussim_pool_stats(p, &st);
+        CHECK(isinf(st.mean) && st.min == 20.0 && isinf(st.max), "inf makes the mean infinite");
+        gpussim_pool_destroy(&p);
+    }
+    return test_summary();
+}
