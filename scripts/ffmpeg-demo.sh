@@ -17,5 +17,9 @@ if [ ! -f "$dir/ref.y4m" ] || [ ! -f "$dir/dis.y4m" ]; then
         -map '[d]' -c:v wrapped_avframe -f yuv4mpegpipe "$dir/dis.y4m"
 fi
 echo "demo: $ffmpeg -i $dir/dis.y4m -i $dir/ref.y4m -lavfi gpussim=feature=all -f null -"
-"$ffmpeg" -hide_banner -nostdin -i "$dir/dis.y4m" -i "$dir/ref.y4m" -lavfi gpussim=feature=all -f null - 2>&1 |
-    grep -E '^\[Parsed_gpussim|gpussim|rror' | sed 's/^\[Parsed_gpussim_0 @ [^]]*\] //'
+set +e
+"$ffmpeg" -hide_banner -nostdin -i "$dir/dis.y4m" -i "$dir/ref.y4m" -lavfi gpussim=feature=all -f null - 2> "$dir/demo.log"
+rc=$?
+set -e
+grep -E '\] gpussim [a-z_.]+:|[Ee]rror' "$dir/demo.log" | sed 's/^\[Parsed_gpussim_0 @ [^]]*\] //'
+exit $rc
