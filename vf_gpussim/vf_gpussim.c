@@ -138,6 +138,7 @@ typedef struct GpussimFilterContext {
     FILE *log;
     int log_frames_written;
     int log_failed;
+    int consumed, produced;  /* during one activate() */
 
     AVBufferRef *hw_device;  /* keeps the device the library adopted alive */
     AVBufferRef *vk_device;  /* VAAPI: the derived Vulkan device */
@@ -923,6 +924,7 @@ static int collect_frames(AVFilterContext *ctx, int mode)
         e->dist = NULL;
         inflight_free(&e);
         record_scores(ctx, &res, out);
+        s->produced = 1;
         ret = ff_filter_frame(ctx->outputs[0], out);
         if (ret < 0 || mode == 1)
             return ret;
@@ -1013,9 +1015,11 @@ static int do_gpussim(FFFrameSync *fs)
             av_frame_free(&dist);
             return ret;
         }
+        s->produced = 1;
         return ff_filter_frame(ctx->outputs[0], dist);
     }
 
+    s->consumed = 1;
     e = av_mallocz(sizeof(*e));
     if (!e) {
         av_frame_free(&dist);
@@ -1076,15 +1080,26 @@ fail:
 static int activate(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
+    int ret;
 
     if (s->queue && av_fifo_can_read(s->queue) &&
         (ff_outlink_get_status(ctx->inputs[0]) ||
          (ff_outlink_get_status(ctx->inputs[1]) && s->fs.in[1].after == EXT_STOP))) {
-        int ret = collect_frames(ctx, 2);
+        ret = collect_frames(ctx, 2);
         if (ret < 0)
             return ret;
     }
-    return ff_framesync_activate(&s->fs);
+    s->consumed = s->produced = 0;
+    ret = ff_framesync_activate(&s->fs);
+    if (ret < 0)
+        return ret;
+    /* A pair went into the pipeline and no frame came out: the output's
+     * request is still pending, so nobody else will wake this filter in a
+     * pull-driven graph (lavfi device, ffprobe). Run again: framesync then
+     * requests the next input frames on the output's behalf. */
+    if (s->consumed && !s->produced && ff_outlink_frame_wanted(ctx->outputs[0]))
+        ff_filter_set_ready(ctx, 100);
+    return 0;
 }
 
 static int config_output(AVFilterLink *outlink)

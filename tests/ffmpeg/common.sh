@@ -10,6 +10,7 @@ top_srcdir=$(cd "$here/../.." && pwd)
 : "${GPUSSIM_FFMPEG_DIR:=$PWD/_ffmpeg}"
 : "${GPUSSIM_FIXTURES:=$top_srcdir/../shared/fixtures}"
 : "${GPUSSIM_CLI:=$PWD/gpussim}"
+: "${GPUSSIM_SCORE_RAW:=$PWD/tests/ffmpeg/score_raw}"
 FFMPEG=$GPUSSIM_FFMPEG_DIR/ffmpeg
 FFPROBE=$GPUSSIM_FFMPEG_DIR/ffprobe
 COMPARE="python3 $here/compare.py"
@@ -58,3 +59,19 @@ expect_failure() {
 }
 
 have_cli() { [ -x "$GPUSSIM_CLI" ]; }
+
+# The reference the filter's numbers are compared with: the gpussim CLI when
+# it is built, else tests/ffmpeg/score_raw (the library called directly).
+# Both score every metric with the lcs terms on the CPU backend.
+have_oracle() { have_cli || [ -x "$GPUSSIM_SCORE_RAW" ]; }
+oracle_name() { if have_cli; then echo "gpussim CLI"; else echo "libgpussim (score_raw)"; fi; }
+# score_oracle REF DIS WIDTH HEIGHT CHROMA(420|422|444|400) BITDEPTH PLANES(luma|all) OUT.json
+score_oracle() {
+    if have_cli; then
+        "$GPUSSIM_CLI" -q -r "$1" -d "$2" -w "$3" -h "$4" -p "$5" -b "$6" --backend cpu \
+            --planes "$7" --feature float_ssim=enable_lcs=1 --feature float_ms_ssim=enable_lcs=1 \
+            --feature float_ansnr --feature ssim -o "$8"
+    else
+        "$GPUSSIM_SCORE_RAW" "$1" "$2" "$3" "$4" "$5" "$6" "$7" > "$8"
+    fi
+}

@@ -29,14 +29,13 @@ for bpc in 8 10 12 16; do
         grep -Eq "gpussim $m: mean [0-9.]+ harmonic_mean [0-9.]+ min [0-9.]+ max [0-9.]+ frames 3, backend cpu, fps [0-9.]+" "$work/err$bpc" ||
             { cat "$work/err$bpc" >&2; fail "$bpc bit: no summary line for $m"; }
     done
-    if have_cli; then
-        "$GPUSSIM_CLI" -q -r "$ref" -d "$dis" -w 576 -h 324 -p 420 -b $bpc --backend cpu \
-            --feature float_ssim=enable_lcs=1 --feature float_ms_ssim=enable_lcs=1 \
-            --feature float_ansnr --feature ssim -o "$work/cli$bpc.json"
-        $COMPARE "log:$work/log$bpc.json" "log:$work/cli$bpc.json"
+    if have_oracle; then
+        score_oracle "$ref" "$dis" 576 324 420 $bpc luma "$work/oracle$bpc.json"
+        printf '%s: ' "$(oracle_name)"
+        $COMPARE "log:$work/log$bpc.json" "log:$work/oracle$bpc.json"
     fi
 done
-have_cli || note "gpussim CLI not built ($GPUSSIM_CLI): CLI comparison not run"
+have_oracle || note "neither the gpussim CLI nor score_raw is built: comparison with the library not run"
 grep "gpussim float_ms_ssim:" "$work/err8" | sed 's/^\[[^]]*\] *//'
 
 # CSV log: same numbers

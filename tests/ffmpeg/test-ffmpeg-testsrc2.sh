@@ -1,7 +1,8 @@
 #!/bin/sh
 # FATE-style: testsrc2 -> split -> distortion (blur + seeded noise) -> gpussim
 # -> metadata=print, in every layout and depth the filter maps, compared to
-# the gpussim CLI (or, without it, to the filter's planar run) on the very
+# the gpussim CLI (or, without it, the library called directly by
+# tests/ffmpeg/score_raw; without either, to the filter's planar run) on the very
 # same frames, which the same graph dumps as raw planar video. Asserts every
 # value (all metrics, lcs terms, planes=all chroma keys) is exactly equal.
 # Semi-planar layouts (NV12, P010...) are scored from a lossless repack of
@@ -18,6 +19,9 @@ gray        gray         400 8
 yuv420p10le yuv420p10le  420 10
 yuv422p12le yuv422p12le  422 12
 yuv444p16le yuv444p16le  444 16
+yuv420p16le yuv420p16le  420 16
+yuv422p10le yuv422p10le  422 10
+yuv444p10le yuv444p10le  444 10
 gray10le    gray10le     400 10
 gray16le    gray16le     400 16
 nv12        yuv420p      420 8
@@ -52,17 +56,14 @@ echo "$cases" | while read -r pf planar cp cb; do
         -map '[d2]' -c:v rawvideo -f rawvideo "$work/dis-$pf.raw" 2> "$work/err-$pf" ||
         { cat "$work/err-$pf" >&2; fail "$pf: ffmpeg failed"; }
     [ "$(grep -c '^frame:' "$meta")" = 5 ] || fail "$pf: expected 5 frames of metadata"
-    if have_cli; then
-        "$GPUSSIM_CLI" -q -r "$work/ref-$pf.raw" -d "$work/dis-$pf.raw" -w $W -h $H -p $cp -b $cb \
-            --backend cpu --planes $planes --feature float_ssim=enable_lcs=1 \
-            --feature float_ms_ssim=enable_lcs=1 --feature float_ansnr --feature ssim \
-            -o "$work/cli-$pf.json"
-        printf '%s: ' "$pf"
-        $COMPARE "meta:$meta" "log:$work/cli-$pf.json"
+    if have_oracle; then
+        score_oracle "$work/ref-$pf.raw" "$work/dis-$pf.raw" $W $H $cp $cb $planes "$work/oracle-$pf.json"
+        printf '%s vs %s: ' "$pf" "$(oracle_name)"
+        $COMPARE "meta:$meta" "log:$work/oracle-$pf.json"
     elif [ "$pf" != "$planar" ]; then
         printf '%s: ' "$pf"
         $COMPARE "meta:$meta" "meta:$work/meta-$planar.txt"
     fi
 done
-have_cli || note "gpussim CLI not built ($GPUSSIM_CLI): semi-planar layouts compared to the planar runs only"
+have_oracle || note "neither the gpussim CLI nor score_raw is built: semi-planar layouts compared to the planar runs only"
 note "PASS"
