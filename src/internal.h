@@ -6,6 +6,10 @@
 #ifndef GPUSSIM_INTERNAL_H
 #define GPUSSIM_INTERNAL_H
 
+#ifdef HAVE_CONFIG_H
+#include "config.h" /* HAVE_CUDA, HAVE_VULKAN, ... from configure */
+#endif
+
 #include <stdarg.h>
 #include <stdint.h>
 

@@ -1,0 +1,10 @@
+/*
+ * The one translation unit of the OpenCL C kernels: compiled offline to the
+ * SPIR-V module that the Level Zero backend embeds, and built from source by
+ * the PoCL tests. Mirrors kernels/c file for file.
+ */
+#include "convert_ze.cl"
+#include "decimate_ze.cl"
+#include "ssim_window_ze.cl"
+#include "ansnr_ze.cl"
+#include "issim_ze.cl"

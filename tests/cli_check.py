@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Helpers for tests/test_cli.sh: make inputs from the raw fixtures and
+check the gpussim CLI's output against libvmaf's values.
+
+Every check prints what differs and exits 1 on a mismatch, 0 when all holds.
+Values are compared with ==: the CLI prints 17 significant digits, so a
+double that round-trips is equal to libvmaf's double exactly.
+"""
+import csv
+import json
+import math
+import sys
+
+
+def fail(msg):
+    print("    FAIL: " + msg)
+    sys.exit(1)
+
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        fail("%s is not valid JSON: %s" % (path, e))
+
+
+def frame_size(w, h, chroma, bps):
+    cw, ch = {"420": ((w + 1) // 2, (h + 1) // 2), "422": ((w + 1) // 2, h),
+              "444": (w, h), "400": (0, 0)}[chroma]
+    return (w * h + 2 * cw * ch) * bps
+
+
+# ---- input makers ------------------------------------------------------------
+
+def cmd_y4m(src, dst, w, h, chroma, bps, header, frame_line="FRAME"):
+    """Wraps a raw planar file into y4m: header line, then frame_line before each frame."""
+    n = frame_size(int(w), int(h), chroma, int(bps))
+    data = open(src, "rb").read()
+    with open(dst, "wb") as out:
+        out.write(header.encode() + b"\n")
+        for off in range(0, len(data), n):
+            out.write(frame_line.encode() + b"\n")
+            out.write(data[off:off + n])
+
+
+def cmd_relayout(src, dst, w, h, bps, chroma):
+    """Rewrites 4:2:0 frames as gray (400) or with 4:2:2/4:4:4 chroma planes.
+    The metrics read luma only, so libvmaf's values stay the same; the chroma
+    content is a ramp so a wrong plane offset shows up as a luma change."""
+    w, h, bps = int(w), int(h), int(bps)
+    n420 = frame_size(w, h, "420", bps)
+    luma = w * h * bps
+    data = open(src, "rb").read()
+    extra = frame_size(w, h, chroma, bps) - luma
+    ramp = bytes((i * 7) & 0xff for i in range(extra)) if bps == 1 else \
+        b"".join(((i * 7) & 0x3f).to_bytes(2, "little") for i in range(extra // 2))
+    with open(dst, "wb") as out:
+        for off in range(0, len(data), n420):
+            out.write(data[off:off + luma])
+            out.write(ramp)
+
+
+def cmd_plane(src, dst, w, h, bps, plane):
+    """Extracts plane 1 (U) or 2 (V) of 4:2:0 frames as a gray file of the chroma size."""
+    w, h, bps, plane = int(w), int(h), int(bps), int(plane)
+    n420 = frame_size(w, h, "420", bps)
+    luma = w * h * bps
+    csize = ((w + 1) // 2) * ((h + 1) // 2) * bps
+    off = luma + (plane - 1) * csize
+    data = open(src, "rb").read()
+    with open(dst, "wb") as out:
+        for f in range(0, len(data), n420):
+            out.write(data[f + off:f + off + csize])
+
+
+def cmd_suffix_equal(out_path, other_path, suffix, keys):
+    """out's '<key><suffix>' values equal other's '<key>' values on every frame."""
+    a = load_json(out_path)["frames"]
+    b = load_json(other_path)["frames"]
+    if len(a) != len(b):
+        fail("%d vs %d frames" % (len(a), len(b)))
+    keys = keys.split(",")
+    for i in range(len(a)):
+        for k in keys:
+            if a[i]["metrics"][k + suffix] != b[i]["metrics"][k]:
+                fail("frame %d %s%s = %r, the plane scored alone gives %r"
+                     % (i, k, suffix, a[i]["metrics"][k + suffix], b[i]["metrics"][k]))
+    print("    %s keys equal the plane scored alone as gray, %d frames" % (suffix, len(a)))
+
+
+# ---- output checks -----------------------------------------------------------
+
+def check_pooled(out, keys, nframes):
+    pooled = out.get("pooled_metrics")
+    if not isinstance(pooled, dict):
+        fail("no pooled_metrics object")
+    for k in keys:
+        vals = [fr["metrics"][k] for fr in out["frames"]]
+        p = pooled.get(k)
+        if p is None:
+            fail("pooled_metrics has no %s" % k)
+        if not vals:
+            if any(p[f] is not None for f in ("min", "max", "mean", "harmonic_mean")):
+                fail("%s pooled over no frames is %r, expected nulls" % (k, p))
+            continue
+        if any(v is None for v in vals):
+            continue  # checked by the caller where non-finite values are expected
+        if p["min"] != min(vals) or p["max"] != max(vals):
+            fail("%s pooled min/max %r/%r, frames give %r/%r" % (k, p["min"], p["max"], min(vals), max(vals)))
+        mean = math.fsum(vals) / len(vals)
+        if p["mean"] != mean:
+            fail("%s pooled mean %r, fsum/n of the frames is %r" % (k, p["mean"], mean))
+        hm = len(vals) / math.fsum(1.0 / (v + 1.0) for v in vals) - 1.0
+        if abs(p["harmonic_mean"] - hm) > 1e-12 * max(1.0, abs(hm)):
+            fail("%s pooled harmonic_mean %r, frames give %r" % (k, p["harmonic_mean"], hm))
+
+
+def cmd_expect(out_path, exp_path, nframes=None, keys=None):
+    """The output has exactly nframes frames (default: as many as expected;
+    more repeat the expected sequence, for inputs made by concatenating the
+    fixture) with exactly the keys given (default: every key of the expected
+    file), equal values, and pooled stats over those frames."""
+    out = load_json(out_path)
+    exp = load_json(exp_path)["frames"]
+    nframes = len(exp) if nframes in (None, "", "all") else int(nframes)
+    keys = list(exp[0].keys()) if keys in (None, "", "all") else keys.split(",")
+    for field in ("version", "fps", "frames", "pooled_metrics", "aggregate_metrics"):
+        if field not in out:
+            fail("output has no '%s' (libvmaf layout)" % field)
+    frames = out["frames"]
+    if len(frames) != nframes:
+        fail("%d frames in the output, expected %d" % (len(frames), nframes))
+    for i, fr in enumerate(frames):
+        if fr.get("frameNum") != i:
+            fail("frame %d has frameNum %r" % (i, fr.get("frameNum")))
+        m = fr["metrics"]
+        if sorted(m.keys()) != sorted(keys):
+            fail("frame %d keys %s, expected %s" % (i, sorted(m.keys()), sorted(keys)))
+        e = exp[i % len(exp)]
+        for k in keys:
+            if m[k] != e[k]:
+                fail("frame %d %s = %r, libvmaf %r" % (i, k, m[k], e[k]))
+    if sorted(out["pooled_metrics"].keys()) != sorted(keys):
+        fail("pooled keys %s, expected %s" % (sorted(out["pooled_metrics"].keys()), sorted(keys)))
+    check_pooled(out, keys, nframes)
+    print("    %d frames x %d keys equal libvmaf; pooled mean/min/max exact" % (nframes, len(keys)))
+
+
+def cmd_values(out_path, exp_path, nframes, keys):
+    """The listed keys equal libvmaf's on every frame (other keys not checked)."""
+    out = load_json(out_path)
+    exp = load_json(exp_path)["frames"]
+    nframes = len(exp) if nframes == "all" else int(nframes)
+    keys = keys.split(",")
+    if len(out["frames"]) != nframes:
+        fail("%d frames in the output, expected %d" % (len(out["frames"]), nframes))
+    for i, fr in enumerate(out["frames"]):
+        for k in keys:
+            if fr["metrics"].get(k) != exp[i % len(exp)][k]:
+                fail("frame %d %s = %r, libvmaf %r" % (i, k, fr["metrics"].get(k), exp[i % len(exp)][k]))
+    print("    %d keys equal libvmaf on %d frames" % (len(keys), nframes))
+
+
+def cmd_keys(out_path, keys):
+    """The output's metric keys are exactly keys, in this order."""
+    out = load_json(out_path)
+    want = keys.split(",")
+    for fr in out["frames"]:
+        got = list(fr["metrics"].keys())
+        if got != want:
+            fail("frame %d keys %s, expected %s" % (fr["frameNum"], got, want))
+    print("    keys in order: %s" % ",".join(want))
+
+
+def cmd_csv(csv_path, json_path):
+    """CSV header and every value equal the JSON output's."""
+    out = load_json(json_path)
+    with open(csv_path, newline="") as f:
+        rows = list(csv.reader(f))
+    names = list(out["frames"][0]["metrics"].keys())
+    if rows[0] != ["Frame"] + names:
+        fail("CSV header %s, expected %s" % (rows[0], ["Frame"] + names))
+    if len(rows) - 1 != len(out["frames"]):
+        fail("%d CSV rows, %d JSON frames" % (len(rows) - 1, len(out["frames"])))
+    for i, row in enumerate(rows[1:]):
+        if int(row[0]) != i:
+            fail("CSV row %d has frame %s" % (i, row[0]))
+        for k, cell in zip(names, row[1:]):
+            if float(cell) != out["frames"][i]["metrics"][k]:
+                fail("CSV frame %d %s = %s, JSON %r" % (i, k, cell, out["frames"][i]["metrics"][k]))
+    print("    CSV: %d rows x %d values equal the JSON" % (len(rows) - 1, len(names)))
+
+
+def cmd_db(out_path, exp_path, key, clip, w, h, bpc):
+    """key holds libvmaf's dB conversion of the expected value:
+    min(-10*log10(1 - v), max_db), max_db = ceil(10*log10(peak^2 / (0.5/(w*h)))) with clip_db."""
+    out = load_json(out_path)
+    exp = load_json(exp_path)["frames"]
+    peak = (1 << int(bpc)) - 1
+    max_db = math.ceil(10 * math.log10(peak * peak / (0.5 / (int(w) * int(h))))) if clip == "clip" else math.inf
+    vals = []
+    for i, fr in enumerate(out["frames"]):
+        v = exp[i][key]
+        want = -10 * math.log10(1 - v) if v < 1 else math.inf
+        want = min(want, max_db)
+        got = fr["metrics"][key]
+        if math.isinf(want):
+            if got is not None:
+                fail("frame %d %s = %r, expected null (infinite dB)" % (i, key, got))
+        elif got != want:
+            fail("frame %d %s = %r dB, expected %r" % (i, key, got, want))
+        vals.append(want)
+    p = out["pooled_metrics"][key]
+    if any(math.isinf(v) for v in vals):
+        if p["mean"] is not None:
+            fail("pooled mean of infinite dB values is %r, expected null" % p["mean"])
+    elif p["mean"] != math.fsum(vals) / len(vals):
+        fail("pooled %s mean %r, expected %r" % (key, p["mean"], math.fsum(vals) / len(vals)))
+    print("    %s in dB (%s): %s" % (key, clip, ", ".join("null" if math.isinf(v) else repr(v) for v in vals)))
+
+
+def cmd_same_luma(out_path, exp_path, keys):
+    """The luma keys equal libvmaf's and every '.u'/'.v' twin is present and finite."""
+    out = load_json(out_path)
+    exp = load_json(exp_path)["frames"]
+    keys = keys.split(",")
+    for i, fr in enumerate(out["frames"]):
+        m = fr["metrics"]
+        for k in keys:
+            if m[k] != exp[i][k]:
+                fail("frame %d %s = %r, libvmaf %r" % (i, k, m[k], exp[i][k]))
+            for sfx in (".u", ".v"):
+                if not isinstance(m.get(k + sfx), (int, float)) or not math.isfinite(m[k + sfx]):
+                    fail("frame %d has no finite %s" % (i, k + sfx))
+    print("    luma equal libvmaf, .u/.v present on %d frames" % len(out["frames"]))
+
+
+def main():
+    cmds = {"y4m": cmd_y4m, "relayout": cmd_relayout, "expect": cmd_expect, "keys": cmd_keys, "values": cmd_values,
+            "csv": cmd_csv, "db": cmd_db, "same_luma": cmd_same_luma,
+            "plane": cmd_plane, "suffix_equal": cmd_suffix_equal}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
+        fail("usage: cli_check.py %s ARGS" % "|".join(cmds))
+    cmds[sys.argv[1]](*sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,324 @@
+#!/bin/sh
+# End-to-end tests of the gpussim command line tool.
+#
+# Scores the libvmaf fixtures through the CLI (raw and y4m, every bit depth,
+# gray/4:2:2/4:4:4 relayouts, stdin, CSV) and asserts every printed value is
+# exactly libvmaf's; checks pooling against python's math.fsum; and checks
+# each error path: message on stderr, non-zero exit without a crash, and the
+# frames scored before the error present in valid JSON.
+#
+# Environment (set by `make check`): GPUSSIM_CLI = the built tool,
+# GPUSSIM_FIXTURES = the fixtures folder. Exits 77 (skip) without fixtures or
+# python3.
+
+CLI=${GPUSSIM_CLI:-}
+FIX=${GPUSSIM_FIXTURES:-}/src01_576x324_3f
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+if [ ! -d "$FIX" ] || [ ! -f "$FIX/expected_8bit.json" ]; then
+    echo "SKIP: fixtures not found (GPUSSIM_FIXTURES=${GPUSSIM_FIXTURES:-unset})"
+    exit 77
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "SKIP: python3 is needed to parse the JSON output"
+    exit 77
+fi
+if [ -z "$CLI" ] || [ ! -x "$CLI" ]; then
+    echo "FAIL: GPUSSIM_CLI (${CLI:-unset}) is not an executable"
+    exit 1
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpussim-cli.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT INT TERM
+CHECK="python3 $HERE/cli_check.py"
+
+W=576
+H=324
+FS8=$((W * H * 3 / 2))   # bytes of one 8-bit 4:2:0 frame
+FS16=$((FS8 * 2))        # ... of one 10/12/16-bit frame
+MSKEYS=float_ms_ssim
+for t in l c s; do for s in 0 1 2 3 4; do MSKEYS="$MSKEYS,float_ms_ssim_${t}_scale$s"; done; done
+FEATS="--feature float_ssim=enable_lcs=true --feature float_ms_ssim=enable_lcs=true --feature float_ansnr --feature ssim"
+
+npass=0
+nfail=0
+pass() { npass=$((npass + 1)); echo "PASS: $1"; }
+failed() { nfail=$((nfail + 1)); echo "FAIL: $1"; }
+
+pixfmt() { case $1 in 8) echo yuv420p ;; *) echo "yuv420p${1}le" ;; esac; }
+ref() { echo "$FIX/src01_hrc00_576x324_3f.$(pixfmt "$1").yuv"; }
+dis() { echo "$FIX/src01_hrc01_576x324_3f.$(pixfmt "$1").yuv"; }
+bps() { if [ "$1" = 8 ]; then echo 1; else echo 2; fi; }
+
+# run_cli ARGS...: runs the CLI, stdout in $TMP/out, stderr in $TMP/err, status in $rc
+run_cli() {
+    "$CLI" "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+}
+
+# expect_ok NAME CHECK-ARGS...: the last run exited 0 and the check holds
+expect_ok() {
+    name=$1
+    shift
+    if [ "$rc" -ne 0 ]; then
+        failed "$name: exit status $rc"
+        sed 's/^/    stderr: /' "$TMP/err"
+        return
+    fi
+    if $CHECK "$@"; then pass "$name"; else failed "$name"; fi
+}
+
+# expect_error NAME STATUS MESSAGE: the last run exited with STATUS (1: after
+# scoring began, 2: setup) — never a signal — and stderr holds MESSAGE
+expect_error() {
+    if [ "$rc" -ne "$2" ]; then
+        failed "$1: exit status $rc, expected $2"
+        sed 's/^/    stderr: /' "$TMP/err"
+        return 1
+    fi
+    if ! grep -F -q -- "$3" "$TMP/err"; then
+        failed "$1: stderr lacks '$3'"
+        sed 's/^/    stderr: /' "$TMP/err"
+        return 1
+    fi
+    echo "    stderr: $(grep -F -- "$3" "$TMP/err" | head -n 1)"
+    return 0
+}
+
+# setup errors write nothing to the output
+expect_setup_error() {
+    if expect_error "$1" 2 "$2"; then
+        if [ -s "$TMP/out" ]; then failed "$1: output written on a setup error"; else pass "$1"; fi
+    fi
+}
+
+# errors after scoring began still write the frames before them
+expect_partial() {
+    name=$1
+    shift
+    if expect_error "$name" 1 "$1"; then
+        shift
+        if $CHECK "$@"; then pass "$name"; else failed "$name"; fi
+    fi
+}
+
+# ---- libvmaf values through raw input, every bit depth ----------------------
+for b in 8 10 12 16; do
+    run_cli -r "$(ref $b)" -d "$(dis $b)" -w $W -h $H -p 420 -b $b $FEATS
+    expect_ok "raw ${b}-bit: all 23 keys == libvmaf" expect "$TMP/out" "$FIX/expected_${b}bit.json"
+done
+run_cli -r "$(ref 8)" -d "$(ref 8)" -w $W -h $H -p 420 -b 8 $FEATS
+expect_ok "raw 8-bit identity == libvmaf" expect "$TMP/out" "$FIX/expected_8bit_identity.json"
+
+# ---- the same through y4m, header fields in varied order and forms -----------
+$CHECK y4m "$(ref 8)" "$TMP/ref8.y4m" $W $H 420 1 "YUV4MPEG2 W576 H324 F25:1 Ip A1:1 C420jpeg XYSCSS=420JPEG"
+$CHECK y4m "$(dis 8)" "$TMP/dis8.y4m" $W $H 420 1 "YUV4MPEG2 H324 W576 C420mpeg2 F25:1"
+$CHECK y4m "$(ref 10)" "$TMP/ref10.y4m" $W $H 420 2 "YUV4MPEG2 C420p10 XYSCSS=420P10 H324 W576 Ip F30000:1001 A0:0" "FRAME Ip"
+$CHECK y4m "$(dis 10)" "$TMP/dis10.y4m" $W $H 420 2 "YUV4MPEG2 W576 H324 C420p10" "FRAME"
+$CHECK y4m "$(ref 12)" "$TMP/ref12.y4m" $W $H 420 2 "YUV4MPEG2 W576 H324 C420p12"
+$CHECK y4m "$(dis 12)" "$TMP/dis12.y4m" $W $H 420 2 "YUV4MPEG2 W576 H324 C420p12 I?" "FRAME XTAG=1"
+$CHECK y4m "$(ref 16)" "$TMP/ref16.y4m" $W $H 420 2 "YUV4MPEG2 C420p16 W576 H324 F24:1"
+$CHECK y4m "$(dis 16)" "$TMP/dis16.y4m" $W $H 420 2 "YUV4MPEG2 W576 C420p16 H324 A1:1 Ip"
+for b in 8 10 12 16; do
+    run_cli -r "$TMP/ref$b.y4m" -d "$TMP/dis$b.y4m" $FEATS
+    expect_ok "y4m ${b}-bit: all 23 keys == libvmaf" expect "$TMP/out" "$FIX/expected_${b}bit.json"
+done
+# no C field: 4:2:0 8-bit by definition
+$CHECK y4m "$(ref 8)" "$TMP/ref8_noc.y4m" $W $H 420 1 "YUV4MPEG2 W576 H324"
+run_cli -r "$TMP/ref8_noc.y4m" -d "$TMP/dis8.y4m" $FEATS
+expect_ok "y4m without C field (420jpeg 8-bit default)" expect "$TMP/out" "$FIX/expected_8bit.json"
+# a raw input takes its format from the y4m one
+run_cli -r "$TMP/ref10.y4m" -d "$(dis 10)" $FEATS
+expect_ok "y4m ref + raw dis (format from the y4m header)" expect "$TMP/out" "$FIX/expected_10bit.json"
+# stdin, and a y4m named .yuv (detected by its signature)
+cp "$TMP/dis12.y4m" "$TMP/dis12_y4m.yuv"
+"$CLI" -r - -d "$TMP/dis12_y4m.yuv" $FEATS <"$TMP/ref12.y4m" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_ok "y4m from stdin + y4m content named .yuv" expect "$TMP/out" "$FIX/expected_12bit.json"
+
+# ---- other layouts: luma scores must not move -------------------------------
+$CHECK relayout "$(ref 8)" "$TMP/ref8_gray.yuv" $W $H 1 400
+$CHECK relayout "$(dis 8)" "$TMP/dis8_gray.yuv" $W $H 1 400
+run_cli -r "$TMP/ref8_gray.yuv" -d "$TMP/dis8_gray.yuv" -w $W -h $H -p 400 -b 8 $FEATS
+expect_ok "raw gray (-p 400) 8-bit == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json"
+for b in 10 16; do
+    $CHECK relayout "$(ref $b)" "$TMP/ref${b}_gray.yuv" $W $H 2 400
+    $CHECK relayout "$(dis $b)" "$TMP/dis${b}_gray.yuv" $W $H 2 400
+    $CHECK y4m "$TMP/ref${b}_gray.yuv" "$TMP/ref${b}_mono.y4m" $W $H 400 2 "YUV4MPEG2 W576 H324 Cmono$b"
+    $CHECK y4m "$TMP/dis${b}_gray.yuv" "$TMP/dis${b}_mono.y4m" $W $H 400 2 "YUV4MPEG2 W576 H324 Cmono$b"
+    run_cli -r "$TMP/ref${b}_mono.y4m" -d "$TMP/dis${b}_mono.y4m" $FEATS
+    expect_ok "y4m Cmono$b == libvmaf" expect "$TMP/out" "$FIX/expected_${b}bit.json"
+done
+$CHECK relayout "$(ref 10)" "$TMP/ref10_444.yuv" $W $H 2 444
+$CHECK relayout "$(dis 10)" "$TMP/dis10_444.yuv" $W $H 2 444
+run_cli -r "$TMP/ref10_444.yuv" -d "$TMP/dis10_444.yuv" -w $W -h $H -p 444 -b 10 $FEATS
+expect_ok "raw 4:4:4 10-bit == libvmaf" expect "$TMP/out" "$FIX/expected_10bit.json"
+$CHECK relayout "$(ref 12)" "$TMP/ref12_422.yuv" $W $H 2 422
+$CHECK relayout "$(dis 12)" "$TMP/dis12_422.yuv" $W $H 2 422
+$CHECK y4m "$TMP/ref12_422.yuv" "$TMP/ref12_422.y4m" $W $H 422 2 "YUV4MPEG2 W576 H324 C422p12"
+$CHECK y4m "$TMP/dis12_422.yuv" "$TMP/dis12_422.y4m" $W $H 422 2 "YUV4MPEG2 W576 H324 C422p12"
+run_cli -r "$TMP/ref12_422.y4m" -d "$TMP/dis12_422.y4m" $FEATS
+expect_ok "y4m C422p12 == libvmaf" expect "$TMP/out" "$FIX/expected_12bit.json"
+$CHECK relayout "$(ref 8)" "$TMP/ref8_444.yuv" $W $H 1 444
+$CHECK relayout "$(dis 8)" "$TMP/dis8_444.yuv" $W $H 1 444
+$CHECK y4m "$TMP/ref8_444.yuv" "$TMP/ref8_444.y4m" $W $H 444 1 "YUV4MPEG2 W576 H324 C444"
+$CHECK y4m "$TMP/dis8_444.yuv" "$TMP/dis8_444.y4m" $W $H 444 1 "YUV4MPEG2 W576 H324 C444"
+run_cli -r "$TMP/ref8_444.y4m" -d "$TMP/dis8_444.y4m" $FEATS
+expect_ok "y4m C444 8-bit == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json"
+
+# ---- a longer run: more frames than the library keeps in flight (-EAGAIN path),
+# two contexts collected in step, one worker thread
+for i in 1 2 3 4 5 6 7 8 9 10; do cat "$(ref 8)"; done >"$TMP/ref8_30f.yuv"
+for i in 1 2 3 4 5 6 7 8 9 10; do cat "$(dis 8)"; done >"$TMP/dis8_30f.yuv"
+run_cli -r "$TMP/ref8_30f.yuv" -d "$TMP/dis8_30f.yuv" -w $W -h $H -p 420 -b 8 --threads 1 $FEATS
+expect_ok "30 frames, --threads 1: every frame == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json" 30
+run_cli -r "$TMP/ref8_30f.yuv" -d "$TMP/dis8_30f.yuv" -w $W -h $H -p 420 -b 8 --threads 1 \
+    --feature float_ssim=enable_lcs=true:enable_db=true --feature float_ms_ssim=enable_lcs=true --feature float_ansnr
+expect_ok "30 frames, two contexts: float_ms_ssim/ansnr == libvmaf" values "$TMP/out" "$FIX/expected_8bit.json" 30 "$MSKEYS,float_ansnr,float_anpsnr,float_ssim_l,float_ssim_c,float_ssim_s"
+
+# ---- which keys each feature prints --------------------------------------------
+R8="-r $(ref 8) -d $(dis 8) -w $W -h $H -p 420 -b 8"
+run_cli $R8
+expect_ok "no --feature: all metrics, no lcs keys" keys "$TMP/out" float_ssim,float_ms_ssim,float_ansnr,float_anpsnr,ssim
+run_cli $R8 --feature float_ssim=enable_lcs=true --feature float_ms_ssim
+expect_ok "float_ssim lcs + plain float_ms_ssim: no per-scale keys" keys "$TMP/out" float_ssim,float_ssim_l,float_ssim_c,float_ssim_s,float_ms_ssim
+expect_ok "  ... values == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json" all float_ssim,float_ssim_l,float_ssim_c,float_ssim_s,float_ms_ssim
+run_cli $R8 --feature ms_ssim=enable_lcs=1 --feature ssim
+expect_ok "ms_ssim alias with lcs + ssim: no float_ssim keys" keys "$TMP/out" "$MSKEYS,ssim"
+expect_ok "  ... values == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json" all "$MSKEYS,ssim"
+run_cli $R8 --feature ansnr
+expect_ok "ansnr alias: float_ansnr + float_anpsnr" expect "$TMP/out" "$FIX/expected_8bit.json" all float_ansnr,float_anpsnr
+run_cli $R8 --feature all --feature float_ssim=enable_lcs=true
+expect_ok "all + float_ssim options" keys "$TMP/out" float_ssim,float_ssim_l,float_ssim_c,float_ssim_s,float_ms_ssim,float_ansnr,float_anpsnr,ssim
+run_cli $R8 --feature float_ssim=scale=1:enable_lcs=false
+expect_ok "float_ssim scale=1 (auto is 1 at 576x324)" expect "$TMP/out" "$FIX/expected_8bit.json" all float_ssim
+
+# ---- dB options ---------------------------------------------------------------
+run_cli $R8 --feature float_ssim=enable_db=true
+expect_ok "float_ssim enable_db" db "$TMP/out" "$FIX/expected_8bit.json" float_ssim noclip $W $H 8
+run_cli $R8 --feature float_ms_ssim=enable_db=true:clip_db=true
+expect_ok "float_ms_ssim enable_db clip_db" db "$TMP/out" "$FIX/expected_8bit.json" float_ms_ssim clip $W $H 8
+run_cli -r "$(ref 10)" -d "$(ref 10)" -w $W -h $H -p 420 -b 10 --feature float_ssim=enable_db=true:clip_db=true
+expect_ok "identity 10-bit clip_db: finite ceiling" db "$TMP/out" "$FIX/expected_8bit_identity.json" float_ssim clip $W $H 10
+run_cli -r "$(ref 8)" -d "$(ref 8)" -w $W -h $H -p 420 -b 8 --feature float_ssim=enable_db=true
+expect_ok "identity without clip_db: infinite dB printed as null" db "$TMP/out" "$FIX/expected_8bit_identity.json" float_ssim noclip $W $H 8
+# different dB options per feature: two contexts on the same frames
+run_cli $R8 --feature float_ssim=enable_db=true --feature float_ms_ssim=enable_lcs=true --feature ssim
+expect_ok "float_ssim in dB, float_ms_ssim plain (two contexts)" db "$TMP/out" "$FIX/expected_8bit.json" float_ssim noclip $W $H 8
+expect_ok "  ... float_ms_ssim, its scales and ssim == libvmaf" values "$TMP/out" "$FIX/expected_8bit.json" all "$MSKEYS,ssim"
+expect_ok "  ... keys in libvmaf's order" keys "$TMP/out" "float_ssim,$MSKEYS,ssim"
+
+# ---- CSV, -o, --planes all -------------------------------------------------------
+run_cli $R8 $FEATS
+cp "$TMP/out" "$TMP/ref8.json"
+run_cli $R8 $FEATS --csv -o "$TMP/out.csv"
+if [ "$rc" -eq 0 ] && [ ! -s "$TMP/out" ]; then
+    expect_ok "CSV (-o file) == JSON values, 17 digits" csv "$TMP/out.csv" "$TMP/ref8.json"
+else
+    failed "CSV -o: exit $rc or data on stdout"
+fi
+run_cli $R8 $FEATS -q -o "$TMP/out.json"
+expect_ok "-o file JSON == libvmaf" expect "$TMP/out.json" "$FIX/expected_8bit.json"
+if [ -s "$TMP/err" ] || [ -s "$TMP/out" ]; then failed "-q -o: stderr or stdout not empty"; else pass "-q -o: nothing on stdout/stderr"; fi
+run_cli $R8 --feature float_ssim --feature float_ansnr --feature ssim --planes all
+expect_ok "--planes all: luma == libvmaf, .u/.v present" same_luma "$TMP/out" "$FIX/expected_8bit.json" float_ssim,float_ansnr,float_anpsnr,ssim
+cp "$TMP/out" "$TMP/planes_all.json"
+for p in 1 2; do
+    sfx=$([ $p = 1 ] && echo .u || echo .v)
+    $CHECK plane "$(ref 8)" "$TMP/ref8_p$p.yuv" $W $H 1 $p
+    $CHECK plane "$(dis 8)" "$TMP/dis8_p$p.yuv" $W $H 1 $p
+    run_cli -r "$TMP/ref8_p$p.yuv" -d "$TMP/dis8_p$p.yuv" -w $((W / 2)) -h $((H / 2)) -p 400 -b 8 --feature float_ssim --feature float_ansnr --feature ssim
+    expect_ok "--planes all: $sfx == that plane scored alone as gray" suffix_equal "$TMP/planes_all.json" "$TMP/out" $sfx float_ssim,float_ansnr,float_anpsnr,ssim
+done
+# raw input from stdin
+"$CLI" -r "$(ref 8)" -d - -w $W -h $H -p 420 -b 8 $FEATS <"$(dis 8)" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_ok "raw distorted from stdin == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json"
+# stderr is not a terminal here: no progress line
+run_cli $R8 $FEATS
+if grep -q fps "$TMP/err"; then failed "progress printed to a non-terminal stderr"; else pass "no progress on a non-terminal stderr"; fi
+
+# ---- errors after scoring began: frames before the error are written -----------
+head -c $((2 * FS8 + FS8 / 2)) "$(ref 8)" >"$TMP/ref8_trunc.yuv"
+run_cli -r "$TMP/ref8_trunc.yuv" -d "$(dis 8)" -w $W -h $H -p 420 -b 8 $FEATS
+expect_partial "raw reference with a partial last frame" "truncated" expect "$TMP/out" "$FIX/expected_8bit.json" 2
+head -c $((2 * FS16 + 7)) "$(dis 16)" >"$TMP/dis16_trunc.yuv"
+run_cli -r "$(ref 16)" -d "$TMP/dis16_trunc.yuv" -w $W -h $H -p 420 -b 16 $FEATS -o "$TMP/trunc.json"
+expect_partial "raw 16-bit distorted truncated (-o file)" "truncated" expect "$TMP/trunc.json" "$FIX/expected_16bit.json" 2
+Y4M10=$(wc -c <"$TMP/dis10.y4m")
+head -c $((Y4M10 - 1000)) "$TMP/dis10.y4m" >"$TMP/dis10_trunc.y4m"
+run_cli -r "$TMP/ref10.y4m" -d "$TMP/dis10_trunc.y4m" $FEATS
+expect_partial "y4m distorted with a partial last frame" "truncated" expect "$TMP/out" "$FIX/expected_10bit.json" 2
+# a FRAME marker cut in half
+head -c $((Y4M10 - 2 * (FS16 + 6) + 3)) "$TMP/dis10.y4m" >"$TMP/dis10_cutmark.y4m"
+run_cli -r "$TMP/ref10.y4m" -d "$TMP/dis10_cutmark.y4m" $FEATS
+expect_partial "y4m ending inside a FRAME header" "inside a FRAME header" expect "$TMP/out" "$FIX/expected_10bit.json" 1
+head -c $((2 * FS8)) "$(dis 8)" >"$TMP/dis8_2f.yuv"
+run_cli -r "$(ref 8)" -d "$TMP/dis8_2f.yuv" -w $W -h $H -p 420 -b 8 $FEATS
+expect_partial "distorted has fewer frames" "different frame counts" expect "$TMP/out" "$FIX/expected_8bit.json" 2
+head -c $((1 * FS8)) "$(ref 8)" >"$TMP/ref8_1f.yuv"
+run_cli -r "$TMP/ref8_1f.yuv" -d "$(dis 8)" -w $W -h $H -p 420 -b 8 $FEATS
+expect_partial "reference has fewer frames" "different frame counts" expect "$TMP/out" "$FIX/expected_8bit.json" 1
+{ printf 'YUV4MPEG2 W576 H324 C420jpeg\nFRAME\n'; head -c $FS8 "$(dis 8)"; printf 'FRAMX\n'; head -c $FS8 "$(dis 8)"; } >"$TMP/dis8_badframe.y4m"
+run_cli -r "$TMP/ref8.y4m" -d "$TMP/dis8_badframe.y4m" $FEATS
+expect_partial "corrupt second FRAME header" "expected a y4m FRAME header" expect "$TMP/out" "$FIX/expected_8bit.json" 1
+: >"$TMP/empty.yuv"
+run_cli -r "$TMP/empty.yuv" -d "$TMP/empty.yuv" -w $W -h $H -p 420 -b 8
+expect_partial "empty inputs" "no frames" expect "$TMP/out" "$FIX/expected_8bit.json" 0 float_ssim,float_ms_ssim,float_ansnr,float_anpsnr,ssim
+
+# ---- setup errors: clear message, exit 2, nothing written --------------------------
+bad_y4m() { # NAME HEADER MESSAGE
+    { printf '%s\nFRAME\n' "$2"; head -c $FS8 "$(ref 8)"; } >"$TMP/bad.y4m"
+    run_cli -r "$TMP/bad.y4m" -d "$TMP/dis8.y4m"
+    expect_setup_error "$1" "$3"
+}
+bad_y4m "y4m without H" "YUV4MPEG2 W576 C420jpeg" "no H (height) field"
+bad_y4m "y4m interlaced (It)" "YUV4MPEG2 W576 H324 It C420jpeg" "interlaced y4m (It) is not supported"
+bad_y4m "y4m mixed interlacing (Im)" "YUV4MPEG2 W576 H324 Im" "interlaced y4m (Im) is not supported"
+bad_y4m "y4m C411" "YUV4MPEG2 W576 H324 C411" "colorspace C411 is not supported"
+bad_y4m "y4m C444alpha" "YUV4MPEG2 W576 H324 C444alpha" "alpha plane"
+bad_y4m "y4m C420p9" "YUV4MPEG2 W576 H324 C420p9" "unsupported bit depth 9"
+bad_y4m "y4m Cmono14" "YUV4MPEG2 W576 H324 Cmono14" "unsupported bit depth 14"
+bad_y4m "y4m bad width" "YUV4MPEG2 Wabc H324" "bad y4m width 'abc'"
+printf 'YUV4MPEG W576 H324\n' >"$TMP/nosig.y4m"
+run_cli -r "$TMP/nosig.y4m" -d "$TMP/dis8.y4m"
+expect_setup_error "y4m name without signature" "not a YUV4MPEG2 file"
+run_cli -r "$(ref 8)" -d "$(dis 8)" -p 420 -b 8
+expect_setup_error "raw without -w/-h" "missing: -w -h"
+run_cli -r "$(ref 8)" -d "$(dis 8)" -w $W -h $H
+expect_setup_error "raw without -p/-b" "missing: -p -b"
+run_cli -r "$(ref 8)" -d "$(dis 8)" -w $W -h $H -p 420 -b 9
+expect_setup_error "raw -b 9" "unsupported bit depth '9'"
+run_cli -r "$TMP/ref8.y4m" -d "$TMP/dis10.y4m"
+expect_setup_error "y4m 8-bit vs 10-bit" "reference $TMP/ref8.y4m is 576x324 4:2:0 8-bit, distorted $TMP/dis10.y4m is 576x324 4:2:0 10-bit"
+run_cli -r "$TMP/ref8.y4m" -d "$TMP/dis8.y4m" -w 576 -h 320
+expect_setup_error "y4m header vs -h" "contradicts -w/-h/-p/-b"
+head -c $((100 * 100 * 3 / 2 * 2)) "$(ref 8)" >"$TMP/small.yuv"
+run_cli -r "$TMP/small.yuv" -d "$TMP/small.yuv" -w 100 -h 100 -p 420 -b 8 --feature float_ms_ssim
+expect_setup_error "100x100 MS-SSIM (library refuses)" "MS-SSIM needs at least 176x176"
+run_cli -r "$TMP/small.yuv" -d "$TMP/small.yuv" -w 10 -h 10 -p 420 -b 8 --feature float_ssim
+expect_setup_error "10x10 float_ssim (library refuses)" "smaller than the 11x11 window"
+head -c $((352 * 200 * 3 / 2 * 2)) "$(ref 8)" >"$TMP/352x200.yuv"
+run_cli -r "$TMP/352x200.yuv" -d "$TMP/352x200.yuv" -w 352 -h 200 -p 420 -b 8 --planes all --feature float_ms_ssim
+expect_setup_error "--planes all: 176x100 chroma too small for MS-SSIM" "the U plane is 176x100"
+run_cli -r "$TMP/ref8_gray.yuv" -d "$TMP/dis8_gray.yuv" -w $W -h $H -p 400 -b 8 --planes all
+expect_setup_error "--planes all on gray" "needs chroma planes"
+run_cli $R8 --feature psnr
+expect_setup_error "unknown feature" "unknown feature 'psnr'"
+run_cli $R8 --feature float_ssim=enable_lcs=maybe
+expect_setup_error "bad option value" "enable_lcs must be true, false, 1 or 0"
+run_cli $R8 --feature float_ansnr=enable_lcs=true
+expect_setup_error "option the feature lacks" "unknown option 'enable_lcs'"
+run_cli $R8 --feature float_ssim=scale=11
+expect_setup_error "float_ssim scale out of range" "scale must be 0 (auto) to 10"
+run_cli $R8 --feature float_ssim --feature float_ssim=enable_lcs=true
+expect_setup_error "one feature with two option sets" "given twice with different options"
+run_cli $R8 --backend opencl
+expect_setup_error "unknown backend" "unknown backend 'opencl'"
+run_cli -r "$TMP/does-not-exist.yuv" -d "$(dis 8)" -w $W -h $H -p 420 -b 8
+expect_setup_error "missing input file" "cannot open"
+run_cli -d "$(dis 8)" -w $W -h $H -p 420 -b 8
+expect_setup_error "no -r" "both -r REF and -d DIS are required"
+
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]

@@ -1,0 +1,11 @@
+#!/bin/sh
+# The generic parity harness (tests/test_parity.c) for the Level Zero backend:
+# CPU reference vs ze on generated inputs and the fixtures, spec §5.
+# Exit 77 (skip) without an Intel GPU and its Level Zero driver (everywhere
+# the project runs today: the kernels themselves are checked on PoCL by
+# tests/test_opencl_kernels).
+for bin in ./tests/test_parity "$(dirname "$0")/test_parity"; do
+    [ -x "$bin" ] && exec "$bin" ze "$@"
+done
+echo "SKIP: tests/test_parity is not built"
+exit 77

@@ -1,0 +1,79 @@
+/*
+ * Frame readers for the gpussim command line tool: raw planar YUV and
+ * YUV4MPEG2 (.y4m), from a file or stdin ("-").
+ *
+ * One reader owns one frame buffer, allocated once by cli_input_start();
+ * every frame is read into it, so the caller submits it and reads the next
+ * frame while the library computes (host pictures are copied by
+ * gpussim_submit() before it returns).
+ *
+ * Errors are returned as -1 with a complete message in in->err; the caller
+ * decides how to report it.
+ */
+#ifndef GPUSSIM_TOOLS_INPUT_H
+#define GPUSSIM_TOOLS_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <gpussim/gpussim.h>
+
+/** What both inputs of a run must agree on. */
+struct cli_video_format {
+    int width, height;
+    int bit_depth;              /**< 8, 10, 12 or 16 */
+    enum gpussim_chroma chroma; /**< 420, 422, 444, GRAY (y4m Cmono, -p 400) */
+};
+
+enum cli_input_kind {
+    CLI_INPUT_RAW = 0,
+    CLI_INPUT_Y4M,
+};
+
+struct cli_input {
+    const char *path; /**< as given, for messages */
+    FILE *f;
+    enum cli_input_kind kind;
+    int has_format;   /**< y4m: from the header; raw: after cli_input_start() */
+    struct cli_video_format fmt;
+
+    /* bytes read while sniffing the file type, replayed before the file */
+    unsigned char prefix[16];
+    size_t prefix_len, prefix_pos;
+
+    int nb_planes;
+    size_t plane_offset[3];
+    ptrdiff_t stride[3];
+    size_t frame_size; /**< payload bytes of one frame (no FRAME header) */
+    unsigned char *buf;
+    uint64_t frames_read;
+
+    char err[512];
+};
+
+/** Opens path ("-" = stdin) and detects raw vs y4m by content (a .y4m name
+ *  without the YUV4MPEG2 signature is an error). For y4m the header is parsed
+ *  and has_format is set. */
+int cli_input_open(struct cli_input *in, const char *path);
+
+/** Fixes the format (raw inputs take fmt; y4m inputs must already have one),
+ *  computes the plane layout and allocates the frame buffer. */
+int cli_input_start(struct cli_input *in, const struct cli_video_format *fmt);
+
+/** Reads the next frame into in->buf.
+ *  @return 1 frame read, 0 clean end of input, -1 error (truncated frame,
+ *          bad FRAME header, read error). */
+int cli_input_read_frame(struct cli_input *in);
+
+/** Describes in->buf as a host picture. */
+void cli_input_picture(const struct cli_input *in, struct gpussim_picture *pic);
+
+void cli_input_close(struct cli_input *in);
+
+/** "576x324 4:2:0 10-bit" */
+const char *cli_format_describe(const struct cli_video_format *f, char *buf, size_t size);
+
+int cli_format_equal(const struct cli_video_format *a, const struct cli_video_format *b);
+
+#endif /* GPUSSIM_TOOLS_INPUT_H */
