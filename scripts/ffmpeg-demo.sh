@@ -18,7 +18,7 @@ if [ ! -f "$dir/ref.y4m" ] || [ ! -f "$dir/dis.y4m" ]; then
 fi
 echo "demo: $ffmpeg -i $dir/dis.y4m -i $dir/ref.y4m -lavfi gpussim=feature=all -f null -"
 set +e
-"$ffmpeg" -hide_banner -nostdin -i "$dir/dis.y4m" -i "$dir/ref.y4m" -lavfi gpussim=feature=all -f null - 2> "$dir/demo.log"
+"$ffmpeg" -hide_banner -nostdin -nostats -i "$dir/dis.y4m" -i "$dir/ref.y4m" -lavfi gpussim=feature=all -f null - 2> "$dir/demo.log"
 rc=$?
 set -e
 grep -E '\] gpussim [a-z_.]+:|[Ee]rror' "$dir/demo.log" | sed 's/^\[Parsed_gpussim_0 @ [^]]*\] //'
