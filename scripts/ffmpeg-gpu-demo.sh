@@ -18,7 +18,9 @@
 #         6 sw decode+ssim       FFmpeg's own ssim filter (not libvmaf's SSIM)
 #         7 vulkan               hwupload to Vulkan -> gpussim (Vulkan backend)
 #       and checks that the CUDA/auto/Vulkan logs equal the CPU log within
-#       the spec's 5e-5 (exactly where bit-identical), printing the largest difference.
+#       the spec's 5e-5 (exactly where bit-identical), printing the largest
+#       difference; then the 8/10-bit fixtures as CUDA frames (hwupload_cuda)
+#       and as software frames on backend=cuda, against libvmaf's values.
 #
 # On the GPU machine: copy DIR into /work/main/.dev-ffmpeg, then
 #   run(carry [".device", ".dev-ffmpeg"],
@@ -37,6 +39,12 @@ if [ "$mode" = prepare ]; then
     strip "$dir/ffmpeg" 2>/dev/null || true
     cp "$0" "$dir/ffmpeg-gpu-demo.sh"
     cp "$(dirname "$0")/../tests/ffmpeg/compare.py" "$dir/compare.py"
+    fix=${GPUSSIM_FIXTURES:-$(dirname "$0")/../../shared/fixtures}/src01_576x324_3f
+    if [ -d "$fix" ]; then
+        mkdir -p "$dir/fixtures"
+        cp "$fix"/expected_8bit.json "$fix"/expected_10bit.json "$fix"/*.yuv420p.yuv \
+            "$fix"/*.yuv420p10le.yuv "$dir/fixtures/"
+    fi
     for q in ref:10 dis:32; do
         name=${q%%:*} crf=${q##*:}
         [ -f "$dir/$name.mp4" ] && continue
@@ -53,6 +61,7 @@ out=${3:?run needs an output folder}
 mkdir -p "$out"
 ff=$dir/ffmpeg
 res=$out/results.txt
+frames=${FRAMES:-240} # frame pairs in ref.mp4/dis.mp4 (for the fps column)
 : > "$res"
 nv="-hwaccel cuda -hwaccel_output_format cuda"
 vk="-init_hw_device vulkan=vk -filter_hw_device vk"
@@ -65,15 +74,16 @@ step() { # name, then the ffmpeg arguments
     shift
     start=$(date +%s.%N)
     set +e
-    "$ff" -hide_banner -nostdin -benchmark "$@" > "$out/$name.log" 2>&1
+    "$ff" -hide_banner -nostdin -nostats -benchmark "$@" > "$out/$name.log" 2>&1
     rc=$?
     set -e
     end=$(date +%s.%N)
     wall=$(echo "$end - $start" | bc)
-    fps=$(echo "scale=1; 240 / $wall" | bc)
+    fps=$(echo "scale=1; $frames / $wall" | bc)
     summary=$(grep -E 'gpussim (float_ms_ssim|float_ssim):|SSIM Y:' "$out/$name.log" | sed 's/^\[[^]]*\] //' | head -n 2 | tr '\n' ' ')
     bench=$(grep -E '^bench: utime' "$out/$name.log" | tail -n 1)
-    printf '%-22s rc=%d wall %6.2f s  %6s fps(240 pairs)  %s | %s\n' "$name" $rc "$wall" "$fps" "$bench" "$summary" >> "$res"
+    [ $rc = 0 ] || summary="FAILED: $(grep -iE 'error|fail|not ' "$out/$name.log" | head -n 2 | tr '\n' ' ')"
+    printf '%-24s rc=%-3d wall %6.2f s  %7s fps (%d pairs)  %s | %s\n' "$name" $rc "$wall" "$fps" "$frames" "$bench" "$summary" >> "$res"
 }
 
 step 1-decode-only        $nv -i "$dir/dis.mp4" $nv -i "$dir/ref.mp4" -map 0:v -map 1:v -f null -
@@ -90,6 +100,33 @@ step 5b-sw-gpussim-cpu-all -i "$dir/dis.mp4" -i "$dir/ref.mp4" \
 step 6-sw-ffmpeg-ssim     -i "$dir/dis.mp4" -i "$dir/ref.mp4" -lavfi "[0:v][1:v]ssim" -f null -
 step 7-vulkan-gpussim     $vk -i "$dir/dis.mp4" -i "$dir/ref.mp4" \
     -lavfi "[0:v]format=yuv420p,hwupload[d];[1:v]format=yuv420p,hwupload[r];[d][r]gpussim=feature=ms_ssim:log_path=$out/vk-ms.json" -f null -
+
+# The fixtures (576x324, libvmaf's values) as CUDA frames (hwupload_cuda) and
+# as software frames on the CUDA backend: every value against libvmaf's.
+for bpc in 8 10; do
+    [ -f "$dir/fixtures/expected_${bpc}bit.json" ] || continue
+    case $bpc in 8) pf=yuv420p ;; *) pf=yuv420p${bpc}le ;; esac
+    raw="-f rawvideo -pixel_format $pf -video_size 576x324 -framerate 25"
+    d=$dir/fixtures/src01_hrc01_576x324_3f.$pf.yuv r=$dir/fixtures/src01_hrc00_576x324_3f.$pf.yuv
+    for mode in cudaframes swframes; do
+        if [ $mode = cudaframes ]; then
+            g="[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]gpussim=lcs=1,metadata=print:file=$out/fix-$mode-$bpc.txt"
+        else
+            g="[0:v][1:v]gpussim=lcs=1:backend=cuda,metadata=print:file=$out/fix-$mode-$bpc.txt"
+        fi
+        printf 'fixtures %2d-bit %-10s: ' $bpc $mode >> "$res"
+        if "$ff" -hide_banner -nostdin -nostats -init_hw_device cuda=cu -filter_hw_device cu \
+                $raw -i "$d" $raw -i "$r" -lavfi "$g" -f null - > "$out/fix-$mode-$bpc.log" 2>&1; then
+            python3 "$dir/compare.py" "meta:$out/fix-$mode-$bpc.txt" "expected:$dir/fixtures/expected_${bpc}bit.json" \
+                --tol 5e-5 >> "$res" 2>&1 || true
+            printf 'fixtures %2d-bit %-10s (exact): ' $bpc $mode >> "$res"
+            python3 "$dir/compare.py" "meta:$out/fix-$mode-$bpc.txt" "expected:$dir/fixtures/expected_${bpc}bit.json" \
+                >> "$res" 2>&1 || true
+        else
+            echo "FAILED: $(grep -iE 'error|fail' "$out/fix-$mode-$bpc.log" | head -n 2 | tr '\n' ' ')" >> "$res"
+        fi
+    done
+done
 
 for pair in cuda-ms:cpu-ms cuda-all:cpu-all auto-ms:cpu-ms vk-ms:cpu-ms; do
     a=${pair%%:*} b=${pair##*:}
