@@ -137,7 +137,7 @@ typedef struct GpussimFilterContext {
     int64_t t_start, t_end;
     FILE *log;
     int log_frames_written;
-    int log_failed;
+    int log_error;           /* writing the log failed: AVERROR, reported once */
     int consumed, produced;  /* during one activate() */
 
     AVBufferRef *hw_device;  /* keeps the device the library adopted alive */
@@ -146,7 +146,6 @@ typedef struct GpussimFilterContext {
     struct gpussim_cuda_device cuda_dev;
 #if CONFIG_VULKAN
     struct gpussim_vk_device vk_dev;
-    AVHWDeviceContext *vk_dev_ctx;
 #endif
 } GpussimFilterContext;
 
@@ -528,7 +527,6 @@ static int setup_vk_device(AVFilterContext *ctx, AVBufferRef *device_ref)
         .unlock_queue  = vk_unlock_queue,
         .lock_opaque   = dev,
     };
-    s->vk_dev_ctx = dev;
     return 0;
 }
 
@@ -797,11 +795,12 @@ static int open_log(AVFilterContext *ctx)
     return 0;
 }
 
-static void log_frame(GpussimFilterContext *s, const struct gpussim_result *res)
+/* @return 0, or AVERROR(EIO) once writing the log has failed (disk full...) */
+static int log_frame(GpussimFilterContext *s, const struct gpussim_result *res)
 {
     FILE *f = s->log;
     if (!f)
-        return;
+        return 0;
     if (s->log_fmt == LOG_FMT_JSON) {
         fprintf(f, "%s\n    {\n      \"frameNum\": %" PRIu64 ",\n      \"metrics\": {",
                 s->log_frames_written ? "," : "", res->index);
@@ -822,6 +821,7 @@ static void log_frame(GpussimFilterContext *s, const struct gpussim_result *res)
         fputc('\n', f);
     }
     s->log_frames_written++;
+    return ferror(f) ? AVERROR(EIO) : 0;
 }
 
 static double fps_of(const GpussimFilterContext *s)
@@ -834,6 +834,8 @@ static void close_log(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
     FILE *f = s->log;
+    int write_error;
+
     if (!f)
         return;
     if (s->log_fmt == LOG_FMT_JSON) {
@@ -854,7 +856,8 @@ static void close_log(AVFilterContext *ctx)
         }
         fputs("\n  },\n  \"aggregate_metrics\": {\n  }\n}\n", f);
     }
-    if (fclose(f) != 0 || s->log_failed)
+    write_error = ferror(f) || s->log_error;
+    if (fclose(f) != 0 || write_error)
         av_log(ctx, AV_LOG_ERROR, "error writing log file '%s'\n", s->log_path);
     else
         av_log(ctx, AV_LOG_VERBOSE, "wrote %d frame(s) to %s\n", s->log_frames_written, s->log_path);
@@ -877,7 +880,7 @@ static void inflight_free(InFlight **pe)
 
 /* Records one frame's scores: pools, log file, and (when the frame is still
  * going downstream) its metadata. */
-static void record_scores(AVFilterContext *ctx, const struct gpussim_result *res, AVFrame *out)
+static int record_scores(AVFilterContext *ctx, const struct gpussim_result *res, AVFrame *out)
 {
     GpussimFilterContext *s = ctx->priv;
     char key[128], val[32];
@@ -895,9 +898,16 @@ static void record_scores(AVFilterContext *ctx, const struct gpussim_result *res
             av_dict_set(&out->metadata, key, val, 0);
         }
     }
-    log_frame(s, res);
     s->nb_scored++;
     s->t_end = av_gettime_relative();
+    if (!s->log_error && log_frame(s, res) < 0) {
+        /* reported once; the scoring goes on only to end the graph cleanly */
+        s->log_error = AVERROR(errno ? errno : EIO);
+        av_log(ctx, AV_LOG_ERROR, "cannot write log file '%s': %s\n", s->log_path,
+               av_err2str(s->log_error));
+        return s->log_error;
+    }
+    return 0;
 }
 
 /* Collects finished frames in order and sends them on.
@@ -923,7 +933,11 @@ static int collect_frames(AVFilterContext *ctx, int mode)
         out = e->dist;
         e->dist = NULL;
         inflight_free(&e);
-        record_scores(ctx, &res, out);
+        ret = record_scores(ctx, &res, out);
+        if (ret < 0) {
+            av_frame_free(&out);
+            return ret;
+        }
         s->produced = 1;
         ret = ff_filter_frame(ctx->outputs[0], out);
         if (ret < 0 || mode == 1)

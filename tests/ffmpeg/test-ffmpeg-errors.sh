@@ -24,6 +24,12 @@ expect_failure "unknown feature 'vmaf'" -f lavfi -i "$src" \
 expect_failure "cannot open log file '/nonexistent/dir/log.json'" -f lavfi -i "$src" \
     -lavfi "[0:v]split[a][b];[a][b]gpussim=log_path=/nonexistent/dir/log.json" -f null -
 
+# a log that cannot be written while scoring (disk full): a failing exit, not a silent loss
+if [ -w /dev/full ]; then
+    expect_failure "cannot write log file '/dev/full'" -f lavfi -i "testsrc2=s=352x288:r=25:d=2" \
+        -lavfi "[0:v]split[a][b];[a][b]gpussim=backend=cpu:lcs=1:log_path=/dev/full" -f null -
+fi
+
 # default features on a small frame: MS-SSIM is left out with a warning, the rest is scored
 ff -f lavfi -i "$small" -lavfi "[0:v]split[a][b];[a][b]gpussim=backend=cpu,metadata=print:file=$work/small.txt" \
     -f null - 2> "$work/err-small"
