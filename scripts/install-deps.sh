@@ -8,7 +8,7 @@ set -euo pipefail
 
 pkgs=(
     build-essential autoconf automake libtool pkg-config python3 xxd
-    glslang-tools spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-tools
+    glslang-tools spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
     ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clang llvm-14 llvm-spirv-14 libclc-14 libze-dev
     hipcc
     nasm dpkg-dev xz-utils

@@ -37,6 +37,11 @@ struct gpussim_vk_device {
     void (*lock_queue)(void *opaque, uint32_t family, uint32_t index);
     void (*unlock_queue)(void *opaque, uint32_t family, uint32_t index);
     void *lock_opaque;
+    /** Optional: the features the device was created with (FFmpeg's
+     *  AVVulkanDeviceContext.device_features, with its pNext chain). When
+     *  set, init fails with a clear message if shaderFloat64, shaderInt64,
+     *  timelineSemaphore or synchronization2 is off; NULL = assumed on. */
+    const VkPhysicalDeviceFeatures2 *features;
 };
 
 #define GPUSSIM_VK_MAX_IMAGES 4

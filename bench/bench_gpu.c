@@ -1,0 +1,381 @@
+/*
+ * GPU benchmark, shared by the GPU backends:
+ *
+ *   bench_gpu BACKEND [--frames N] [--warmup N] [--quick] [--size WxH] [--depth D]
+ *
+ * For 1080p and 2160p, 8 and 10 bit, each metric alone and all together:
+ * frames resident on the device where the backend has a resident-frame
+ * provider (CUDA: CUDA-memory pictures, read in place), else host pictures;
+ * several distinct frame pairs rotate so that caches see real traffic.
+ * After a warm-up, the device time of every frame (the backend's events
+ * around its work, gpussim_internal_last_device_ms()) is recorded; the table
+ * gives the median (and 10th/90th percentiles) in microseconds, plus the
+ * wall-clock frame rate with the pipeline kept full.
+ * Then, at 2160p with every metric: device memory taken by one context
+ * (CUDA: cuMemGetInfo before create and after the first frame) and the time
+ * from create to the first collected result.
+ *
+ * Never part of make check: no timed assertion anywhere.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "gpussim/gpussim.h"
+#include "gpussim/gpussim_cuda.h"
+#include "internal.h"
+#if HAVE_CUDA
+#include "hwctx/cuda_loader.h"
+#endif
+
+#define NB_PAIRS 4
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t rng_state = 12345;
+static uint32_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+/* ---- frames ------------------------------------------------------------------ */
+
+struct bench_frames {
+    int resident; /* device memory */
+    struct gpussim_picture ref[NB_PAIRS], dis[NB_PAIRS];
+    void *host[2][NB_PAIRS];
+#if HAVE_CUDA
+    CUdeviceptr dev[2][NB_PAIRS];
+#endif
+};
+
+#if HAVE_CUDA
+static const struct gpussim_cuda_api *cu;
+static CUcontext cu_ctx;
+static CUstream cu_stream;
+
+static int cuda_setup(void)
+{
+    CUdevice dev;
+    cu = gpussim_cuda_load();
+    if (!cu || cu->cuInit(0) || cu->cuDeviceGet(&dev, 0) ||
+        cu->cuDevicePrimaryCtxRetain(&cu_ctx, dev))
+        return -1;
+    CUcontext dummy;
+    cu->cuCtxPushCurrent(cu_ctx);
+    int err = cu->cuStreamCreate(&cu_stream, CU_STREAM_NON_BLOCKING);
+    cu->cuCtxPopCurrent(&dummy);
+    return err ? -1 : 0;
+}
+#endif
+
+/* Planar 4:2:0 frames of gradient + noise, distorted copies. */
+static int make_frames(struct bench_frames *bf, const char *backend, int w, int h, int bd)
+{
+    const int bps = bd > 8 ? 2 : 1;
+    const size_t ysz = (size_t)w * h * bps, csz = (size_t)((w + 1) / 2) * ((h + 1) / 2) * bps;
+    const size_t total = ysz + 2 * csz;
+    const unsigned max = (1u << bd) - 1;
+    memset(bf, 0, sizeof(*bf));
+    for (int i = 0; i < NB_PAIRS; i++)
+        for (int k = 0; k < 2; k++) {
+            uint8_t *buf = malloc(total);
+            if (!buf)
+                return -ENOMEM;
+            bf->host[k][i] = buf;
+            const size_t n = total / bps;
+            for (size_t j = 0; j < n; j++) {
+                const size_t x = j % w, y = (j / w) % h;
+                unsigned v = (unsigned)(((x + 2 * y + 97 * i) % 512) * max / 512);
+                v = (v + (rnd() % (k ? 24u << (bd - 8) : 4u << (bd - 8)))) % (max + 1);
+                if (bps == 1)
+                    buf[j] = (uint8_t)v;
+                else
+                    ((uint16_t *)buf)[j] = (uint16_t)v;
+            }
+        }
+    for (int i = 0; i < NB_PAIRS; i++)
+        for (int k = 0; k < 2; k++) {
+            struct gpussim_picture *p = k ? &bf->dis[i] : &bf->ref[i];
+            const uint8_t *base = bf->host[k][i];
+            p->memory = GPUSSIM_MEMORY_HOST;
+            p->data[0] = base, p->data[1] = base + ysz, p->data[2] = base + ysz + csz;
+            p->stride[0] = (ptrdiff_t)w * bps;
+            p->stride[1] = p->stride[2] = (ptrdiff_t)((w + 1) / 2) * bps;
+        }
+#if HAVE_CUDA
+    if (!strcmp(backend, "cuda")) {
+        CUcontext dummy;
+        cu->cuCtxPushCurrent(cu_ctx);
+        for (int i = 0; i < NB_PAIRS; i++)
+            for (int k = 0; k < 2; k++) {
+                struct gpussim_picture *p = k ? &bf->dis[i] : &bf->ref[i];
+                if (cu->cuMemAlloc(&bf->dev[k][i], total) ||
+                    cu->cuMemcpyHtoD(bf->dev[k][i], bf->host[k][i], total)) {
+                    cu->cuCtxPopCurrent(&dummy);
+                    return -EIO;
+                }
+                p->memory = GPUSSIM_MEMORY_CUDA;
+                p->data[0] = (const void *)(uintptr_t)bf->dev[k][i];
+                p->data[1] = (const void *)(uintptr_t)(bf->dev[k][i] + ysz);
+                p->data[2] = (const void *)(uintptr_t)(bf->dev[k][i] + ysz + csz);
+            }
+        cu->cuCtxPopCurrent(&dummy);
+        bf->resident = 1;
+    }
+#else
+    (void)backend;
+#endif
+    return 0;
+}
+
+static void free_frames(struct bench_frames *bf)
+{
+#if HAVE_CUDA
+    if (bf->resident) {
+        CUcontext dummy;
+        cu->cuCtxPushCurrent(cu_ctx);
+        for (int i = 0; i < NB_PAIRS; i++)
+            for (int k = 0; k < 2; k++)
+                cu->cuMemFree(bf->dev[k][i]);
+        cu->cuCtxPopCurrent(&dummy);
+    }
+#endif
+    for (int i = 0; i < NB_PAIRS; i++)
+        for (int k = 0; k < 2; k++)
+            free(bf->host[k][i]);
+}
+
+/* ---- running ----------------------------------------------------------------- */
+
+static enum gpussim_backend_type backend_type(const char *name)
+{
+    static const struct { const char *n; enum gpussim_backend_type t; } names[] = {
+        { "cpu", GPUSSIM_BACKEND_CPU },   { "cuda", GPUSSIM_BACKEND_CUDA },
+        { "vulkan", GPUSSIM_BACKEND_VULKAN }, { "hip", GPUSSIM_BACKEND_HIP },
+        { "ze", GPUSSIM_BACKEND_ZE },
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (!strcmp(name, names[i].n))
+            return names[i].t;
+    return GPUSSIM_BACKEND_AUTO;
+}
+
+static void log_cb(void *opaque, enum gpussim_log_level level, const char *msg)
+{
+    (void)opaque;
+    if (level <= GPUSSIM_LOG_WARNING)
+        fprintf(stderr, "gpussim: %s\n", msg);
+}
+
+static void fill_params(struct gpussim_params *p, const char *backend, int w, int h, int bd,
+                        unsigned metrics, int resident)
+{
+    gpussim_default_params(p);
+    p->backend = backend_type(backend);
+    p->format = (struct gpussim_format){ .width = w, .height = h, .bit_depth = bd };
+    p->metrics = metrics;
+    p->log_cb = log_cb;
+#if HAVE_CUDA
+    static struct gpussim_cuda_device hw;
+    if (resident) {
+        hw.cu_context = cu_ctx;
+        hw.cu_stream = cu_stream;
+        p->hw_device = &hw;
+    }
+#else
+    (void)resident;
+#endif
+}
+
+/* Scores warmup + frames frames; fills the sorted device times (ms). */
+static int run_one(const char *backend, struct bench_frames *bf, int w, int h, int bd,
+                   unsigned metrics, int warmup, int frames, double *times, double *fps)
+{
+    struct gpussim_params p;
+    GpussimContext *ctx = NULL;
+    struct gpussim_result res;
+    fill_params(&p, backend, w, h, bd, metrics, bf->resident);
+    int err = gpussim_create(&ctx, &p);
+    if (err < 0)
+        return err;
+    const int total = warmup + frames;
+    int submitted = 0, collected = 0, nt = 0;
+    double t0 = 0;
+    while (collected < total) {
+        if (submitted < total) {
+            const int64_t r = gpussim_submit(ctx, &bf->ref[submitted % NB_PAIRS],
+                                             &bf->dis[submitted % NB_PAIRS]);
+            if (r >= 0) {
+                submitted++;
+                continue;
+            }
+            if (r != -EAGAIN) {
+                err = (int)r;
+                goto done;
+            }
+        }
+        err = gpussim_collect(ctx, &res, 1);
+        if (err <= 0) {
+            err = err ? err : -EIO;
+            goto done;
+        }
+        if (collected == warmup - 1)
+            t0 = now_s();
+        if (collected >= warmup) {
+            double ms;
+            err = gpussim_internal_last_device_ms(ctx, &ms);
+            if (err < 0)
+                goto done;
+            times[nt++] = ms;
+        }
+        collected++;
+    }
+    *fps = frames / (now_s() - t0);
+    qsort(times, (size_t)nt, sizeof(double), cmp_double);
+    err = 0;
+done:
+    gpussim_destroy(&ctx);
+    return err;
+}
+
+int main(int argc, char **argv)
+{
+    const char *backend = argc > 1 ? argv[1] : NULL;
+    int frames = 300, warmup = 30, quick = 0, only_w = 0, only_d = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--frames") && i + 1 < argc)
+            frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+            warmup = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            only_w = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
+            only_d = atoi(argv[++i]);
+    }
+    if (!backend || backend_type(backend) == GPUSSIM_BACKEND_AUTO || frames < 1 || warmup < 1) {
+        fprintf(stderr,
+                "usage: %s cuda|vulkan|hip|ze|cpu [--frames N] [--warmup N] [--quick] "
+                "[--size WxH] [--depth D]\n",
+                argv[0]);
+        return 2;
+    }
+#if HAVE_CUDA
+    if (!strcmp(backend, "cuda") && cuda_setup() < 0) {
+        fprintf(stderr, "no CUDA device\n");
+        return 77;
+    }
+#endif
+    static const struct { const char *name; unsigned m; } metrics[] = {
+        { "float_ssim", GPUSSIM_METRIC_FLOAT_SSIM },
+        { "float_ms_ssim", GPUSSIM_METRIC_FLOAT_MS_SSIM },
+        { "float_ansnr", GPUSSIM_METRIC_FLOAT_ANSNR },
+        { "ssim", GPUSSIM_METRIC_SSIM },
+        { "all", GPUSSIM_METRIC_ALL },
+    };
+    static const struct { int w, h; } sizes[] = { { 1920, 1080 }, { 3840, 2160 } };
+    double *times = malloc(sizeof(double) * (size_t)frames);
+    if (!times)
+        return 1;
+
+    printf("gpussim bench_gpu: backend %s, %d frames after %d warm-up, device time per frame\n",
+           backend, frames, warmup);
+    printf("%-10s %-5s %-14s %-8s %10s %10s %10s %10s\n", "size", "depth", "metric", "frames",
+           "median_us", "p10_us", "p90_us", "wall_fps");
+    for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+        for (int bd = 8; bd <= 10; bd += 2) {
+            struct bench_frames bf;
+            if ((only_w && only_w != sizes[si].w) || (only_d && only_d != bd))
+                continue;
+            if (make_frames(&bf, backend, sizes[si].w, sizes[si].h, bd) < 0) {
+                fprintf(stderr, "cannot make frames\n");
+                return 1;
+            }
+            for (size_t mi = 0; mi < sizeof(metrics) / sizeof(metrics[0]); mi++) {
+                if (quick && mi == 4)
+                    continue;
+                double fps = 0;
+                const int err = run_one(backend, &bf, sizes[si].w, sizes[si].h, bd, metrics[mi].m,
+                                        warmup, frames, times, &fps);
+                char size[32];
+                snprintf(size, sizeof(size), "%dx%d", sizes[si].w, sizes[si].h);
+                if (err < 0) {
+                    printf("%-10s %-5d %-14s error %s\n", size, bd, metrics[mi].name,
+                           gpussim_strerror(err));
+                    continue;
+                }
+                printf("%-10s %-5d %-14s %-8s %10.1f %10.1f %10.1f %10.0f\n", size, bd,
+                       metrics[mi].name, bf.resident ? "device" : "host",
+                       1000 * times[frames / 2], 1000 * times[frames / 10],
+                       1000 * times[frames * 9 / 10], fps);
+                fflush(stdout);
+            }
+            free_frames(&bf);
+        }
+
+    /* memory and start-up at 2160p, every metric */
+    if (!only_w) {
+        struct bench_frames bf;
+        struct gpussim_params p;
+        GpussimContext *ctx = NULL;
+        struct gpussim_result res;
+        make_frames(&bf, backend, 3840, 2160, 8);
+        fill_params(&p, backend, 3840, 2160, 8, GPUSSIM_METRIC_ALL, bf.resident);
+        size_t free0 = 0, free1 = 0, total = 0;
+#if HAVE_CUDA
+        CUcontext dummy;
+        if (bf.resident) {
+            cu->cuCtxPushCurrent(cu_ctx);
+            cu->cuMemGetInfo(&free0, &total);
+            cu->cuCtxPopCurrent(&dummy);
+        }
+#endif
+        const double t0 = now_s();
+        int err = gpussim_create(&ctx, &p);
+        if (err >= 0)
+            err = (int)gpussim_submit(ctx, &bf.ref[0], &bf.dis[0]);
+        if (err >= 0)
+            err = gpussim_collect(ctx, &res, 1);
+        const double t1 = now_s();
+#if HAVE_CUDA
+        if (bf.resident) {
+            cu->cuCtxPushCurrent(cu_ctx);
+            cu->cuMemGetInfo(&free1, &total);
+            cu->cuCtxPopCurrent(&dummy);
+        }
+#endif
+        if (err < 0)
+            printf("2160p feature=all: error %s\n", gpussim_strerror(err));
+        else {
+            printf("2160p 8-bit feature=all: create -> first result %.1f ms (%s frames)\n",
+                   1000 * (t1 - t0), bf.resident ? "device" : "host");
+            if (bf.resident)
+                printf("2160p 8-bit feature=all: device memory of one context %.1f MiB "
+                       "(cuMemGetInfo difference, CUDA-memory frames)\n",
+                       (double)(free0 - free1) / (1024.0 * 1024.0));
+        }
+        gpussim_destroy(&ctx);
+        free_frames(&bf);
+    }
+    free(times);
+    return 0;
+}

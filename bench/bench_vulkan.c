@@ -1,0 +1,192 @@
+/*
+ * Vulkan backend benchmark: per metric and frame size, the device time of a
+ * frame's dispatches (timestamp queries around the compute work, after the
+ * upload copy; median over the measured frames after warm-up) and the
+ * pipelined throughput with host pictures (staging copy + upload + compute +
+ * host sums, frames kept in flight as an application would).
+ *
+ *   bench_vulkan [--frames N] [--warmup N] [--depth 8|10] [--sizes 1080,2160] [--device I] [--steps]
+ *
+ * --steps also prints the device time of every dispatch of the last frame.
+ *
+ * Prints a table; never part of make check.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpussim/gpussim.h"
+
+int gpussim_internal_last_device_ms(GpussimContext *ctx, double *ms);
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* --steps: the per-dispatch device times of the last frame */
+static char step_log[16384];
+static size_t step_len;
+
+static void log_cb(void *o, enum gpussim_log_level l, const char *m)
+{
+    (void)o;
+    if (!strncmp(m, "vulkan step", 11)) {
+        const int n = snprintf(step_log + step_len, sizeof(step_log) - step_len, "    %s\n", m);
+        if (n > 0 && step_len + (size_t)n < sizeof(step_log))
+            step_len += (size_t)n;
+    } else if (l <= GPUSSIM_LOG_WARNING) {
+        fprintf(stderr, "gpussim: %s\n", m);
+    }
+}
+
+/* Two distinct 4:2:0 frames: textured content, the distorted one noisier. */
+static void make_frames(int w, int h, int bd, struct gpussim_picture pic[2][2], uint8_t *bufs[2][2])
+{
+    const int bps = bd > 8 ? 2 : 1;
+    const unsigned maxv = (1u << bd) - 1;
+    unsigned r = 1;
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < 2; k++) {
+            const size_t luma = (size_t)w * h, chroma = (size_t)((w + 1) / 2) * ((h + 1) / 2);
+            uint8_t *b = malloc((luma + 2 * chroma) * bps);
+            bufs[f][k] = b;
+            for (size_t i = 0; i < luma + 2 * chroma; i++) {
+                r = r * 1664525u + 1013904223u;
+                const size_t x = i % (size_t)w, y = i / (size_t)w;
+                unsigned v = (unsigned)((x * 3 + y * 2 + (x * y) / 97 + f * 17) & maxv);
+                v = (v + (r >> 26) * (k ? 4 : 1)) & maxv;
+                if (bps == 1)
+                    b[i] = (uint8_t)v;
+                else
+                    ((uint16_t *)b)[i] = (uint16_t)v;
+            }
+            memset(&pic[f][k], 0, sizeof(pic[f][k]));
+            pic[f][k].data[0] = b;
+            pic[f][k].data[1] = b + luma * bps;
+            pic[f][k].data[2] = b + (luma + chroma) * bps;
+            pic[f][k].stride[0] = (ptrdiff_t)w * bps;
+            pic[f][k].stride[1] = pic[f][k].stride[2] = (ptrdiff_t)((w + 1) / 2) * bps;
+        }
+}
+
+int main(int argc, char **argv)
+{
+    int frames = 200, warmup = 20, depth = 8, device = 0, steps = 0;
+    const char *sizes = "1080,2160";
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--steps")) {
+            steps = 1;
+            setenv("GPUSSIM_VK_STEP_TIMES", "1", 1);
+        }
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--steps"))
+            i--;
+        else if (!strcmp(argv[i], "--frames"))
+            frames = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--warmup"))
+            warmup = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--depth"))
+            depth = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--sizes"))
+            sizes = argv[i + 1];
+        else if (!strcmp(argv[i], "--device"))
+            device = atoi(argv[i + 1]);
+    }
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } sets[] = {
+        { "float_ssim", GPUSSIM_METRIC_FLOAT_SSIM },
+        { "float_ms_ssim", GPUSSIM_METRIC_FLOAT_MS_SSIM },
+        { "float_ansnr", GPUSSIM_METRIC_FLOAT_ANSNR },
+        { "ssim (integer)", GPUSSIM_METRIC_SSIM },
+        { "all four", GPUSSIM_METRIC_ALL },
+    };
+    printf("bench_vulkan: %d-bit 4:2:0 luma, %d frames after %d warm-up, host pictures\n", depth, frames,
+           warmup);
+    printf("%-6s %-16s %14s %14s %12s\n", "size", "metrics", "device ms(med)", "device ms(min)",
+           "fps(pipe)");
+    char *list = strdup(sizes);
+    char *save = NULL;
+    /* strtok_r: drivers may use strtok's hidden state */
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const int hh = atoi(tok), ww = hh == 2160 ? 3840 : hh == 1080 ? 1920 : hh * 16 / 9;
+        struct gpussim_picture pic[2][2];
+        uint8_t *bufs[2][2];
+        make_frames(ww, hh, depth, pic, bufs);
+        for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++) {
+            struct gpussim_params p;
+            gpussim_default_params(&p);
+            p.backend = GPUSSIM_BACKEND_VULKAN;
+            p.device = device;
+            p.metrics = sets[s].bits;
+            p.format = (struct gpussim_format){ ww, hh, depth, GPUSSIM_CHROMA_420, GPUSSIM_PACKING_PLANAR, 0 };
+            p.log_cb = log_cb;
+            if (steps)
+                p.log_level = GPUSSIM_LOG_DEBUG;
+            GpussimContext *ctx = NULL;
+            int err = gpussim_create(&ctx, &p);
+            if (err < 0) {
+                fprintf(stderr, "cannot create a Vulkan context: %s\n", gpussim_strerror(err));
+                return 77;
+            }
+            double *dev_ms = calloc((size_t)frames, sizeof(double));
+            int nb_ms = 0;
+            double t0 = 0;
+            const int total = warmup + frames;
+            int submitted = 0, collected = 0;
+            while (collected < total) {
+                if (submitted < total) {
+                    const int64_t r = gpussim_submit(ctx, &pic[submitted & 1][0], &pic[submitted & 1][1]);
+                    if (r >= 0) {
+                        submitted++;
+                        continue;
+                    }
+                    if (r != -11 /* EAGAIN */) {
+                        fprintf(stderr, "submit: %s\n", gpussim_strerror((int)r));
+                        return 1;
+                    }
+                }
+                struct gpussim_result res;
+                step_len = 0;
+                const int c = gpussim_collect(ctx, &res, 1);
+                if (c != 1) {
+                    fprintf(stderr, "collect: %s\n", gpussim_strerror(c));
+                    return 1;
+                }
+                if (collected == warmup - 1 || (warmup == 0 && collected == 0))
+                    t0 = now_s();
+                if (collected >= warmup) {
+                    double ms;
+                    if (gpussim_internal_last_device_ms(ctx, &ms) == 0)
+                        dev_ms[nb_ms++] = ms;
+                }
+                collected++;
+            }
+            const double wall = now_s() - t0;
+            qsort(dev_ms, (size_t)nb_ms, sizeof(double), cmp_double);
+            printf("%-6d %-16s %14.3f %14.3f %12.1f\n", hh, sets[s].name, nb_ms ? dev_ms[nb_ms / 2] : -1.0,
+                   nb_ms ? dev_ms[0] : -1.0, (frames - (warmup == 0)) / wall);
+            if (steps && step_len)
+                fputs(step_log, stdout);
+            fflush(stdout);
+            free(dev_ms);
+            gpussim_destroy(&ctx);
+        }
+        for (int f = 0; f < 2; f++)
+            for (int k = 0; k < 2; k++)
+                free(bufs[f][k]);
+    }
+    free(list);
+    return 0;
+}

@@ -1,0 +1,945 @@
+/*
+ * The CUDA backend: device glue around kernels/cuda/gpussim_kernels.cu.
+ *
+ * Context: an adopted one (struct gpussim_cuda_device, e.g. FFmpeg's
+ * AVCUDADeviceContext: its CUcontext and CUstream) or the primary context of
+ * params.device with a stream of our own. Every entry point pushes the
+ * context and pops it on every path.
+ *
+ * A frame is a sequence of launches on the stream and returns at once:
+ *   [host pictures: rows copied into the slot's pinned staging, then one
+ *    async host->device copy per plane]
+ *   frame descriptor (where the pictures are) -> metric kernels, which read
+ *   the pictures in place -> reduce_partials -> one small device->host
+ *   copy of the frame's result block -> event.
+ * wait() queries/synchronises that event and turns the exact fixed-point
+ * sums into the doubles the shared recipe expects (see resolve_sum()).
+ * Everything is allocated at init (host staging at the first host picture);
+ * nothing is allocated, loaded or synchronised per frame. Intermediate
+ * device buffers are shared by the slots: the stream orders the frames.
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "gpussim/gpussim_cuda.h"
+#include "hwctx/cuda_loader.h"
+#include "kernels/cuda/cuda_shared.h"
+
+/* kernels/cuda/gpussim_kernels_fatbin.c (generated at build time) */
+extern const unsigned char gpussim_cuda_fatbin[];
+
+#define CUDA_SLOTS 4
+#define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
+
+/* tile sizes of the kernels (kernels/cuda/gpussim_kernels.cu) */
+#define WIN_TW 32
+#define WIN_BX 32
+#define WIN_BY 8
+#define ISSIM_TW 32
+#define ISSIM_TH 16
+#define ANSNR_ROWS 8
+#define ANSNR_THREADS 256
+#define REDUCE_THREADS 256
+#define LPF_BX 32
+#define LPF_BY 8
+
+enum cuda_kernel {
+    K_DECIMATE_BOX,
+    K_LPF_RAW,
+    K_LPF_F32,
+    K_WIN_RAW_T32,
+    K_WIN_RAW_T8,
+    K_WIN_F32_T32,
+    K_WIN_F32_T8,
+    K_ANSNR,
+    K_ISSIM_U32,
+    K_ISSIM_U64,
+    K_REDUCE,
+    K_COUNT,
+};
+
+static const char *const kernel_names[K_COUNT] = {
+    "ssim_decimate_box", "msssim_decimate_lpf_raw",
+    "msssim_decimate_lpf_f32", "ssim_windows_raw_t32", "ssim_windows_raw_t8",
+    "ssim_windows_f32_t32", "ssim_windows_f32_t8", "ansnr_rows",
+    "issim_windows_u32", "issim_windows_u64", "reduce_partials",
+};
+
+/* One scored plane's device buffers and partial-sum locations. */
+struct cuda_plane {
+    struct gpussim_cuda_plane_fmt fmt; /* where its samples are in the picture */
+    CUdeviceptr ssim_dec[2];    /* float_ssim decimated planes (scale > 1) */
+    CUdeviceptr ms_level[2][GPUSSIM_MSSSIM_SCALES]; /* levels 1..4 */
+    unsigned ssim_gx, ssim_gy, ssim_th;
+    unsigned ms_gx[GPUSSIM_MSSSIM_SCALES], ms_gy[GPUSSIM_MSSSIM_SCALES], ms_th[GPUSSIM_MSSSIM_SCALES];
+    unsigned issim_gx, issim_gy;
+    size_t ssim_part, ms_part[GPUSSIM_MSSSIM_SCALES], issim_part; /* byte offsets */
+    size_t ansnr_sig, ansnr_noise;
+};
+
+struct cuda_slot {
+    uint8_t *staging; /* pinned: the host pictures' planes, ref then dis */
+    struct gpussim_cuda_frame_out *host_out; /* pinned */
+    struct gpussim_cuda_frame_desc *host_desc; /* pinned, after host_out */
+    CUdeviceptr dev_out, dev_desc; /* one allocation, same layout */
+    CUevent start, done;
+    CUgraphExec graph; /* the whole frame, captured once; NULL: direct launches */
+};
+
+struct cuda_backend {
+    struct gpussim_config cfg;
+    const struct gpussim_cuda_api *cu;
+    CUdevice device;
+    int sm_count;
+    CUcontext ctx;
+    CUstream stream;
+    CUstream launch_stream; /* where launch() enqueues: stream, or a capture stream */
+    int own_ctx, own_stream;
+    CUmodule module;
+    CUfunction fn[K_COUNT];
+
+    struct cuda_plane plane[GPUSSIM_MAX_SCORE_PLANES];
+    CUdeviceptr partials;
+    CUdeviceptr jobs;
+    int nb_jobs;
+
+    /* host pictures: packed plane sizes and their device copies */
+    int nb_src_planes;
+    size_t src_row_bytes[GPUSSIM_MAX_PLANES], src_rows[GPUSSIM_MAX_PLANES];
+    size_t staging_size;
+    CUdeviceptr src_dev[2][GPUSSIM_MAX_PLANES];
+
+    struct cuda_slot slots[CUDA_SLOTS];
+    int nb_slots;
+
+    /* float means whose reference rounding could not be proven (spec §5) */
+    unsigned long long means_checked, means_unproven;
+};
+
+/* ---- error handling ---------------------------------------------------------- */
+
+static int cu_check(const struct cuda_backend *be, CUresult r, const char *what)
+{
+    if (r == CUDA_SUCCESS)
+        return 0;
+    const char *name = NULL;
+    if (be->cu->cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
+        name = "unknown CUDA error";
+    gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR, "cuda: %s failed: %s (%d)", what, name, r);
+    switch (r) {
+    case 2: /* CUDA_ERROR_OUT_OF_MEMORY */
+        return -ENOMEM;
+    case 100: /* CUDA_ERROR_NO_DEVICE */
+    case 101: /* CUDA_ERROR_INVALID_DEVICE */
+        return -ENODEV;
+    default:
+        return -EIO;
+    }
+}
+
+#define CHECK_CU(call) cu_check(be, be->cu->call, #call)
+
+static int push_ctx(struct cuda_backend *be)
+{
+    return CHECK_CU(cuCtxPushCurrent(be->ctx));
+}
+
+static void pop_ctx(struct cuda_backend *be)
+{
+    CUcontext dummy;
+    CHECK_CU(cuCtxPopCurrent(&dummy));
+}
+
+/* ---- geometry -------------------------------------------------------------- */
+
+static unsigned div_up(int a, int b)
+{
+    return (unsigned)((a + b - 1) / b);
+}
+
+/* Tile height of the SSIM window kernel for a w x h plane: 32 rows keep the
+ * horizontal pass's overlap small; when that leaves fewer than 4 blocks per
+ * multiprocessor, 8-row tiles spread the plane over more of them. */
+static void window_grid(const struct cuda_backend *be, int w, int h, unsigned *gx, unsigned *gy,
+                        unsigned *th)
+{
+    const int ow = w - (SSIM_WINDOW - 1), oh = h - (SSIM_WINDOW - 1);
+    *th = 32;
+    if (div_up(ow, WIN_TW) * div_up(oh, 32) < 4u * (unsigned)be->sm_count)
+        *th = 8;
+    *gx = div_up(ow, WIN_TW);
+    *gy = div_up(oh, (int)*th);
+}
+
+/* Where each plane reads its samples, the window kernels' grids, and the
+ * layout of the shared partial-sums buffer (byte offsets, 256-aligned). */
+static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
+{
+    const struct gpussim_config *cfg = &be->cfg;
+    const enum gpussim_packing pk = cfg->params.format.packing;
+    size_t off = 0;
+#define TAKE(var, bytes) (var = off, off += ((bytes) + 255) & ~(size_t)255)
+
+    for (int p = 0; p < cfg->nb_planes; p++) {
+        struct cuda_plane *pl = &be->plane[p];
+        const struct gpussim_plane_geometry *g = &cfg->plane[p];
+        const int bd = cfg->params.format.bit_depth;
+        pl->fmt.src_plane = p;
+        pl->fmt.first = 0;
+        pl->fmt.step = 1;
+        if (p > 0 && pk != GPUSSIM_PACKING_PLANAR) {
+            pl->fmt.src_plane = 1;
+            pl->fmt.step = 2;
+            pl->fmt.first = (p == 1) == (pk == GPUSSIM_PACKING_SEMIPLANAR_UV) ? 0 : 1;
+        }
+        pl->fmt.bytes_per_sample = cfg->bytes_per_sample;
+        pl->fmt.shift = cfg->params.format.msb_aligned ? 16 - bd : 0;
+        pl->fmt.mask = (1u << bd) - 1;
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
+            window_grid(be, g->ssim_width, g->ssim_height, &pl->ssim_gx, &pl->ssim_gy,
+                        &pl->ssim_th);
+            TAKE(pl->ssim_part, (size_t)pl->ssim_gx * pl->ssim_gy * sizeof(struct gpussim_cuda_wsums));
+        }
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM)
+            for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
+                window_grid(be, g->ms_width[s], g->ms_height[s], &pl->ms_gx[s], &pl->ms_gy[s],
+                            &pl->ms_th[s]);
+                TAKE(pl->ms_part[s],
+                     (size_t)pl->ms_gx[s] * pl->ms_gy[s] * sizeof(struct gpussim_cuda_wsums));
+            }
+        if (cfg->metrics & GPUSSIM_METRIC_SSIM) {
+            pl->issim_gx = div_up(g->width, ISSIM_TW);
+            pl->issim_gy = div_up(g->height, ISSIM_TH);
+            TAKE(pl->issim_part,
+                 (size_t)pl->issim_gx * pl->issim_gy * sizeof(struct gpussim_cuda_wsums));
+        }
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
+            TAKE(pl->ansnr_sig, (size_t)g->height * sizeof(float));
+            TAKE(pl->ansnr_noise, (size_t)g->height * sizeof(float));
+        }
+    }
+#undef TAKE
+    *partial_bytes = off;
+    return 0;
+}
+
+static int alloc_dev(struct cuda_backend *be, CUdeviceptr *p, size_t bytes)
+{
+    return CHECK_CU(cuMemAlloc(p, bytes ? bytes : 1));
+}
+
+static int alloc_planes(struct cuda_backend *be)
+{
+    const struct gpussim_config *cfg = &be->cfg;
+    int err = 0;
+    for (int p = 0; p < cfg->nb_planes; p++) {
+        struct cuda_plane *pl = &be->plane[p];
+        const struct gpussim_plane_geometry *g = &cfg->plane[p];
+        for (int k = 0; k < 2; k++) {
+            if ((cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) && g->ssim_scale > 1) {
+                err = alloc_dev(be, &pl->ssim_dec[k],
+                                (size_t)g->ssim_width * g->ssim_height * sizeof(float));
+                if (err < 0)
+                    return err;
+            }
+            if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM)
+                for (int s = 1; s < GPUSSIM_MSSSIM_SCALES; s++) {
+                    err = alloc_dev(be, &pl->ms_level[k][s],
+                                    (size_t)g->ms_width[s] * g->ms_height[s] * sizeof(float));
+                    if (err < 0)
+                        return err;
+                }
+        }
+    }
+    return 0;
+}
+
+/* The final reduction's jobs: one per (plane, partial-sum set). */
+static int upload_jobs(struct cuda_backend *be)
+{
+    const struct gpussim_config *cfg = &be->cfg;
+    struct gpussim_cuda_reduce_job jobs[GPUSSIM_CUDA_MAX_JOBS];
+    int n = 0;
+    memset(jobs, 0, sizeof(jobs));
+    for (int p = 0; p < cfg->nb_planes; p++) {
+        const struct cuda_plane *pl = &be->plane[p];
+        const size_t po = offsetof(struct gpussim_cuda_frame_out, plane) +
+                          (size_t)p * sizeof(struct gpussim_cuda_plane_out);
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM)
+            jobs[n++] = (struct gpussim_cuda_reduce_job){
+                GPUSSIM_REDUCE_WSUMS, pl->ssim_gx * pl->ssim_gy, pl->ssim_part, 0,
+                po + offsetof(struct gpussim_cuda_plane_out, ssim) };
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM)
+            for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++)
+                jobs[n++] = (struct gpussim_cuda_reduce_job){
+                    GPUSSIM_REDUCE_WSUMS, pl->ms_gx[s] * pl->ms_gy[s], pl->ms_part[s], 0,
+                    po + offsetof(struct gpussim_cuda_plane_out, ms) +
+                        (size_t)s * sizeof(struct gpussim_cuda_wsums) };
+        if (cfg->metrics & GPUSSIM_METRIC_SSIM)
+            jobs[n++] = (struct gpussim_cuda_reduce_job){
+                GPUSSIM_REDUCE_WSUMS, pl->issim_gx * pl->issim_gy, pl->issim_part, 0,
+                po + offsetof(struct gpussim_cuda_plane_out, issim) };
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR)
+            jobs[n++] = (struct gpussim_cuda_reduce_job){
+                GPUSSIM_REDUCE_ANSNR_ROWS, (uint32_t)cfg->plane[p].height, pl->ansnr_sig,
+                pl->ansnr_noise, po + offsetof(struct gpussim_cuda_plane_out, ansnr_sig) };
+    }
+    be->nb_jobs = n;
+    int err = alloc_dev(be, &be->jobs, sizeof(jobs[0]) * (size_t)n);
+    if (err < 0)
+        return err;
+    return CHECK_CU(cuMemcpyHtoD(be->jobs, jobs, sizeof(jobs[0]) * (size_t)n));
+}
+
+/* Bytes per row and rows of each picture plane the scored planes read
+ * (host pictures are packed tightly into the staging buffer). */
+static void plan_host_planes(struct cuda_backend *be)
+{
+    const struct gpussim_config *cfg = &be->cfg;
+    be->nb_src_planes = 0;
+    be->staging_size = 0;
+    for (int p = 0; p < cfg->nb_planes; p++) {
+        const struct cuda_plane *pl = &be->plane[p];
+        const int sp = pl->fmt.src_plane;
+        if (sp < be->nb_src_planes)
+            continue; /* the second component of an interleaved plane */
+        be->src_row_bytes[sp] =
+            (size_t)cfg->plane[p].width * pl->fmt.step * (size_t)cfg->bytes_per_sample;
+        be->src_rows[sp] = (size_t)cfg->plane[p].height;
+        be->staging_size += be->src_row_bytes[sp] * be->src_rows[sp];
+        be->nb_src_planes = sp + 1;
+    }
+}
+
+/* Host pictures need pinned staging per slot and device copies; made at
+ * the first host picture so that CUDA-frame users never pay for them. */
+static int alloc_host_staging(struct cuda_backend *be)
+{
+    int err;
+    for (int sp = 0; sp < be->nb_src_planes; sp++)
+        for (int k = 0; k < 2; k++) {
+            err = alloc_dev(be, &be->src_dev[k][sp], be->src_row_bytes[sp] * be->src_rows[sp]);
+            if (err < 0)
+                return err;
+        }
+    for (int i = 0; i < be->nb_slots; i++) {
+        err = CHECK_CU(cuMemAllocHost((void **)&be->slots[i].staging, 2 * be->staging_size));
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
+/* ---- frame submission ---------------------------------------------------------- */
+
+static int launch(struct cuda_backend *be, enum cuda_kernel k, unsigned gx, unsigned gy,
+                  unsigned gz, unsigned bx, unsigned by, void **args)
+{
+    return cu_check(be, be->cu->cuLaunchKernel(be->fn[k], gx, gy, gz, bx, by, 1, 0,
+                                               be->launch_stream, args, NULL),
+                    kernel_names[k]);
+}
+
+/* The metric kernels of one scored plane. Kernels that read the picture
+ * read it in place through the slot's frame descriptor. */
+static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
+{
+    const struct gpussim_config *cfg = &be->cfg;
+    const struct gpussim_plane_geometry *g = &cfg->plane[p];
+    struct cuda_plane *pl = &be->plane[p];
+    const int bd = cfg->params.format.bit_depth;
+    /* 1 / scaler, exact: the kernels multiply by it (spec §0) */
+    float scaler = 1.0f / (float)(1 << (bd - 8));
+    int w = g->width, h = g->height;
+    CUdeviceptr *desc = &slot->dev_desc;
+    struct gpussim_cuda_plane_fmt *fmt = &pl->fmt;
+    int err;
+
+    if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
+        CUdeviceptr part = be->partials + pl->ssim_part;
+        if (g->ssim_scale > 1) {
+            int factor = g->ssim_scale, sw = g->ssim_width, sh = g->ssim_height;
+            void *dargs[] = { desc, fmt, &w, &h, &scaler, &factor,
+                              &pl->ssim_dec[0], &pl->ssim_dec[1], &sw, &sh };
+            err = launch(be, K_DECIMATE_BOX, div_up(sw, 32), div_up(sh, 8), 1, 32, 8, dargs);
+            if (err < 0)
+                return err;
+            void *wargs[] = { &pl->ssim_dec[0], &pl->ssim_dec[1], &sw, &sh, &scaler, &part };
+            err = launch(be, pl->ssim_th == 32 ? K_WIN_F32_T32 : K_WIN_F32_T8, pl->ssim_gx,
+                         pl->ssim_gy, 1, WIN_BX, WIN_BY, wargs);
+        } else {
+            void *wargs[] = { desc, fmt, &w, &h, &scaler, &part };
+            err = launch(be, pl->ssim_th == 32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, pl->ssim_gx,
+                         pl->ssim_gy, 1, WIN_BX, WIN_BY, wargs);
+        }
+        if (err < 0)
+            return err;
+    }
+
+    if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
+        for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
+            int lw = g->ms_width[s], lh = g->ms_height[s];
+            CUdeviceptr part = be->partials + pl->ms_part[s];
+            int nw = s + 1 < GPUSSIM_MSSSIM_SCALES ? g->ms_width[s + 1] : 0;
+            int nh = s + 1 < GPUSSIM_MSSSIM_SCALES ? g->ms_height[s + 1] : 0;
+            if (s == 0) {
+                /* level 0 is the picture itself */
+                void *wargs[] = { desc, fmt, &lw, &lh, &scaler, &part };
+                err = launch(be, pl->ms_th[s] == 32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, pl->ms_gx[s],
+                             pl->ms_gy[s], 1, WIN_BX, WIN_BY, wargs);
+                if (err < 0)
+                    return err;
+                void *dargs[] = { desc, fmt, &lw, &lh, &scaler, &pl->ms_level[0][1],
+                                  &pl->ms_level[1][1], &nw, &nh };
+                err = launch(be, K_LPF_RAW, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1, LPF_BX,
+                             LPF_BY, dargs);
+                if (err < 0)
+                    return err;
+                continue;
+            }
+            CUdeviceptr *r = &pl->ms_level[0][s], *d = &pl->ms_level[1][s];
+            void *wargs[] = { r, d, &lw, &lh, &scaler, &part };
+            err = launch(be, pl->ms_th[s] == 32 ? K_WIN_F32_T32 : K_WIN_F32_T8, pl->ms_gx[s],
+                         pl->ms_gy[s], 1, WIN_BX, WIN_BY, wargs);
+            if (err < 0)
+                return err;
+            if (s + 1 == GPUSSIM_MSSSIM_SCALES)
+                break;
+            void *dargs[] = { r, d, &lw, &lh, &scaler, &pl->ms_level[0][s + 1],
+                              &pl->ms_level[1][s + 1], &nw, &nh };
+            err = launch(be, K_LPF_F32, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1, LPF_BX, LPF_BY,
+                         dargs);
+            if (err < 0)
+                return err;
+        }
+    }
+
+    if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
+        CUdeviceptr sig = be->partials + pl->ansnr_sig, noise = be->partials + pl->ansnr_noise;
+        void *args[] = { desc, fmt, &w, &h, &scaler, &sig, &noise };
+        err = launch(be, K_ANSNR, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, args);
+        if (err < 0)
+            return err;
+    }
+
+    if (cfg->metrics & GPUSSIM_METRIC_SSIM) {
+        const unsigned samplemax = (1u << bd) - 1;
+        /* spec §4.5, as kernels/c/issim_tmpl.c */
+        double c1base = (double)samplemax * samplemax * (0.01 * 0.01);
+        double c2base = (double)samplemax * samplemax * (0.03 * 0.03);
+        CUdeviceptr part = be->partials + pl->issim_part;
+        void *args[] = { desc, fmt, &w, &h, &c1base, &c2base, &part };
+        err = launch(be, bd <= 12 ? K_ISSIM_U32 : K_ISSIM_U64, pl->issim_gx, pl->issim_gy, 1, 32,
+                     8, args);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
+/* Copies the host picture's planes into the slot's pinned staging and
+ * queues their upload; returns the device addresses and pitches. */
+static int upload_host_picture(struct cuda_backend *be, struct cuda_slot *slot, int k,
+                               const struct gpussim_picture *pic)
+{
+    uint8_t *dst = slot->staging + (size_t)k * be->staging_size;
+    for (int sp = 0; sp < be->nb_src_planes; sp++) {
+        const size_t rb = be->src_row_bytes[sp], rows = be->src_rows[sp];
+        const uint8_t *src = pic->data[sp];
+        for (size_t y = 0; y < rows; y++)
+            memcpy(dst + y * rb, src + (ptrdiff_t)y * pic->stride[sp], rb);
+        int err = CHECK_CU(cuMemcpyHtoDAsync(be->src_dev[k][sp], dst, rb * rows, be->stream));
+        if (err < 0)
+            return err;
+        dst += rb * rows;
+    }
+    return 0;
+}
+
+/* Everything a frame runs after its pictures are in place, on
+ * be->launch_stream: per plane unpack + metrics, the final reduction and the
+ * one device->host copy of the result block. Captured once per slot into a
+ * CUDA graph when the driver has graphs. */
+static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot)
+{
+    int err;
+    for (int p = 0; p < be->cfg.nb_planes; p++) {
+        err = run_plane(be, p, slot);
+        if (err < 0)
+            return err;
+    }
+    void *args[] = { &be->jobs, &be->partials, &slot->dev_out };
+    err = launch(be, K_REDUCE, (unsigned)be->nb_jobs, 1, 1, REDUCE_THREADS, 1, args);
+    if (err < 0)
+        return err;
+    return CHECK_CU(cuMemcpyDtoHAsync(slot->host_out, slot->dev_out,
+                                      (size_t)be->cfg.nb_planes * sizeof(struct gpussim_cuda_plane_out),
+                                      be->launch_stream));
+}
+
+/* Captures slot's frame into a graph on a private stream (never on an
+ * adopted one, which other threads may be using). */
+static int capture_slot_graph(struct cuda_backend *be, struct cuda_slot *slot)
+{
+    const struct gpussim_cuda_api *cu = be->cu;
+    CUstream cs = NULL;
+    CUgraph graph = NULL;
+    int err = CHECK_CU(cuStreamCreate(&cs, CU_STREAM_NON_BLOCKING));
+    if (err < 0)
+        return err;
+    err = cu_check(be, cu->cuStreamBeginCapture(cs, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                   "cuStreamBeginCapture");
+    if (err < 0)
+        goto fail;
+    be->launch_stream = cs;
+    const int qerr = enqueue_frame(be, slot);
+    be->launch_stream = be->stream;
+    err = cu_check(be, cu->cuStreamEndCapture(cs, &graph), "cuStreamEndCapture");
+    if (qerr < 0 || err < 0) {
+        err = qerr < 0 ? qerr : err;
+        goto fail;
+    }
+    err = cu_check(be, cu->cuGraphInstantiateWithFlags(&slot->graph, graph, 0),
+                   "cuGraphInstantiateWithFlags");
+fail:
+    if (graph)
+        cu->cuGraphDestroy(graph);
+    CHECK_CU(cuStreamDestroy(cs));
+    return err;
+}
+
+static int cuda_submit(void *priv, int idx, const struct gpussim_picture *ref,
+                       const struct gpussim_picture *dis)
+{
+    struct cuda_backend *be = priv;
+    struct cuda_slot *slot = &be->slots[idx];
+    const struct gpussim_picture *pics[2] = { ref, dis };
+    struct gpussim_cuda_frame_desc *desc = slot->host_desc;
+    int err = push_ctx(be);
+    if (err < 0)
+        return err;
+
+    for (int k = 0; k < 2; k++) {
+        if (pics[k]->memory == GPUSSIM_MEMORY_HOST) {
+            if (!slot->staging) {
+                err = alloc_host_staging(be);
+                if (err < 0)
+                    goto fail;
+            }
+            err = upload_host_picture(be, slot, k, pics[k]);
+            if (err < 0)
+                goto fail;
+            for (int sp = 0; sp < be->nb_src_planes; sp++) {
+                desc->src[k][sp] = be->src_dev[k][sp];
+                desc->pitch[k][sp] = (int64_t)be->src_row_bytes[sp];
+            }
+        } else if (pics[k]->memory == GPUSSIM_MEMORY_CUDA) {
+            /* read in place */
+            for (int sp = 0; sp < be->nb_src_planes; sp++) {
+                desc->src[k][sp] = (uint64_t)(uintptr_t)pics[k]->data[sp];
+                desc->pitch[k][sp] = (int64_t)pics[k]->stride[sp];
+            }
+        } else {
+            gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR,
+                        "cuda: pictures must be in host or CUDA memory");
+            err = -EINVAL;
+            goto fail;
+        }
+    }
+    /* the slot's pinned descriptor is rewritten only after the slot's
+     * previous frame was waited for, so this async copy cannot race */
+    err = CHECK_CU(cuMemcpyHtoDAsync(slot->dev_desc, desc, sizeof(*desc), be->stream));
+    if (err < 0)
+        goto fail;
+    err = CHECK_CU(cuEventRecord(slot->start, be->stream));
+    if (err < 0)
+        goto fail;
+    if (slot->graph)
+        err = CHECK_CU(cuGraphLaunch(slot->graph, be->stream));
+    else
+        err = enqueue_frame(be, slot);
+    if (err < 0)
+        goto fail;
+    err = CHECK_CU(cuEventRecord(slot->done, be->stream));
+    if (err < 0)
+        goto fail;
+    pop_ctx(be);
+    return 0;
+
+fail:
+    pop_ctx(be);
+    return err;
+}
+
+/* ---- results ------------------------------------------------------------------------ */
+
+static double fx_to_double(const struct gpussim_fx *a)
+{
+    uint64_t l[GPUSSIM_FX_LIMBS];
+    memcpy(l, a->limb, sizeof(l));
+    const int neg = (int)(l[2] >> 63);
+    if (neg) {
+        uint64_t carry = 1;
+        for (int i = 0; i < GPUSSIM_FX_LIMBS; i++) {
+            l[i] = ~l[i] + carry;
+            carry = carry && l[i] == 0;
+        }
+    }
+    /* each limb rounds once, the adds twice: within 5 * 2^-53 relative,
+     * which resolve_sum() adds to its bound */
+    const double d = (double)l[2] + ldexp((double)l[1], -64) + ldexp((double)l[0], -128);
+    return neg ? -d : d;
+}
+
+/*
+ * spec §5: the reference adds the n window terms in raster order in double.
+ * We hold their exact sum; the raster-order sum differs from it by at most
+ * gamma(n-1) * sum|t| (recursive summation bound, gamma(k) = k*u/(1-k*u)).
+ * If every double within that bound gives the same float mean, that float
+ * is the reference's, bit for bit, and the exact sum stands in for the
+ * reference's sum. Otherwise the exact sum is still within the bound (and
+ * far inside the spec's 5e-5), and the case is counted.
+ */
+static double resolve_sum(struct cuda_backend *be, const struct gpussim_fx *s, double abs_sum,
+                          double n)
+{
+    const double u = DBL_EPSILON / 2;
+    const double d = fx_to_double(s);
+    const double gamma = (n - 1) * u / (1 - (n - 1) * u);
+    double bound = gamma * abs_sum + n * ldexp(1.0, -GPUSSIM_FX_FRAC_BITS) + 8 * u * fabs(d);
+    bound = bound * (1 + 1e-6) + DBL_MIN;
+    const double lo = nextafter(d - bound, -INFINITY), hi = nextafter(d + bound, INFINITY);
+    be->means_checked++;
+    if ((float)(lo / n) != (float)(hi / n))
+        be->means_unproven++;
+    return d;
+}
+
+static void finish_wsums(struct cuda_backend *be, const struct gpussim_cuda_wsums *w, double n,
+                         int want_term, double *term, double *l, double *c, double *s)
+{
+    if (want_term)
+        *term = resolve_sum(be, &w->sum[GPUSSIM_WSUM_TERM], w->abs_sum[GPUSSIM_WSUM_TERM], n);
+    *l = resolve_sum(be, &w->sum[GPUSSIM_WSUM_L], w->abs_sum[GPUSSIM_WSUM_L], n);
+    *c = resolve_sum(be, &w->sum[GPUSSIM_WSUM_C], w->abs_sum[GPUSSIM_WSUM_C], n);
+    *s = resolve_sum(be, &w->sum[GPUSSIM_WSUM_S], w->abs_sum[GPUSSIM_WSUM_S], n);
+}
+
+static int cuda_wait(void *priv, int idx, int block, struct gpussim_frame_sums *sums)
+{
+    struct cuda_backend *be = priv;
+    struct cuda_slot *slot = &be->slots[idx];
+    const struct gpussim_config *cfg = &be->cfg;
+    int err = push_ctx(be);
+    if (err < 0)
+        return err;
+    if (!block) {
+        const CUresult r = be->cu->cuEventQuery(slot->done);
+        if (r == CUDA_ERROR_NOT_READY) {
+            pop_ctx(be);
+            return 0;
+        }
+        err = cu_check(be, r, "cuEventQuery");
+    } else {
+        err = CHECK_CU(cuEventSynchronize(slot->done));
+    }
+    pop_ctx(be);
+    if (err < 0)
+        return err;
+
+    memset(sums, 0, sizeof(*sums));
+    for (int p = 0; p < cfg->nb_planes; p++) {
+        const struct gpussim_plane_geometry *g = &cfg->plane[p];
+        const struct gpussim_cuda_plane_out *o = &slot->host_out->plane[p];
+        struct gpussim_plane_sums *ps = &sums->plane[p];
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
+            const double n = (double)(g->ssim_width - (SSIM_WINDOW - 1)) *
+                             (g->ssim_height - (SSIM_WINDOW - 1));
+            finish_wsums(be, &o->ssim, n, 1, &ps->ssim_term, &ps->ssim_l, &ps->ssim_c, &ps->ssim_s);
+        }
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM)
+            for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
+                const double n = (double)(g->ms_width[s] - (SSIM_WINDOW - 1)) *
+                                 (g->ms_height[s] - (SSIM_WINDOW - 1));
+                finish_wsums(be, &o->ms[s], n, 0, NULL, &ps->ms_l[s], &ps->ms_c[s], &ps->ms_s[s]);
+            }
+        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
+            ps->ansnr_sig = o->ansnr_sig;
+            ps->ansnr_noise = o->ansnr_noise;
+        }
+        if (cfg->metrics & GPUSSIM_METRIC_SSIM) {
+            /* the weights are integers below 2^53: exact in any order */
+            ps->issim_term = fx_to_double(&o->issim.sum[0]);
+            ps->issim_weight = fx_to_double(&o->issim.sum[1]);
+        }
+    }
+    return 1;
+}
+
+static int cuda_device_time_ms(void *priv, int idx, double *ms)
+{
+    struct cuda_backend *be = priv;
+    struct cuda_slot *slot = &be->slots[idx];
+    float t = 0;
+    int err = push_ctx(be);
+    if (err < 0)
+        return err;
+    err = CHECK_CU(cuEventElapsedTime(&t, slot->start, slot->done));
+    pop_ctx(be);
+    if (err < 0)
+        return err;
+    *ms = t;
+    return 0;
+}
+
+/* ---- setup ---------------------------------------------------------------------------- */
+
+static void cuda_uninit(void **ppriv)
+{
+    struct cuda_backend *be = ppriv ? *ppriv : NULL;
+    if (!be)
+        return;
+    if (be->ctx && push_ctx(be) == 0) {
+        if (!be->own_stream || be->stream)
+            CHECK_CU(cuStreamSynchronize(be->stream));
+        for (int i = 0; i < CUDA_SLOTS; i++) {
+            struct cuda_slot *s = &be->slots[i];
+            if (s->graph)
+                CHECK_CU(cuGraphExecDestroy(s->graph));
+            if (s->staging)
+                CHECK_CU(cuMemFreeHost(s->staging));
+            if (s->host_out)
+                CHECK_CU(cuMemFreeHost(s->host_out));
+            if (s->dev_out)
+                CHECK_CU(cuMemFree(s->dev_out));
+            if (s->start)
+                CHECK_CU(cuEventDestroy(s->start));
+            if (s->done)
+                CHECK_CU(cuEventDestroy(s->done));
+        }
+        for (int k = 0; k < 2; k++)
+            for (int sp = 0; sp < GPUSSIM_MAX_PLANES; sp++)
+                if (be->src_dev[k][sp])
+                    CHECK_CU(cuMemFree(be->src_dev[k][sp]));
+        for (int p = 0; p < GPUSSIM_MAX_SCORE_PLANES; p++) {
+            struct cuda_plane *pl = &be->plane[p];
+            for (int k = 0; k < 2; k++) {
+                if (pl->ssim_dec[k])
+                    CHECK_CU(cuMemFree(pl->ssim_dec[k]));
+                for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++)
+                    if (pl->ms_level[k][s])
+                        CHECK_CU(cuMemFree(pl->ms_level[k][s]));
+            }
+        }
+        if (be->partials)
+            CHECK_CU(cuMemFree(be->partials));
+        if (be->jobs)
+            CHECK_CU(cuMemFree(be->jobs));
+        if (be->module)
+            CHECK_CU(cuModuleUnload(be->module));
+        if (be->own_stream && be->stream)
+            CHECK_CU(cuStreamDestroy(be->stream));
+        pop_ctx(be);
+    }
+    if (be->own_ctx)
+        CHECK_CU(cuDevicePrimaryCtxRelease(be->device));
+    if (be->means_checked)
+        gpussim_log(&be->cfg.log, GPUSSIM_LOG_VERBOSE,
+                    "cuda: %llu of %llu float means provably rounded as the reference's "
+                    "raster-order sums",
+                    be->means_checked - be->means_unproven, be->means_checked);
+    free(be);
+    *ppriv = NULL;
+}
+
+static int cuda_open_device(struct cuda_backend *be)
+{
+    const struct gpussim_config *cfg = &be->cfg;
+    int count = 0, err;
+    err = CHECK_CU(cuDeviceGetCount(&count));
+    if (err < 0)
+        return err;
+    if (cfg->params.device >= count) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "cuda: device %d requested, %d present",
+                    cfg->params.device, count);
+        return -ENODEV;
+    }
+    err = CHECK_CU(cuDeviceGet(&be->device, cfg->params.device));
+    if (err < 0)
+        return err;
+    err = CHECK_CU(cuDevicePrimaryCtxRetain(&be->ctx, be->device));
+    if (err < 0)
+        return err;
+    be->own_ctx = 1;
+    return 0;
+}
+
+static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots)
+{
+    struct cuda_backend *be = calloc(1, sizeof(*be));
+    int err, pushed = 0;
+    if (!be)
+        return -ENOMEM;
+    be->cfg = *cfg;
+    be->cu = gpussim_cuda_load();
+    if (!be->cu) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
+                    "cuda: the CUDA driver (libcuda.so.1) is not available");
+        free(be);
+        return -ENODEV;
+    }
+    err = CHECK_CU(cuInit(0));
+    if (err < 0) {
+        free(be);
+        return err == -EIO ? -ENODEV : err;
+    }
+
+    const struct gpussim_cuda_device *hw = cfg->params.hw_device;
+    if (hw) {
+        if (!hw->cu_context) {
+            gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "cuda: hw_device has no CUcontext");
+            free(be);
+            return -EINVAL;
+        }
+        be->ctx = hw->cu_context;
+        be->stream = hw->cu_stream;
+    } else {
+        err = cuda_open_device(be);
+        if (err < 0)
+            goto fail;
+    }
+    err = push_ctx(be);
+    if (err < 0)
+        goto fail;
+    pushed = 1;
+    if (hw) {
+        err = CHECK_CU(cuCtxGetDevice(&be->device));
+        if (err < 0)
+            goto fail;
+    } else {
+        err = CHECK_CU(cuStreamCreate(&be->stream, CU_STREAM_NON_BLOCKING));
+        if (err < 0)
+            goto fail;
+        be->own_stream = 1;
+    }
+
+    /* machine code for the known architectures is in the fatbin: no JIT */
+    err = CHECK_CU(cuModuleLoadData(&be->module, gpussim_cuda_fatbin));
+    if (err < 0)
+        goto fail;
+    for (int k = 0; k < K_COUNT; k++) {
+        err = cu_check(be, be->cu->cuModuleGetFunction(&be->fn[k], be->module, kernel_names[k]),
+                       kernel_names[k]);
+        if (err < 0)
+            goto fail;
+        /* the tiled kernels are limited by shared memory per SM: ask for the
+         * largest carveout (a hint; failure is harmless) */
+        be->cu->cuFuncSetAttribute(be->fn[k], CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100);
+    }
+
+    err = CHECK_CU(cuDeviceGetAttribute(&be->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                        be->device));
+    if (err < 0)
+        goto fail;
+    size_t partial_bytes = 0;
+    plan_planes(be, &partial_bytes);
+    err = alloc_dev(be, &be->partials, partial_bytes);
+    if (err < 0)
+        goto fail;
+    err = alloc_planes(be);
+    if (err < 0)
+        goto fail;
+    err = upload_jobs(be);
+    if (err < 0)
+        goto fail;
+    plan_host_planes(be);
+
+    be->nb_slots = CUDA_SLOTS;
+    if (cfg->params.max_in_flight && cfg->params.max_in_flight < be->nb_slots)
+        be->nb_slots = cfg->params.max_in_flight;
+    for (int i = 0; i < be->nb_slots; i++) {
+        struct cuda_slot *s = &be->slots[i];
+        const size_t bytes = sizeof(*s->host_out) + sizeof(*s->host_desc);
+        err = CHECK_CU(cuMemAllocHost((void **)&s->host_out, bytes));
+        if (err < 0)
+            goto fail;
+        memset(s->host_out, 0, bytes);
+        s->host_desc = (struct gpussim_cuda_frame_desc *)(s->host_out + 1);
+        err = alloc_dev(be, &s->dev_out, bytes);
+        if (err < 0)
+            goto fail;
+        s->dev_desc = s->dev_out + sizeof(*s->host_out);
+        err = CHECK_CU(cuEventCreate(&s->start, CU_EVENT_DEFAULT));
+        if (err < 0)
+            goto fail;
+        err = CHECK_CU(cuEventCreate(&s->done, CU_EVENT_BLOCKING_SYNC));
+        if (err < 0)
+            goto fail;
+    }
+    be->launch_stream = be->stream;
+    /* one graph per slot: a frame is then one launch, without per-kernel
+     * launch gaps; without graph support, kernels are launched one by one */
+    if (be->cu->cuGraphLaunch) {
+        for (int i = 0; i < be->nb_slots && err >= 0; i++)
+            err = capture_slot_graph(be, &be->slots[i]);
+        if (err < 0) {
+            gpussim_log(&cfg->log, GPUSSIM_LOG_WARNING,
+                        "cuda: CUDA graphs unavailable, launching kernels one by one");
+            for (int i = 0; i < be->nb_slots; i++)
+                if (be->slots[i].graph) {
+                    CHECK_CU(cuGraphExecDestroy(be->slots[i].graph));
+                    be->slots[i].graph = NULL;
+                }
+            err = 0;
+        }
+    }
+    pop_ctx(be);
+    pushed = 0;
+
+    {
+        char name[128] = "";
+        be->cu->cuDeviceGetName(name, sizeof(name), be->device);
+        gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "cuda: %s, %s context, %d frame slot(s)%s",
+                    name, hw ? "adopted" : "primary", be->nb_slots,
+                    be->slots[0].graph ? ", one CUDA graph per frame" : "");
+    }
+    *ppriv = be;
+    *nb_slots = be->nb_slots;
+    return 0;
+
+fail:
+    if (pushed)
+        pop_ctx(be);
+    cuda_uninit((void **)&be);
+    return err;
+}
+
+static int cuda_probe(const struct gpussim_config *cfg)
+{
+    const struct gpussim_cuda_api *cu = gpussim_cuda_load();
+    int count = 0;
+    if (!cu)
+        return -ENODEV;
+    if (cu->cuInit(0) != CUDA_SUCCESS || cu->cuDeviceGetCount(&count) != CUDA_SUCCESS)
+        return -ENODEV;
+    if (cfg->params.hw_device)
+        return 0;
+    return cfg->params.device < count ? 0 : -ENODEV;
+}
+
+const struct gpussim_backend gpussim_backend_cuda = {
+    .name = "cuda",
+    .type = GPUSSIM_BACKEND_CUDA,
+    .memory_mask = (1u << GPUSSIM_MEMORY_HOST) | (1u << GPUSSIM_MEMORY_CUDA),
+    .probe = cuda_probe,
+    .init = cuda_init,
+    .uninit = cuda_uninit,
+    .submit = cuda_submit,
+    .wait = cuda_wait,
+    .device_time_ms = cuda_device_time_ms,
+};

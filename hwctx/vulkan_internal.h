@@ -1,0 +1,181 @@
+/* Private state of the Vulkan backend (hwctx/vulkan*.c). */
+#ifndef GPUSSIM_HWCTX_VULKAN_INTERNAL_H
+#define GPUSSIM_HWCTX_VULKAN_INTERNAL_H
+
+#include <stdint.h>
+
+#include "vulkan_fns.h" /* first: VK_NO_PROTOTYPES */
+
+#include "gpussim/gpussim_vulkan.h"
+#include "internal.h"
+
+#define VK_MAX_STEPS 160
+#define VK_MAX_PIPES 24
+#define VK_MAX_RESULTS 64
+#define VK_PC_MAX 64
+/* descriptor bindings shared by every shader (kernels/vulkan/common.glsl) */
+#define VK_NB_BUFFER_BINDINGS 8
+#define VK_IMAGE_BINDING 8
+#define VK_NB_MOMENTS 5 /* intermediate planes, bindings 2..6 */
+#define VK_OUT_BINDING 7
+
+struct vk_buffer {
+    VkBuffer buf;
+    VkDeviceMemory mem;
+    VkDeviceSize size;
+    void *map; /* host-visible buffers only */
+};
+
+/* A slice of a buffer bound to one binding. */
+struct vk_bind {
+    const struct vk_buffer *buf;
+    VkDeviceSize off, size;
+};
+
+enum vk_shader {
+    SH_UNPACK_BUF,
+    SH_UNPACK_R8,
+    SH_UNPACK_R16,
+    SH_UNPACK_RG8,
+    SH_UNPACK_RG16,
+    SH_DECIMATE_BOX,
+    SH_DECIMATE_LPF,
+    SH_SSIM_H,
+    SH_SSIM_V,
+    SH_ANSNR_FILTER,
+    SH_ANSNR_ROWS,
+    SH_ISSIM_H,
+    SH_ISSIM_V,
+    SH_ISSIM_H32,
+    SH_ISSIM_V32,
+    SH_COUNT
+};
+
+struct vk_pipe {
+    enum vk_shader shader;
+    int spec2; /* specialization constant 2 (bytes per sample, box factor) */
+    VkPipeline pipeline;
+};
+
+/* One compute dispatch of the frame program. */
+struct vk_step {
+    int pipe;
+    VkDescriptorSet set;
+    struct vk_bind binds[VK_NB_BUFFER_BINDINGS];
+    uint8_t pc[VK_PC_MAX];
+    uint32_t pc_size;
+    uint32_t gx, gy, gz;
+    int barrier; /* a full compute barrier before it (it reads what earlier steps wrote) */
+};
+
+/* The unpack of one (picture, scored plane): a buffer step for host
+ * pictures; for Vulkan frames the slot's image set replaces it. */
+struct vk_unpack {
+    int step;        /* index of the buffer-source step */
+    int pic, plane;  /* 0 ref / 1 dis; scored plane */
+    int src_plane;   /* picture plane it reads */
+    int first, step_x;
+    VkDeviceSize dst_off, dst_size;
+};
+
+enum vk_result_kind { RES_SSIM, RES_MSSSIM, RES_ANSNR, RES_ISSIM };
+
+/* Where one reduction's partials land in the results buffer. */
+struct vk_result {
+    enum vk_result_kind kind;
+    int plane, scale;
+    VkDeviceSize off;
+    uint32_t count; /* workgroups (SSIM, ISSIM) or rows (ANSNR) */
+};
+
+struct vk_slot {
+    VkCommandBuffer cmd;
+    VkQueryPool query_pool;
+    struct vk_buffer host; /* [staged pictures | results] */
+    uint64_t done_value;   /* timeline value signalled when the frame is done */
+    /* Vulkan frames: per (picture, plane) the view and descriptor set */
+    VkImageView view[2][GPUSSIM_MAX_SCORE_PLANES];
+    VkDescriptorSet img_set[2][GPUSSIM_MAX_SCORE_PLANES];
+    int img_pipe[2][GPUSSIM_MAX_SCORE_PLANES];
+};
+
+/* Sync of one submission with the frames it reads (vulkan_frame.c). */
+struct vk_frame_sync {
+    VkImageMemoryBarrier2 barrier[2 * GPUSSIM_VK_MAX_IMAGES];
+    int nb_barriers;
+    VkSemaphoreSubmitInfo wait[2 * GPUSSIM_VK_MAX_IMAGES];
+    VkSemaphoreSubmitInfo signal[2 * GPUSSIM_VK_MAX_IMAGES];
+    int nb_sems;
+};
+
+struct vk_backend {
+    struct gpussim_config cfg;
+    struct vk_fns fns;
+    VkInstance inst;
+    VkPhysicalDevice pdev;
+    VkDevice dev;
+    int own_device;
+    uint32_t family;
+    VkQueue queue;
+    void (*lock_queue)(void *opaque, uint32_t family, uint32_t index);
+    void (*unlock_queue)(void *opaque, uint32_t family, uint32_t index);
+    void *lock_opaque;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties mem_props;
+    uint32_t timestamp_bits;
+    int step_times; /* GPUSSIM_VK_STEP_TIMES=1: a timestamp after every dispatch */
+
+    VkSemaphore timeline;
+    uint64_t timeline_value;
+    VkCommandPool cmd_pool;
+    int nb_slots;
+    struct vk_slot *slots;
+
+    /* the frame program (vulkan_program.c) */
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout pipe_layout;
+    VkPipelineCache pipe_cache;
+    VkDescriptorPool desc_pool;
+    VkShaderModule modules[SH_COUNT];
+    struct vk_pipe pipes[VK_MAX_PIPES];
+    int nb_pipes;
+    struct vk_step steps[VK_MAX_STEPS];
+    int nb_steps;
+    int first_compute_step; /* steps before it are the unpacks */
+    struct vk_unpack unpacks[2 * GPUSSIM_MAX_SCORE_PLANES];
+    int nb_unpacks;
+    struct vk_result results_map[VK_MAX_RESULTS];
+    int nb_results;
+    double issim_weight[GPUSSIM_MAX_SCORE_PLANES];
+
+    struct vk_buffer scratch; /* device: raw pictures, planes, pyramid, moments */
+    struct vk_buffer results; /* device: the partial sums of one frame */
+    VkDeviceSize raw_off, raw_size;        /* the staged pictures inside scratch */
+    VkDeviceSize results_size;
+    VkDeviceSize host_size;                /* per slot: raw_size + results_size */
+    /* staged layout of picture plane s of picture k (32-bit words) */
+    uint32_t raw_plane_off[2][3], raw_plane_stride[2][3], raw_plane_rows[2][3];
+    uint32_t raw_plane_row_bytes[2][3];
+    int nb_src_planes;
+};
+
+int vk_err(struct vk_backend *be, VkResult res, const char *what);
+int vk_buffer_create(struct vk_backend *be, struct vk_buffer *b, VkDeviceSize size, int host);
+void vk_buffer_destroy(struct vk_backend *be, struct vk_buffer *b);
+
+/* vulkan_program.c */
+int vk_program_init(struct vk_backend *be);
+void vk_program_uninit(struct vk_backend *be);
+void vk_stage_host_picture(struct vk_backend *be, struct vk_slot *s,
+                           const struct gpussim_picture *pic, int k);
+int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct vk_frame_sync *fs);
+void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim_frame_sums *sums);
+void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s);
+int vk_unpack_image_pipe(struct vk_backend *be, int two_components, int sixteen_bit);
+
+/* vulkan_frame.c */
+int vk_submit_frames(struct vk_backend *be, struct vk_slot *s, const struct gpussim_vk_frame *ref,
+                     const struct gpussim_vk_frame *dis);
+void vk_frame_release_views(struct vk_backend *be, struct vk_slot *s);
+
+#endif /* GPUSSIM_HWCTX_VULKAN_INTERNAL_H */

@@ -1,0 +1,852 @@
+/*
+ * The Vulkan frame program: pipelines (built once, with a pipeline cache),
+ * the buffer layout, the list of dispatches of one frame with their
+ * descriptor sets and push constants (all built at init), recording and
+ * submitting a frame, and adding its partial sums on the host.
+ *
+ * Host arithmetic here is reference arithmetic (the ANSNR row floats added
+ * in row order, the double partials added in workgroup order): built with
+ * -ffp-contract=off like the rest of the library.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vulkan_internal.h"
+
+#include "kernels/vulkan/spv_unpack_buf.h"
+#include "kernels/vulkan/spv_unpack_r8.h"
+#include "kernels/vulkan/spv_unpack_r16.h"
+#include "kernels/vulkan/spv_unpack_rg8.h"
+#include "kernels/vulkan/spv_unpack_rg16.h"
+#include "kernels/vulkan/spv_decimate_box.h"
+#include "kernels/vulkan/spv_decimate_lpf.h"
+#include "kernels/vulkan/spv_ssim_h.h"
+#include "kernels/vulkan/spv_ssim_v.h"
+#include "kernels/vulkan/spv_ansnr_filter.h"
+#include "kernels/vulkan/spv_ansnr_rows.h"
+#include "kernels/vulkan/spv_issim_h.h"
+#include "kernels/vulkan/spv_issim_v.h"
+#include "kernels/vulkan/spv_issim_h32.h"
+#include "kernels/vulkan/spv_issim_v32.h"
+
+#define ALIGN 256 /* >= every device's minStorageBufferOffsetAlignment */
+#define WG 16     /* 2-D workgroups are WG x WG */
+#define WG_ROWS 32
+
+static const struct {
+    const uint32_t *code;
+    size_t size;
+    int wg_x, wg_y;
+} shaders[SH_COUNT] = {
+#define SH(id, name, wx, wy) [id] = { spv_##name, sizeof(spv_##name), wx, wy }
+    SH(SH_UNPACK_BUF, unpack_buf, WG, WG),
+    SH(SH_UNPACK_R8, unpack_r8, WG, WG),
+    SH(SH_UNPACK_R16, unpack_r16, WG, WG),
+    SH(SH_UNPACK_RG8, unpack_rg8, WG, WG),
+    SH(SH_UNPACK_RG16, unpack_rg16, WG, WG),
+    SH(SH_DECIMATE_BOX, decimate_box, WG, WG),
+    SH(SH_DECIMATE_LPF, decimate_lpf, WG, WG),
+    SH(SH_SSIM_H, ssim_h, WG, WG),
+    SH(SH_SSIM_V, ssim_v, WG, WG),
+    SH(SH_ANSNR_FILTER, ansnr_filter, WG, WG),
+    SH(SH_ANSNR_ROWS, ansnr_rows, WG_ROWS, 1),
+    SH(SH_ISSIM_H, issim_h, WG, WG),
+    SH(SH_ISSIM_V, issim_v, WG, WG),
+    SH(SH_ISSIM_H32, issim_h32, WG, WG),
+    SH(SH_ISSIM_V32, issim_v32, WG, WG),
+#undef SH
+};
+
+/* push constant blocks, laid out as the shaders declare them (std430) */
+struct pc_unpack {
+    int32_t w, h, src_off, src_stride, first, step;
+    uint32_t shift, mask;
+    float inv_scaler;
+};
+struct pc_decimate {
+    int32_t w, h, sw, sh;
+    float k;
+};
+struct pc_ssim {
+    int32_t w, h, ow, oh;
+};
+struct pc_ansnr {
+    int32_t w, h;
+};
+struct pc_issim {
+    double c1base, c2base;
+    int32_t w, h;
+    float scaler;
+};
+
+static uint32_t div_up(uint32_t a, uint32_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static VkDeviceSize carve(VkDeviceSize *top, VkDeviceSize size)
+{
+    const VkDeviceSize off = *top;
+    *top += (size + ALIGN - 1) / ALIGN * ALIGN;
+    return off;
+}
+
+/* ---- pipelines ---------------------------------------------------------------- */
+
+static int get_pipe(struct vk_backend *be, enum vk_shader sh, int spec2)
+{
+    const struct vk_fns *f = &be->fns;
+    VkResult res;
+    for (int i = 0; i < be->nb_pipes; i++)
+        if (be->pipes[i].shader == sh && be->pipes[i].spec2 == spec2)
+            return i;
+    if (be->nb_pipes == VK_MAX_PIPES)
+        return -ENOMEM;
+    if (!be->modules[sh]) {
+        VkShaderModuleCreateInfo smi = {
+            .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+            .codeSize = shaders[sh].size,
+            .pCode = shaders[sh].code,
+        };
+        res = f->vkCreateShaderModule(be->dev, &smi, NULL, &be->modules[sh]);
+        if (res != VK_SUCCESS)
+            return vk_err(be, res, "vkCreateShaderModule");
+    }
+    const int32_t spec[3] = { shaders[sh].wg_x, shaders[sh].wg_y, spec2 };
+    const VkSpecializationMapEntry map[3] = {
+        { 0, 0, sizeof(int32_t) },
+        { 1, sizeof(int32_t), sizeof(int32_t) },
+        { 2, 2 * sizeof(int32_t), sizeof(int32_t) },
+    };
+    const VkSpecializationInfo si = {
+        .mapEntryCount = 3, .pMapEntries = map, .dataSize = sizeof(spec), .pData = spec,
+    };
+    VkComputePipelineCreateInfo cpi = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .module = be->modules[sh],
+            .pName = "main",
+            .pSpecializationInfo = &si,
+        },
+        .layout = be->pipe_layout,
+    };
+    struct vk_pipe *p = &be->pipes[be->nb_pipes];
+    res = f->vkCreateComputePipelines(be->dev, be->pipe_cache, 1, &cpi, NULL, &p->pipeline);
+    if (res != VK_SUCCESS)
+        return vk_err(be, res, "vkCreateComputePipelines");
+    p->shader = sh;
+    p->spec2 = spec2;
+    return be->nb_pipes++;
+}
+
+int vk_unpack_image_pipe(struct vk_backend *be, int two_components, int sixteen_bit)
+{
+    const enum vk_shader sh = two_components ? (sixteen_bit ? SH_UNPACK_RG16 : SH_UNPACK_RG8)
+                                             : (sixteen_bit ? SH_UNPACK_R16 : SH_UNPACK_R8);
+    return get_pipe(be, sh, 0);
+}
+
+/* ---- steps ---------------------------------------------------------------------- */
+
+static int alloc_set(struct vk_backend *be, VkDescriptorSet *set)
+{
+    VkDescriptorSetAllocateInfo dai = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .descriptorPool = be->desc_pool,
+        .descriptorSetCount = 1,
+        .pSetLayouts = &be->set_layout,
+    };
+    VkResult res = be->fns.vkAllocateDescriptorSets(be->dev, &dai, set);
+    return vk_err(be, res, "vkAllocateDescriptorSets");
+}
+
+static void write_step_sets(struct vk_backend *be)
+{
+    for (int s = 0; s < be->nb_steps; s++) {
+        const struct vk_step *st = &be->steps[s];
+        VkDescriptorBufferInfo bi[VK_NB_BUFFER_BINDINGS];
+        VkWriteDescriptorSet wr[VK_NB_BUFFER_BINDINGS];
+        uint32_t nb = 0;
+        for (int i = 0; i < VK_NB_BUFFER_BINDINGS; i++) {
+            if (!st->binds[i].buf)
+                continue;
+            bi[nb] = (VkDescriptorBufferInfo){ st->binds[i].buf->buf, st->binds[i].off,
+                                               st->binds[i].size };
+            wr[nb] = (VkWriteDescriptorSet){
+                .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                .dstSet = st->set,
+                .dstBinding = (uint32_t)i,
+                .descriptorCount = 1,
+                .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                .pBufferInfo = &bi[nb],
+            };
+            nb++;
+        }
+        be->fns.vkUpdateDescriptorSets(be->dev, nb, wr, 0, NULL);
+    }
+}
+
+/* Appends a dispatch; binds[i].buf == NULL leaves binding i unused. */
+static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
+                    const struct vk_bind binds[VK_NB_BUFFER_BINDINGS], const void *pc,
+                    uint32_t pc_size, uint32_t nx, uint32_t ny, int barrier)
+{
+    if (be->nb_steps == VK_MAX_STEPS)
+        return -ENOMEM;
+    struct vk_step *st = &be->steps[be->nb_steps];
+    int err = get_pipe(be, sh, spec2);
+    if (err < 0)
+        return err;
+    st->pipe = err;
+    err = alloc_set(be, &st->set);
+    if (err < 0)
+        return err;
+    /* written once the buffers exist (write_step_sets) */
+    memcpy(st->binds, binds, sizeof(st->binds));
+    memcpy(st->pc, pc, pc_size);
+    st->pc_size = pc_size;
+    st->gx = div_up(nx, (uint32_t)shaders[sh].wg_x);
+    st->gy = div_up(ny, (uint32_t)shaders[sh].wg_y);
+    st->gz = 1;
+    st->barrier = barrier;
+    return be->nb_steps++;
+}
+
+static int add_result(struct vk_backend *be, enum vk_result_kind kind, int plane, int scale,
+                      uint32_t count, size_t elem, VkDeviceSize *top, struct vk_bind *bind)
+{
+    if (be->nb_results == VK_MAX_RESULTS)
+        return -ENOMEM;
+    struct vk_result *r = &be->results_map[be->nb_results++];
+    r->kind = kind, r->plane = plane, r->scale = scale, r->count = count;
+    r->off = carve(top, (VkDeviceSize)count * elem);
+    bind->buf = &be->results;
+    bind->off = r->off;
+    bind->size = (VkDeviceSize)count * elem;
+    return 0;
+}
+
+/* Bindings of a step: inputs at 0 and 1, the intermediate planes at 2..6,
+ * the output at 7 (kernels/vulkan/common.glsl). */
+static void bind_moments(struct vk_bind b[VK_NB_BUFFER_BINDINGS], const struct vk_bind tmp[VK_NB_MOMENTS],
+                         VkDeviceSize plane_size)
+{
+    for (int m = 0; m < VK_NB_MOMENTS; m++) {
+        b[2 + m] = tmp[m];
+        b[2 + m].size = plane_size ? plane_size : 4;
+    }
+}
+
+/* The SSIM window passes over a w x h pair of planes, partials into a new result. */
+static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, int h,
+                           const struct vk_bind tmp[VK_NB_MOMENTS], enum vk_result_kind kind,
+                           int plane, int scale, VkDeviceSize *res_top)
+{
+    const int ow = w - (GPUSSIM_GAUSSIAN11_LEN - 1), oh = h - (GPUSSIM_GAUSSIAN11_LEN - 1);
+    const struct pc_ssim pc = { w, h, ow, oh };
+    const VkDeviceSize msize = (VkDeviceSize)ow * h * sizeof(float);
+    struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1] };
+    bind_moments(b, tmp, msize);
+    int err = add_step(be, SH_SSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 1);
+    if (err < 0)
+        return err;
+    struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
+    bind_moments(bv, tmp, msize);
+    const uint32_t nwg = div_up((uint32_t)ow, WG) * div_up((uint32_t)oh, WG);
+    err = add_result(be, kind, plane, scale, nwg, 4 * sizeof(double), res_top, &bv[VK_OUT_BINDING]);
+    if (err < 0)
+        return err;
+    return add_step(be, SH_SSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 1);
+}
+
+static struct vk_bind scratch_region(struct vk_backend *be, VkDeviceSize *top, VkDeviceSize size)
+{
+    struct vk_bind b = { &be->scratch, carve(top, size), size ? size : 4 };
+    return b;
+}
+
+/* Everything of the frame program that depends on the configuration. */
+static int build_program(struct vk_backend *be)
+{
+    const struct gpussim_config *cfg = &be->cfg;
+    const struct gpussim_format *fmt = &cfg->params.format;
+    const int bps = cfg->bytes_per_sample, bd = fmt->bit_depth;
+    const unsigned metrics = cfg->metrics;
+    const enum gpussim_packing pk = fmt->packing;
+    VkDeviceSize top = 0, res_top = 0;
+    int err;
+
+    /* staged pictures: the planes the scores read, rows padded to 32 bits */
+    be->nb_src_planes = cfg->nb_planes == 1 ? 1 : pk == GPUSSIM_PACKING_PLANAR ? 3 : 2;
+    uint32_t words = 0;
+    for (int k = 0; k < 2; k++)
+        for (int s = 0; s < be->nb_src_planes; s++) {
+            const int samples = s == 0 ? cfg->plane[0].width
+                                       : cfg->plane[1].width * (pk == GPUSSIM_PACKING_PLANAR ? 1 : 2);
+            const int rows = s == 0 ? cfg->plane[0].height : cfg->plane[1].height;
+            be->raw_plane_row_bytes[k][s] = (uint32_t)(samples * bps);
+            be->raw_plane_stride[k][s] = div_up((uint32_t)(samples * bps), 4);
+            be->raw_plane_rows[k][s] = (uint32_t)rows;
+            be->raw_plane_off[k][s] = words;
+            words += be->raw_plane_stride[k][s] * (uint32_t)rows;
+        }
+    be->raw_size = (VkDeviceSize)words * 4;
+    be->raw_off = carve(&top, be->raw_size);
+    const struct vk_bind raw = { &be->scratch, be->raw_off, be->raw_size };
+
+    /* unpacked float planes, then working buffers shared by all planes */
+    struct vk_bind fplane[2][GPUSSIM_MAX_SCORE_PLANES];
+    VkDeviceSize box_max = 0, tmp_max = 0;
+    for (int p = 0; p < cfg->nb_planes; p++) {
+        const struct gpussim_plane_geometry *g = &cfg->plane[p];
+        const VkDeviceSize n = (VkDeviceSize)g->width * g->height;
+        for (int k = 0; k < 2; k++)
+            fplane[k][p] = scratch_region(be, &top, n * sizeof(float));
+        if ((metrics & GPUSSIM_METRIC_FLOAT_SSIM) && g->ssim_scale > 1) {
+            const VkDeviceSize nb = (VkDeviceSize)g->ssim_width * g->ssim_height * sizeof(float);
+            box_max = nb > box_max ? nb : box_max;
+        }
+        /* the largest intermediate plane (one of five moments, or one of
+         * the two filtered ANSNR planes) */
+        VkDeviceSize t = 0;
+        if (metrics & GPUSSIM_METRIC_FLOAT_SSIM)
+            t = (VkDeviceSize)(g->ssim_width - 10) * g->ssim_height * sizeof(float);
+        if (metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
+            const VkDeviceSize m = (VkDeviceSize)(g->width - 10) * g->height * sizeof(float);
+            t = m > t ? m : t;
+        }
+        if ((metrics & GPUSSIM_METRIC_FLOAT_ANSNR) && n * sizeof(float) > t)
+            t = n * sizeof(float);
+        if ((metrics & GPUSSIM_METRIC_SSIM) && n * (bd <= 12 ? sizeof(uint32_t) : sizeof(int64_t)) > t)
+            t = n * (bd <= 12 ? sizeof(uint32_t) : sizeof(int64_t));
+        tmp_max = t > tmp_max ? t : tmp_max;
+    }
+    struct vk_bind box[2], pyr[2][GPUSSIM_MSSSIM_SCALES];
+    for (int k = 0; k < 2; k++)
+        box[k] = scratch_region(be, &top, box_max);
+    memset(pyr, 0, sizeof(pyr));
+    if (metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM)
+        for (int k = 0; k < 2; k++)
+            for (int i = 1; i < GPUSSIM_MSSSIM_SCALES; i++)
+                pyr[k][i] = scratch_region(be, &top, (VkDeviceSize)cfg->plane[0].ms_width[i] *
+                                                         cfg->plane[0].ms_height[i] * sizeof(float));
+    struct vk_bind tmp[VK_NB_MOMENTS];
+    for (int m = 0; m < VK_NB_MOMENTS; m++)
+        tmp[m] = scratch_region(be, &top, tmp_max);
+
+    /* the shaders index with 32-bit ints and bind each region whole */
+    const VkDeviceSize max_range = be->props.limits.maxStorageBufferRange;
+    if (tmp_max / sizeof(float) > INT32_MAX || tmp_max > max_range || box_max > max_range ||
+        fplane[0][0].size > max_range || be->raw_size > max_range) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
+                    "vulkan: %dx%d frames need %.0f MiB intermediate planes, above this device's "
+                    "storage-buffer range (%.0f MiB) or 32-bit indexing; use the CPU backend",
+                    cfg->plane[0].width, cfg->plane[0].height, tmp_max / 1048576.0,
+                    max_range / 1048576.0);
+        return -EINVAL;
+    }
+    err = vk_buffer_create(be, &be->scratch, top, 0);
+    if (err < 0)
+        return err;
+
+    /* 1. unpack every (picture, plane) from the staged bytes */
+    const float inv_scaler = 1.0f / (float)(1 << (bd - 8));
+    for (int p = 0; p < cfg->nb_planes; p++)
+        for (int k = 0; k < 2; k++) {
+            struct vk_unpack *u = &be->unpacks[be->nb_unpacks++];
+            const struct gpussim_plane_geometry *g = &cfg->plane[p];
+            u->pic = k, u->plane = p;
+            u->src_plane = p == 0 ? 0 : pk == GPUSSIM_PACKING_PLANAR ? p : 1;
+            if (p == 0 || pk == GPUSSIM_PACKING_PLANAR)
+                u->first = 0, u->step_x = 1;
+            else /* U is first in UV order, second in VU order */
+                u->first = (p == 1) == (pk == GPUSSIM_PACKING_SEMIPLANAR_UV) ? 0 : 1, u->step_x = 2;
+            u->dst_off = fplane[k][p].off;
+            u->dst_size = fplane[k][p].size;
+            const struct pc_unpack pc = {
+                g->width, g->height, (int32_t)be->raw_plane_off[k][u->src_plane],
+                (int32_t)be->raw_plane_stride[k][u->src_plane], u->first, u->step_x,
+                fmt->msb_aligned ? (uint32_t)(16 - bd) : 0u, (1u << bd) - 1, inv_scaler,
+            };
+            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, fplane[k][p] };
+            err = add_step(be, SH_UNPACK_BUF, bps, b, &pc, sizeof(pc), (uint32_t)g->width,
+                           (uint32_t)g->height, 0);
+            if (err < 0)
+                return err;
+            u->step = err;
+        }
+    be->first_compute_step = be->nb_steps;
+
+    /* 2. the metrics, plane by plane */
+    for (int p = 0; p < cfg->nb_planes; p++) {
+        const struct gpussim_plane_geometry *g = &cfg->plane[p];
+        struct vk_bind f2[2] = { fplane[0][p], fplane[1][p] };
+
+        if (metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
+            struct vk_bind src[2] = { f2[0], f2[1] };
+            if (g->ssim_scale > 1) {
+                /* the C reference's tap: 1.0f / (scale * scale) in float */
+                const struct pc_decimate pc = { g->width, g->height, g->ssim_width, g->ssim_height,
+                                                1.0f / (float)(g->ssim_scale * g->ssim_scale) };
+                const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], box[0], f2[1], box[1] };
+                err = add_step(be, SH_DECIMATE_BOX, g->ssim_scale, b, &pc, sizeof(pc),
+                               (uint32_t)g->ssim_width, (uint32_t)g->ssim_height, 1);
+                if (err < 0)
+                    return err;
+                be->steps[err].gz = 2; /* both pictures */
+                src[0] = box[0], src[1] = box[1];
+            }
+            err = add_ssim_window(be, src, g->ssim_width, g->ssim_height, tmp, RES_SSIM, p, 0, &res_top);
+            if (err < 0)
+                return err;
+        }
+        if (metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
+            for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++) {
+                struct vk_bind lvl[2] = { i ? pyr[0][i] : f2[0], i ? pyr[1][i] : f2[1] };
+                err = add_ssim_window(be, lvl, g->ms_width[i], g->ms_height[i], tmp, RES_MSSSIM, p, i,
+                                      &res_top);
+                if (err < 0)
+                    return err;
+                if (i + 1 == GPUSSIM_MSSSIM_SCALES)
+                    break;
+                /* reads level i (complete), writes level i + 1: no barrier
+                 * against the window pass it runs beside */
+                const struct pc_decimate pc = { g->ms_width[i], g->ms_height[i], g->ms_width[i + 1],
+                                                g->ms_height[i + 1], 0.0f };
+                const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { lvl[0], pyr[0][i + 1], lvl[1],
+                                                                  pyr[1][i + 1] };
+                err = add_step(be, SH_DECIMATE_LPF, 0, b, &pc, sizeof(pc),
+                               (uint32_t)g->ms_width[i + 1], (uint32_t)g->ms_height[i + 1], 0);
+                if (err < 0)
+                    return err;
+                be->steps[err].gz = 2; /* both pictures */
+            }
+        }
+        if (metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
+            const struct pc_ansnr pc = { g->width, g->height };
+            const VkDeviceSize fsize = (VkDeviceSize)g->width * g->height * sizeof(float);
+            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], f2[1], tmp[0], tmp[1] };
+            b[2].size = b[3].size = fsize;
+            err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)g->width,
+                           (uint32_t)g->height, 1);
+            if (err < 0)
+                return err;
+            struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, b[2], b[3] };
+            err = add_result(be, RES_ANSNR, p, 0, (uint32_t)g->height, 2 * sizeof(float), &res_top,
+                             &br[VK_OUT_BINDING]);
+            if (err < 0)
+                return err;
+            /* one invocation per row and sum (signal, noise) */
+            err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc), 2 * (uint32_t)g->height, 1, 1);
+            if (err < 0)
+                return err;
+        }
+        if (metrics & GPUSSIM_METRIC_SSIM) {
+            const unsigned samplemax = (1u << bd) - 1;
+            const struct pc_issim pc = {
+                (double)samplemax * samplemax * (0.01 * 0.01),
+                (double)samplemax * samplemax * (0.03 * 0.03),
+                g->width, g->height, (float)(1 << (bd - 8)),
+            };
+            const int narrow = bd <= 12; /* uint32 horizontal moments are exact */
+            const VkDeviceSize msize = (VkDeviceSize)g->width * g->height *
+                                       (narrow ? sizeof(uint32_t) : sizeof(int64_t));
+            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], f2[1] };
+            bind_moments(b, tmp, msize);
+            err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc),
+                           (uint32_t)g->width, (uint32_t)g->height, 1);
+            if (err < 0)
+                return err;
+            struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
+            bind_moments(bv, tmp, msize);
+            const uint32_t nwg = div_up((uint32_t)g->width, WG) * div_up((uint32_t)g->height, WG);
+            err = add_result(be, RES_ISSIM, p, 0, nwg, sizeof(double), &res_top, &bv[VK_OUT_BINDING]);
+            if (err < 0)
+                return err;
+            err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, bv, &pc, sizeof(pc),
+                           (uint32_t)g->width, (uint32_t)g->height, 1);
+            if (err < 0)
+                return err;
+
+            /* The weight sum does not depend on the samples: sum of
+             * vw(y) * hw(x) over the plane, integers, exact in double. */
+            const int taps[] = { GPUSSIM_ISSIM_TAPS };
+            const int R = GPUSSIM_ISSIM_LEN / 2;
+            int64_t sv = 0, sh = 0;
+            for (int y = 0; y < g->height; y++)
+                for (int t = 0; t < GPUSSIM_ISSIM_LEN; t++)
+                    if (y + t - R >= 0 && y + t - R < g->height)
+                        sv += taps[t];
+            for (int x = 0; x < g->width; x++)
+                for (int t = 0; t < GPUSSIM_ISSIM_LEN; t++)
+                    if (x + t - R >= 0 && x + t - R < g->width)
+                        sh += taps[t];
+            be->issim_weight[p] = (double)(sv * sh);
+        }
+    }
+
+    be->results_size = res_top ? res_top : ALIGN;
+    err = vk_buffer_create(be, &be->results, be->results_size, 0);
+    if (err < 0)
+        return err;
+    write_step_sets(be);
+    be->host_size = be->raw_size + be->results_size;
+    return 0;
+}
+
+int vk_program_init(struct vk_backend *be)
+{
+    const struct vk_fns *f = &be->fns;
+    VkResult res;
+    VkDescriptorSetLayoutBinding lb[VK_NB_BUFFER_BINDINGS + 1];
+    for (int i = 0; i <= VK_NB_BUFFER_BINDINGS; i++)
+        lb[i] = (VkDescriptorSetLayoutBinding){
+            .binding = (uint32_t)i,
+            .descriptorType = i == VK_IMAGE_BINDING ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+                                                    : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .descriptorCount = 1,
+            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+        };
+    VkDescriptorSetLayoutCreateInfo dli = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = VK_NB_BUFFER_BINDINGS + 1,
+        .pBindings = lb,
+    };
+    res = f->vkCreateDescriptorSetLayout(be->dev, &dli, NULL, &be->set_layout);
+    if (res != VK_SUCCESS)
+        return vk_err(be, res, "vkCreateDescriptorSetLayout");
+    VkPushConstantRange pcr = { VK_SHADER_STAGE_COMPUTE_BIT, 0, VK_PC_MAX };
+    VkPipelineLayoutCreateInfo pli = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &be->set_layout,
+        .pushConstantRangeCount = 1,
+        .pPushConstantRanges = &pcr,
+    };
+    res = f->vkCreatePipelineLayout(be->dev, &pli, NULL, &be->pipe_layout);
+    if (res != VK_SUCCESS)
+        return vk_err(be, res, "vkCreatePipelineLayout");
+    VkPipelineCacheCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
+    res = f->vkCreatePipelineCache(be->dev, &pci, NULL, &be->pipe_cache);
+    if (res != VK_SUCCESS)
+        return vk_err(be, res, "vkCreatePipelineCache");
+
+    const uint32_t max_sets = VK_MAX_STEPS + 2 * GPUSSIM_MAX_SCORE_PLANES * (uint32_t)be->nb_slots;
+    const VkDescriptorPoolSize ps[2] = {
+        { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_MAX_STEPS * VK_NB_BUFFER_BINDINGS },
+        { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * GPUSSIM_MAX_SCORE_PLANES * (uint32_t)be->nb_slots },
+    };
+    VkDescriptorPoolCreateInfo dpi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .maxSets = max_sets,
+        .poolSizeCount = 2,
+        .pPoolSizes = ps,
+    };
+    res = f->vkCreateDescriptorPool(be->dev, &dpi, NULL, &be->desc_pool);
+    if (res != VK_SUCCESS)
+        return vk_err(be, res, "vkCreateDescriptorPool");
+
+    int err = build_program(be);
+    if (err < 0)
+        return err;
+
+    /* With an adopted device Vulkan frames may come: their unpack pipelines
+     * are built now too, not at the first frame. */
+    if (be->cfg.params.hw_device) {
+        const int sixteen = be->cfg.bytes_per_sample == 2;
+        err = vk_unpack_image_pipe(be, 0, sixteen);
+        if (err >= 0 && be->cfg.nb_planes > 1 && be->cfg.params.format.packing != GPUSSIM_PACKING_PLANAR)
+            err = vk_unpack_image_pipe(be, 1, sixteen);
+        if (err < 0)
+            return err;
+    }
+
+    /* per slot: the sets of the Vulkan-frame unpacks (images change per frame) */
+    for (int i = 0; i < be->nb_slots; i++)
+        for (int k = 0; k < 2; k++)
+            for (int p = 0; p < be->cfg.nb_planes; p++) {
+                err = alloc_set(be, &be->slots[i].img_set[k][p]);
+                if (err < 0)
+                    return err;
+                VkDescriptorBufferInfo bi = { be->scratch.buf, 0, 0 };
+                for (int u = 0; u < be->nb_unpacks; u++)
+                    if (be->unpacks[u].pic == k && be->unpacks[u].plane == p)
+                        bi.offset = be->unpacks[u].dst_off, bi.range = be->unpacks[u].dst_size;
+                VkWriteDescriptorSet wr = {
+                    .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                    .dstSet = be->slots[i].img_set[k][p],
+                    .dstBinding = 1,
+                    .descriptorCount = 1,
+                    .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                    .pBufferInfo = &bi,
+                };
+                f->vkUpdateDescriptorSets(be->dev, 1, &wr, 0, NULL);
+            }
+    return 0;
+}
+
+void vk_program_uninit(struct vk_backend *be)
+{
+    const struct vk_fns *f = &be->fns;
+    for (int i = 0; i < be->nb_pipes; i++)
+        f->vkDestroyPipeline(be->dev, be->pipes[i].pipeline, NULL);
+    for (int i = 0; i < SH_COUNT; i++)
+        if (be->modules[i])
+            f->vkDestroyShaderModule(be->dev, be->modules[i], NULL);
+    if (be->desc_pool)
+        f->vkDestroyDescriptorPool(be->dev, be->desc_pool, NULL);
+    if (be->pipe_cache)
+        f->vkDestroyPipelineCache(be->dev, be->pipe_cache, NULL);
+    if (be->pipe_layout)
+        f->vkDestroyPipelineLayout(be->dev, be->pipe_layout, NULL);
+    if (be->set_layout)
+        f->vkDestroyDescriptorSetLayout(be->dev, be->set_layout, NULL);
+}
+
+/* ---- one frame ------------------------------------------------------------------- */
+
+void vk_stage_host_picture(struct vk_backend *be, struct vk_slot *s,
+                           const struct gpussim_picture *pic, int k)
+{
+    uint8_t *dst = s->host.map;
+    for (int p = 0; p < be->nb_src_planes; p++) {
+        const uint32_t rb = be->raw_plane_row_bytes[k][p];
+        uint8_t *d = dst + (size_t)be->raw_plane_off[k][p] * 4;
+        const size_t ds = (size_t)be->raw_plane_stride[k][p] * 4;
+        for (uint32_t y = 0; y < be->raw_plane_rows[k][p]; y++)
+            memcpy(d + y * ds, (const uint8_t *)pic->data[p] + (ptrdiff_t)y * pic->stride[p], rb);
+    }
+}
+
+static void global_barrier(const struct vk_fns *f, VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage,
+                           VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
+                           VkAccessFlags2 dst_access)
+{
+    VkMemoryBarrier2 mb = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+        .srcStageMask = src_stage,
+        .srcAccessMask = src_access,
+        .dstStageMask = dst_stage,
+        .dstAccessMask = dst_access,
+    };
+    VkDependencyInfo di = {
+        .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+        .memoryBarrierCount = 1,
+        .pMemoryBarriers = &mb,
+    };
+    f->vkCmdPipelineBarrier2(cmd, &di);
+}
+
+static void dispatch(const struct vk_backend *be, VkCommandBuffer cmd, int pipe, VkDescriptorSet set,
+                     const void *pc, uint32_t pc_size, uint32_t gx, uint32_t gy, uint32_t gz, int *bound)
+{
+    const struct vk_fns *f = &be->fns;
+    if (*bound != pipe) {
+        f->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, be->pipes[pipe].pipeline);
+        *bound = pipe;
+    }
+    f->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, be->pipe_layout, 0, 1, &set, 0, NULL);
+    f->vkCmdPushConstants(cmd, be->pipe_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pc_size, pc);
+    f->vkCmdDispatch(cmd, gx, gy, gz);
+}
+
+int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct vk_frame_sync *fs)
+{
+    const struct vk_fns *f = &be->fns;
+    const VkCommandBuffer cmd = s->cmd;
+    VkResult res;
+    int bound = -1;
+
+    VkCommandBufferBeginInfo cbi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    res = f->vkBeginCommandBuffer(cmd, &cbi);
+    if (res != VK_SUCCESS)
+        return vk_err(be, res, "vkBeginCommandBuffer");
+    if (s->query_pool)
+        f->vkCmdResetQueryPool(cmd, s->query_pool, 0, 2 + (be->step_times ? VK_MAX_STEPS : 0));
+
+    /* Orders this frame after everything submitted before it on the queue
+     * (the shared scratch buffers), and the frames' images after their
+     * producers (layout transition from their stored state). */
+    VkMemoryBarrier2 mb = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+        .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+        .dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+    };
+    VkDependencyInfo di = {
+        .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+        .memoryBarrierCount = 1,
+        .pMemoryBarriers = &mb,
+        .imageMemoryBarrierCount = fs ? (uint32_t)fs->nb_barriers : 0,
+        .pImageMemoryBarriers = fs ? fs->barrier : NULL,
+    };
+    f->vkCmdPipelineBarrier2(cmd, &di);
+
+    if (!fs) {
+        const VkBufferCopy cp = { 0, be->raw_off, be->raw_size };
+        f->vkCmdCopyBuffer(cmd, s->host.buf, be->scratch.buf, 1, &cp);
+        global_barrier(f, cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    }
+    if (s->query_pool)
+        f->vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, s->query_pool, 0);
+
+    if (fs) {
+        const struct gpussim_format *fmt = &be->cfg.params.format;
+        for (int u = 0; u < be->nb_unpacks; u++) {
+            const struct vk_unpack *up = &be->unpacks[u];
+            const struct gpussim_plane_geometry *g = &be->cfg.plane[up->plane];
+            const struct pc_unpack pc = {
+                g->width, g->height, 0, 0, up->first, 0,
+                fmt->msb_aligned ? (uint32_t)(16 - fmt->bit_depth) : 0u,
+                (1u << fmt->bit_depth) - 1, 1.0f / (float)(1 << (fmt->bit_depth - 8)),
+            };
+            dispatch(be, cmd, s->img_pipe[up->pic][up->plane], s->img_set[up->pic][up->plane], &pc,
+                     sizeof(pc), div_up((uint32_t)g->width, WG), div_up((uint32_t)g->height, WG), 1,
+                     &bound);
+        }
+    } else {
+        for (int i = 0; i < be->first_compute_step; i++) {
+            const struct vk_step *st = &be->steps[i];
+            dispatch(be, cmd, st->pipe, st->set, st->pc, st->pc_size, st->gx, st->gy, st->gz, &bound);
+        }
+    }
+    for (int i = be->first_compute_step; i < be->nb_steps; i++) {
+        const struct vk_step *st = &be->steps[i];
+        if (st->barrier)
+            global_barrier(f, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                           VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
+                           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        dispatch(be, cmd, st->pipe, st->set, st->pc, st->pc_size, st->gx, st->gy, st->gz, &bound);
+        if (be->step_times && s->query_pool)
+            f->vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, s->query_pool,
+                                    2 + (uint32_t)i);
+    }
+    if (s->query_pool)
+        f->vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, s->query_pool, 1);
+
+    /* partials to the slot's host-visible buffer */
+    global_barrier(f, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    const VkBufferCopy rc = { 0, be->raw_size, be->results_size };
+    f->vkCmdCopyBuffer(cmd, be->results.buf, s->host.buf, 1, &rc);
+    global_barrier(f, cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    res = f->vkEndCommandBuffer(cmd);
+    if (res != VK_SUCCESS)
+        return vk_err(be, res, "vkEndCommandBuffer");
+
+    VkSemaphoreSubmitInfo signal[1 + 2 * GPUSSIM_VK_MAX_IMAGES];
+    uint32_t nb_signal = 0;
+    signal[nb_signal++] = (VkSemaphoreSubmitInfo){
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+        .semaphore = be->timeline,
+        .value = be->timeline_value + 1,
+        .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+    };
+    if (fs)
+        for (int i = 0; i < fs->nb_sems; i++)
+            signal[nb_signal++] = fs->signal[i];
+    const VkCommandBufferSubmitInfo cbsi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+        .commandBuffer = cmd,
+    };
+    const VkSubmitInfo2 si = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+        .waitSemaphoreInfoCount = fs ? (uint32_t)fs->nb_sems : 0,
+        .pWaitSemaphoreInfos = fs ? fs->wait : NULL,
+        .commandBufferInfoCount = 1,
+        .pCommandBufferInfos = &cbsi,
+        .signalSemaphoreInfoCount = nb_signal,
+        .pSignalSemaphoreInfos = signal,
+    };
+    if (be->lock_queue)
+        be->lock_queue(be->lock_opaque, be->family, 0);
+    res = f->vkQueueSubmit2(be->queue, 1, &si, VK_NULL_HANDLE);
+    if (be->unlock_queue)
+        be->unlock_queue(be->lock_opaque, be->family, 0);
+    if (res != VK_SUCCESS)
+        return vk_err(be, res, "vkQueueSubmit2");
+    s->done_value = ++be->timeline_value;
+    return 0;
+}
+
+void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
+{
+    static const char *const names[SH_COUNT] = {
+        "unpack_buf", "unpack_r8", "unpack_r16", "unpack_rg8", "unpack_rg16", "decimate_box",
+        "decimate_lpf", "ssim_h", "ssim_v", "ansnr_filter", "ansnr_rows", "issim_h", "issim_v", "issim_h32", "issim_v32",
+    };
+    uint64_t ts[2 + VK_MAX_STEPS];
+    if (!s->query_pool)
+        return;
+    /* the unpack steps have no timestamp of their own */
+    const uint32_t first = 2 + (uint32_t)be->first_compute_step, n = (uint32_t)(be->nb_steps - be->first_compute_step);
+    VkResult res = be->fns.vkGetQueryPoolResults(be->dev, s->query_pool, 0, 1, sizeof(ts[0]), ts,
+                                                 sizeof(ts[0]), VK_QUERY_RESULT_64_BIT);
+    if (res == VK_SUCCESS)
+        res = be->fns.vkGetQueryPoolResults(be->dev, s->query_pool, first, n, n * sizeof(ts[0]),
+                                            ts + first, sizeof(ts[0]), VK_QUERY_RESULT_64_BIT);
+    if (res != VK_SUCCESS)
+        return;
+    const double ns = be->props.limits.timestampPeriod;
+    uint64_t prev = ts[0];
+    for (int i = be->first_compute_step; i < be->nb_steps; i++) {
+        const struct vk_step *st = &be->steps[i];
+        gpussim_log(&be->cfg.log, GPUSSIM_LOG_DEBUG, "vulkan step %2d %-13s %5ux%-5ux%u %8.4f ms", i,
+                    names[be->pipes[st->pipe].shader], st->gx, st->gy, st->gz,
+                    (ts[2 + i] - prev) * ns * 1e-6);
+        prev = ts[2 + i];
+    }
+}
+
+void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim_frame_sums *sums)
+{
+    const uint8_t *base = (const uint8_t *)s->host.map + be->raw_size;
+    memset(sums, 0, sizeof(*sums));
+    for (int i = 0; i < be->nb_results; i++) {
+        const struct vk_result *r = &be->results_map[i];
+        struct gpussim_plane_sums *ps = &sums->plane[r->plane];
+        if (r->kind == RES_SSIM || r->kind == RES_MSSSIM) {
+            const double *part = (const double *)(base + r->off);
+            double t = 0.0, l = 0.0, c = 0.0, sv = 0.0;
+            for (uint32_t w = 0; w < r->count; w++) {
+                t += part[4 * w];
+                l += part[4 * w + 1];
+                c += part[4 * w + 2];
+                sv += part[4 * w + 3];
+            }
+            if (r->kind == RES_SSIM) {
+                ps->ssim_term = t, ps->ssim_l = l, ps->ssim_c = c, ps->ssim_s = sv;
+            } else {
+                ps->ms_l[r->scale] = l, ps->ms_c[r->scale] = c, ps->ms_s[r->scale] = sv;
+            }
+        } else if (r->kind == RES_ANSNR) {
+            /* the reference's row floats, added in row order in float */
+            const float *rows = (const float *)(base + r->off);
+            float sig = 0.0f, noise = 0.0f;
+            for (uint32_t y = 0; y < r->count; y++) {
+                sig += rows[2 * y];
+                noise += rows[2 * y + 1];
+            }
+            ps->ansnr_sig = sig, ps->ansnr_noise = noise;
+        } else {
+            const double *part = (const double *)(base + r->off);
+            double t = 0.0;
+            for (uint32_t w = 0; w < r->count; w++)
+                t += part[w];
+            ps->issim_term = t;
+            ps->issim_weight = be->issim_weight[r->plane];
+        }
+    }
+}

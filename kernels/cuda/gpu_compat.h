@@ -1,0 +1,42 @@
+/*
+ * Portability layer of the CUDA kernels, so that the HIP backend can build
+ * the same source: kernel/device qualifiers, thread indices, barriers and
+ * bit casts. Nothing here assumes a warp (or wavefront) size: reductions go
+ * through shared memory with block-wide barriers.
+ *
+ * Exactness: the kernels spell the reference's float/double operations one
+ * by one; they must be compiled without contraction (nvcc --fmad=false,
+ * hipcc -ffp-contract=off) and with IEEE division and square root (nvcc's
+ * defaults -prec-div=true -prec-sqrt=true -ftz=false; never
+ * --use_fast_math).
+ */
+#ifndef GPUSSIM_GPU_COMPAT_H
+#define GPUSSIM_GPU_COMPAT_H
+
+#if defined(__HIPCC__)
+#include <hip/hip_runtime.h>
+#endif
+
+#include <stdint.h>
+
+#define GPU_KERNEL extern "C" __global__
+#define GPU_DEVICE static __device__ __forceinline__
+#define GPU_CONSTANT __constant__
+#define GPU_SHARED __shared__
+#define GPU_SYNC() __syncthreads()
+
+#define GPU_TID_X ((int)threadIdx.x)
+#define GPU_TID_Y ((int)threadIdx.y)
+#define GPU_BID_X ((int)blockIdx.x)
+#define GPU_BID_Y ((int)blockIdx.y)
+#define GPU_BID_Z ((int)blockIdx.z)
+#define GPU_BDIM_X ((int)blockDim.x)
+#define GPU_BDIM_Y ((int)blockDim.y)
+#define GPU_GDIM_X ((int)gridDim.x)
+
+GPU_DEVICE uint64_t gpu_double_bits(double v)
+{
+    return (uint64_t)__double_as_longlong(v);
+}
+
+#endif /* GPUSSIM_GPU_COMPAT_H */

@@ -1,0 +1,734 @@
+/*
+ * gpussim CUDA kernels (driver-API loaded, no runtime API).
+ *
+ * Every per-element operation is the CPU reference's (the kernels/c files) in the
+ * same float/double typing and order; the file is compiled with
+ * --fmad=false (see Makefile.am) so no a*b+c becomes an FMA. Frame sums are
+ * accumulated exactly (192-bit fixed point, struct gpussim_fx), which makes
+ * them independent of the reduction order; the host then rounds them as the
+ * reference's raster-order sums round (hwctx/cuda.c, spec §5).
+ *
+ * Every kernel that reads a picture reads it in place through the frame
+ * descriptor (8/16-bit, planar or interleaved, MSB-aligned: raw_sample()).
+ * Kernels, in the order a frame runs them:
+ *   ssim_decimate_box      float_ssim decimation (spec §1.2)
+ *   msssim_decimate_lpf_*  MS-SSIM 9x9 pyramid step (spec §2.3)
+ *   ssim_windows_*         11x11 Gaussian windows -> per-block exact sums (spec §1.3-1.6)
+ *   ansnr_rows             filtered planes -> per-row float sums (spec §3)
+ *   issim_windows          integer SSIM -> per-block exact sums (spec §4)
+ *   reduce_partials        per-block partials -> the frame's result block
+ */
+#include "gpu_compat.h"
+#include "metric_tables.h"
+#include "cuda_shared.h"
+
+#define SSIM_K GPUSSIM_GAUSSIAN11_LEN
+#define LPF_K GPUSSIM_MSSSIM_LPF_LEN
+#define ISSIM_K GPUSSIM_ISSIM_LEN
+
+GPU_CONSTANT float gauss11[SSIM_K] = { GPUSSIM_GAUSSIAN11_TAPS };
+GPU_CONSTANT float msssim_lpf[LPF_K * LPF_K] = { GPUSSIM_MSSSIM_LPF_TAPS };
+GPU_CONSTANT int issim_taps[ISSIM_K] = { GPUSSIM_ISSIM_TAPS };
+GPU_CONSTANT int ansnr_ref_w[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN] = {
+    GPUSSIM_ANSNR_REF_WEIGHTS
+};
+GPU_CONSTANT int ansnr_dis_w[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN] = {
+    GPUSSIM_ANSNR_DIS_WEIGHTS
+};
+
+/* ---- helpers -------------------------------------------------------------- */
+
+/* spec §0: (float)v / scaler + offset. scaler is a power of two, so the
+ * quotient equals the product with its exact reciprocal (inv_scaler, made
+ * on the host), bit for bit, without a division per sample. */
+GPU_DEVICE float sample_to_float(uint16_t v, float inv_scaler, float offset)
+{
+    return (float)v * inv_scaler + offset;
+}
+
+/*
+ * The kernels read the pictures in place (CUDA frames, or the host
+ * pictures' device copies) through the frame descriptor: a raw_plane is one
+ * component of one picture plane, unpacked per sample as the CPU backend's
+ * unpack_component() does (MSB shift, interleave step, mask).
+ */
+struct raw_plane {
+    const uint8_t *base;
+    long long pitch;
+    int bytes_per_sample, first, step, shift;
+    unsigned mask;
+};
+
+GPU_DEVICE raw_plane raw_plane_of(const gpussim_cuda_frame_desc *desc, int k,
+                                  const gpussim_cuda_plane_fmt &f)
+{
+    raw_plane p;
+    p.base = (const uint8_t *)desc->src[k][f.src_plane];
+    p.pitch = desc->pitch[k][f.src_plane];
+    p.bytes_per_sample = f.bytes_per_sample;
+    p.first = f.first;
+    p.step = f.step;
+    p.shift = f.shift;
+    p.mask = f.mask;
+    return p;
+}
+
+GPU_DEVICE uint16_t raw_sample(const raw_plane &p, int x, int y)
+{
+    const uint8_t *row = p.base + (long long)y * p.pitch;
+    if (p.bytes_per_sample == 1)
+        return row[p.first + x * p.step];
+    return (uint16_t)((((const uint16_t *)row)[p.first + x * p.step] >> p.shift) & p.mask);
+}
+
+GPU_DEVICE float load_plane(const raw_plane &p, int w, int x, int y, float inv_scaler)
+{
+    (void)w;
+    return sample_to_float(raw_sample(p, x, y), inv_scaler, 0.0f);
+}
+
+GPU_DEVICE float load_plane(const float *p, int w, int x, int y, float inv_scaler)
+{
+    (void)inv_scaler;
+    return p[(size_t)y * w + x];
+}
+
+/* Half-sample-symmetric mirror (spec §1.2), as kernels/c/scratch_c.h. */
+GPU_DEVICE int mirror_hss(int i, int n)
+{
+    if (i < 0)
+        return -1 - i;
+    if (i >= n)
+        return 2 * n - 1 - i;
+    return i;
+}
+
+/* ANSNR's asymmetric reflection (spec §3.3). */
+GPU_DEVICE int ansnr_reflect(int i, int n)
+{
+    if (i < 0)
+        return -i;
+    if (i >= n)
+        return 2 * n - i - 1;
+    return i;
+}
+
+/* ---- exact accumulation --------------------------------------------------- */
+
+GPU_DEVICE void fx_zero(gpussim_fx *a)
+{
+    for (int i = 0; i < GPUSSIM_FX_LIMBS; i++)
+        a->limb[i] = 0;
+}
+
+GPU_DEVICE void fx_add(gpussim_fx *a, const gpussim_fx *b)
+{
+    const uint64_t l0 = a->limb[0] + b->limb[0];
+    const uint64_t c0 = l0 < a->limb[0];
+    const uint64_t m = a->limb[1] + b->limb[1];
+    uint64_t c1 = m < a->limb[1];
+    const uint64_t l1 = m + c0;
+    c1 |= l1 < m;
+    a->limb[0] = l0;
+    a->limb[1] = l1;
+    a->limb[2] = a->limb[2] + b->limb[2] + c1;
+}
+
+/* a += v exactly, except for bits of v below 2^-FRAC_BITS (truncated toward
+ * zero; the host accounts for them). Written with scalars and selects only:
+ * a limb array indexed at run time would live in local memory. */
+GPU_DEVICE void fx_add_double(gpussim_fx *a, double v)
+{
+    const uint64_t bits = gpu_double_bits(v);
+    int e = (int)((bits >> 52) & 0x7ff);
+    uint64_t m = bits & ((1ull << 52) - 1);
+    if (e)
+        m |= 1ull << 52;
+    else
+        e = 1;
+    /* v = m * 2^(e - 1075); in fixed point m sits at bit sh */
+    int sh = e - 1075 + GPUSSIM_FX_FRAC_BITS;
+    if (sh < 0) {
+        m = sh > -64 ? m >> -sh : 0;
+        sh = 0;
+    }
+    /* sh <= 192 - 53 for any |v| < 2^64; larger cannot occur */
+    const int li = sh >> 6, b = sh & 63;
+    const uint64_t lo = m << b, hi = b ? m >> (64 - b) : 0;
+    uint64_t t0 = li == 0 ? lo : 0;
+    uint64_t t1 = li == 1 ? lo : li == 0 ? hi : 0;
+    uint64_t t2 = li == 2 ? lo : li == 1 ? hi : 0;
+    if (bits >> 63) {
+        /* two's complement negation */
+        t0 = ~t0 + 1;
+        const uint64_t c0 = t0 == 0;
+        t1 = ~t1 + c0;
+        const uint64_t c1 = c0 && t1 == 0;
+        t2 = ~t2 + c1;
+    }
+    const gpussim_fx t = { { t0, t1, t2 } };
+    fx_add(a, &t);
+}
+
+GPU_DEVICE void wsums_zero(gpussim_cuda_wsums *s)
+{
+    for (int k = 0; k < GPUSSIM_WSUM_N; k++) {
+        fx_zero(&s->sum[k]);
+        s->abs_sum[k] = 0.0;
+    }
+}
+
+GPU_DEVICE void wsums_add(gpussim_cuda_wsums *a, const gpussim_cuda_wsums *b)
+{
+    for (int k = 0; k < GPUSSIM_WSUM_N; k++) {
+        fx_add(&a->sum[k], &b->sum[k]);
+        a->abs_sum[k] += b->abs_sum[k];
+    }
+}
+
+/* Block-wide fixed-tree reduction through shared memory (any block size
+ * that is a power of two; no warp-size assumption). red holds one entry per
+ * thread; the total lands in red[0]. Deterministic: the tree is fixed. */
+GPU_DEVICE void wsums_block_reduce(gpussim_cuda_wsums *red, int tid, int nthreads)
+{
+    for (int s = nthreads >> 1; s > 0; s >>= 1) {
+        GPU_SYNC();
+        if (tid < s) {
+            /* one quantity at a time through registers: both operands' loads
+             * issue together, and few registers stay live */
+            for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
+                gpussim_fx a = red[tid].sum[q];
+                const gpussim_fx b = red[tid + s].sum[q];
+                const double aa = red[tid].abs_sum[q], ab = red[tid + s].abs_sum[q];
+                fx_add(&a, &b);
+                red[tid].sum[q] = a;
+                red[tid].abs_sum[q] = aa + ab;
+            }
+        }
+    }
+    GPU_SYNC();
+}
+
+/* ---- decimation ----------------------------------------------------------- */
+
+/* float_ssim box decimation (spec §1.2), ref and dis together. */
+GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
+                                  int w, int h, float inv_scaler, int factor, float *out_ref,
+                                  float *out_dis, int sw, int sh)
+{
+    const int x = GPU_BID_X * GPU_BDIM_X + GPU_TID_X;
+    const int y = GPU_BID_Y * GPU_BDIM_Y + GPU_TID_Y;
+    if (x >= sw || y >= sh)
+        return;
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
+    const int lo = -(factor / 2), hi = (factor & 1) ? factor / 2 : factor / 2 - 1;
+    const float k = 1.0f / (factor * factor);
+    double ar = 0.0, ad = 0.0;
+    for (int v = lo; v <= hi; v++) {
+        const int iy = mirror_hss(y * factor + v, h);
+        for (int u = lo; u <= hi; u++) {
+            const int ix = mirror_hss(x * factor + u, w);
+            ar += (double)(load_plane(ref, w, ix, iy, inv_scaler) * k);
+            ad += (double)(load_plane(dis, w, ix, iy, inv_scaler) * k);
+        }
+    }
+    out_ref[(size_t)y * sw + x] = (float)ar;
+    out_dis[(size_t)y * sw + x] = (float)ad;
+}
+
+/*
+ * MS-SSIM 2:1 decimation with the 9x9 table (spec §2.3), taps row-major,
+ * one output per thread. The block's (mirrored) input window is converted
+ * once into shared memory, split into even and odd columns so that the
+ * stride-2 taps of neighbouring outputs are contiguous (no bank conflicts).
+ */
+#define LPF_BX 32
+#define LPF_BY 8
+#define LPF_R (LPF_K / 2)
+#define LPF_IN_H (2 * (LPF_BY - 1) + LPF_K)   /* input rows of one block */
+#define LPF_IN_HALF (LPF_BX + LPF_R)          /* columns of one parity */
+
+template <typename T>
+__device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, float inv_scaler,
+                                    float *out_ref, float *out_dis, int sw, int sh)
+{
+    __shared__ float in[2][2][LPF_IN_H][LPF_IN_HALF + 1]; /* [plane][parity][row][j] */
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * LPF_BX + tx;
+    const int x0 = GPU_BID_X * LPF_BX, y0 = GPU_BID_Y * LPF_BY;
+
+    /* input column 2*x0 - R + c, row 2*y0 - R + r; positions no output
+     * needs (past 2*sw + 2 / 2*sh + 2) are not read, so the mirror never
+     * leaves the plane */
+    for (int i = tid; i < LPF_IN_H * 2 * LPF_IN_HALF; i += LPF_BX * LPF_BY) {
+        const int r = i / (2 * LPF_IN_HALF), c = i % (2 * LPF_IN_HALF);
+        const int iy = 2 * y0 - LPF_R + r, ix = 2 * x0 - LPF_R + c;
+        float rv = 0.0f, dv = 0.0f;
+        if (iy <= 2 * sh + 2 && ix <= 2 * sw + 2) {
+            const int my = mirror_hss(iy, h), mx = mirror_hss(ix, w);
+            rv = load_plane(ref, w, mx, my, inv_scaler);
+            dv = load_plane(dis, w, mx, my, inv_scaler);
+        }
+        in[0][c & 1][r][c >> 1] = rv;
+        in[1][c & 1][r][c >> 1] = dv;
+    }
+    GPU_SYNC();
+
+    const int x = x0 + tx, y = y0 + ty;
+    if (x >= sw || y >= sh)
+        return;
+    double ar = 0.0, ad = 0.0;
+    for (int v = 0; v < LPF_K; v++) {
+        const int r = 2 * ty + v;
+        for (int u = 0; u < LPF_K; u++) {
+            const float tap = msssim_lpf[v * LPF_K + u];
+            ar += (double)(in[0][u & 1][r][tx + (u >> 1)] * tap);
+            ad += (double)(in[1][u & 1][r][tx + (u >> 1)] * tap);
+        }
+    }
+    out_ref[(size_t)y * sw + x] = (float)ar;
+    out_dis[(size_t)y * sw + x] = (float)ad;
+}
+
+GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
+msssim_decimate_lpf_raw(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
+                        int h, float inv_scaler, float *out_ref, float *out_dis, int sw, int sh)
+{
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
+    msssim_decimate_lpf(ref, dis, w, h, inv_scaler, out_ref, out_dis, sw, sh);
+}
+
+GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
+msssim_decimate_lpf_f32(const float *ref, const float *dis, int w, int h, float inv_scaler,
+                        float *out_ref, float *out_dis, int sw, int sh)
+{
+    const float *r = ref, *d = dis;
+    msssim_decimate_lpf(r, d, w, h, inv_scaler, out_ref, out_dis, sw, sh);
+}
+
+/* ---- SSIM windows ---------------------------------------------------------- */
+
+/* Each block computes a WIN_TW x TH tile of valid-mode windows with
+ * WIN_BX x WIN_BY threads, each thread TH / WIN_BY windows of one column.
+ * The horizontal pass covers the tile's TH + 10 input rows, so the 5 moment
+ * planes never leave shared memory. TH = 32 keeps the horizontal overlap
+ * small on large planes; TH = 8 spreads small planes over more blocks. */
+#define WIN_TW 32
+#define WIN_BX 32
+#define WIN_BY 8
+#define WIN_IN_W (WIN_TW + SSIM_K - 1)
+#define WIN_IN_PITCH (WIN_IN_W + 1)
+
+template <int TH> struct ssim_tile_smem {
+    float in[2][TH + SSIM_K - 1][WIN_IN_PITCH];
+    float mom[5][TH + SSIM_K - 1][WIN_TW];
+};
+
+template <int TH> union ssim_smem {
+    ssim_tile_smem<TH> tile;
+    gpussim_cuda_wsums red[WIN_BX * WIN_BY];
+};
+
+/* Per-window l, c, s, term with the reference's typing (spec §1.5), as
+ * ssim_window_terms() in kernels/c/ssim_window_c.c. */
+GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, float exy, double *t,
+                                  double *lo, double *co, double *so)
+{
+    const float C1 = (GPUSSIM_SSIM_K1 * GPUSSIM_SSIM_L) * (GPUSSIM_SSIM_K1 * GPUSSIM_SSIM_L);
+    const float C2 = (GPUSSIM_SSIM_K2 * GPUSSIM_SSIM_L) * (GPUSSIM_SSIM_K2 * GPUSSIM_SSIM_L);
+    const float C3 = C2 / 2.0f;
+    float sx2 = exx - mx * mx;
+    float sy2 = eyy - my * my;
+    sx2 = 0.0f > sx2 ? 0.0f : sx2;
+    sy2 = 0.0f > sy2 ? 0.0f : sy2;
+    const float sxy = exy - mx * my;
+    const float sxsy = (float)sqrt((double)(sx2 * sy2));
+    const double l = (2.0 * mx * my + C1) / (mx * mx + my * my + C1);
+    const double c = (2.0 * sxsy + C2) / (sx2 + sy2 + C2);
+    const float sxy_c = (sxy < 0.0f && sxsy <= 0.0f) ? 0.0f : sxy;
+    const double s = (sxy_c + C3) / (sxsy + C3);
+    *t = l * c * s;
+    *lo = l;
+    *co = c;
+    *so = s;
+}
+
+template <typename T, int TH>
+__device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv_scaler,
+                             gpussim_cuda_wsums *partials)
+{
+    const int WIN_IN_H = TH + SSIM_K - 1;
+    __shared__ __align__(16) ssim_smem<TH> sm;
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * WIN_BX + tx;
+    const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * TH;
+    const int ow = w - (SSIM_K - 1), oh = h - (SSIM_K - 1);
+
+    for (int i = tid; i < WIN_IN_W * WIN_IN_H; i += WIN_BX * WIN_BY) {
+        const int r = i / WIN_IN_W, c = i % WIN_IN_W;
+        const int gx = x0 + c, gy = y0 + r;
+        float rv = 0.0f, dv = 0.0f;
+        if (gx < w && gy < h) {
+            rv = load_plane(ref, w, gx, gy, inv_scaler);
+            dv = load_plane(dis, w, gx, gy, inv_scaler);
+        }
+        sm.tile.in[0][r][c] = rv;
+        sm.tile.in[1][r][c] = dv;
+    }
+    GPU_SYNC();
+
+    /* horizontal pass (spec §1.4): double sum of float products, left to right */
+    for (int i = tid; i < WIN_TW * WIN_IN_H; i += WIN_BX * WIN_BY) {
+        const int r = i / WIN_TW, c = i % WIN_TW;
+        double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
+        for (int u = 0; u < SSIM_K; u++) {
+            const float k = gauss11[u];
+            const float rv = sm.tile.in[0][r][c + u], dv = sm.tile.in[1][r][c + u];
+            a0 += (double)(rv * k);
+            a1 += (double)(dv * k);
+            a2 += (double)((rv * rv) * k);
+            a3 += (double)((dv * dv) * k);
+            a4 += (double)((rv * dv) * k);
+        }
+        sm.tile.mom[0][r][c] = (float)a0;
+        sm.tile.mom[1][r][c] = (float)a1;
+        sm.tile.mom[2][r][c] = (float)a2;
+        sm.tile.mom[3][r][c] = (float)a3;
+        sm.tile.mom[4][r][c] = (float)a4;
+    }
+    GPU_SYNC();
+
+    gpussim_cuda_wsums acc;
+    wsums_zero(&acc);
+    const int gx = x0 + tx;
+    for (int k = 0; k < TH / WIN_BY; k++) {
+        const int oy = ty + k * WIN_BY, gy = y0 + oy;
+        if (gx >= ow || gy >= oh)
+            continue;
+        float m[5];
+        for (int q = 0; q < 5; q++) {
+            double a = 0.0;
+            for (int v = 0; v < SSIM_K; v++)
+                a += (double)(sm.tile.mom[q][oy + v][tx] * gauss11[v]);
+            m[q] = (float)a;
+        }
+        double t[GPUSSIM_WSUM_N];
+        ssim_window_terms(m[0], m[1], m[2], m[3], m[4], &t[GPUSSIM_WSUM_TERM],
+                          &t[GPUSSIM_WSUM_L], &t[GPUSSIM_WSUM_C], &t[GPUSSIM_WSUM_S]);
+        for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
+            fx_add_double(&acc.sum[q], t[q]);
+            acc.abs_sum[q] += fabs(t[q]);
+        }
+    }
+    GPU_SYNC(); /* the tile is dead; its memory becomes the reduction scratch */
+    sm.red[tid] = acc;
+    wsums_block_reduce(sm.red, tid, WIN_BX * WIN_BY);
+    if (tid == 0)
+        partials[GPU_BID_Y * GPU_GDIM_X + GPU_BID_X] = sm.red[0];
+}
+
+#define SSIM_WINDOWS_RAW_KERNEL(name, TH)                                                  \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                  \
+    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,    \
+         float inv_scaler, gpussim_cuda_wsums *partials)                                   \
+    {                                                                                      \
+        const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt); \
+        ssim_windows<raw_plane, TH>(ref, dis, w, h, inv_scaler, partials);                 \
+    }
+#define SSIM_WINDOWS_F32_KERNEL(name, TH)                                                  \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                  \
+    name(const float *ref, const float *dis, int w, int h, float inv_scaler,               \
+         gpussim_cuda_wsums *partials)                                                     \
+    {                                                                                      \
+        ssim_windows<const float *, TH>(ref, dis, w, h, inv_scaler, partials);             \
+    }
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32, 32)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8, 8)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32, 32)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8, 8)
+
+/* ---- ANSNR ----------------------------------------------------------------- */
+
+/*
+ * Each block owns ANSNR_ROWS rows and walks them left to right in chunks of
+ * ANSNR_CHUNK columns. Per chunk: the (reflected) input rows are converted
+ * once into shared memory, every thread filters a few samples and stores
+ * the products r*r and (r-d)^2; then one thread per row adds its row's
+ * products left to right in float — exactly the reference's per-row sums
+ * (spec §3.4). reduce_partials adds the rows' floats top to bottom.
+ */
+#define ANSNR_ROWS 8
+#define ANSNR_CHUNK 256
+#define ANSNR_THREADS 256
+#define ANSNR_PAD 2 /* half of the larger (5x5) filter */
+#define ANSNR_IN_H (ANSNR_ROWS + 2 * ANSNR_PAD)
+#define ANSNR_IN_W (ANSNR_CHUNK + 2 * ANSNR_PAD)
+
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS)
+ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+           float inv_scaler, float *row_sig, float *row_noise)
+{
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
+    const int RK = GPUSSIM_ANSNR_REF_LEN, DK = GPUSSIM_ANSNR_DIS_LEN;
+    __shared__ float in[2][ANSNR_IN_H][ANSNR_IN_W];
+    __shared__ float sig[ANSNR_ROWS][ANSNR_CHUNK + 1];
+    __shared__ float noise[ANSNR_ROWS][ANSNR_CHUNK + 1];
+    __shared__ float ref_coef[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN];
+    __shared__ float dis_coef[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN];
+    const int tid = GPU_TID_X;
+    const int y0 = GPU_BID_X * ANSNR_ROWS;
+
+    /* coefficients: double quotients rounded to float, as the reference */
+    if (tid < RK * RK)
+        ref_coef[tid] = (float)(ansnr_ref_w[tid] / GPUSSIM_ANSNR_REF_DIV);
+    if (tid < DK * DK)
+        dis_coef[tid] = (float)(ansnr_dis_w[tid] / GPUSSIM_ANSNR_DIS_DIV);
+
+    float sig_row = 0.0f, noise_row = 0.0f;
+    for (int c0 = 0; c0 < w; c0 += ANSNR_CHUNK) {
+        GPU_SYNC();
+        /* input row rr holds image row reflect(y0 + rr - PAD), column cc
+         * image column reflect(c0 + cc - PAD); positions past the last
+         * needed one (and past h + 1 / w + 1) are never read */
+        for (int i = tid; i < ANSNR_IN_H * ANSNR_IN_W; i += ANSNR_THREADS) {
+            const int rr = i / ANSNR_IN_W, cc = i % ANSNR_IN_W;
+            const int yy = y0 + rr - ANSNR_PAD, xx = c0 + cc - ANSNR_PAD;
+            float rv = 0.0f, dv = 0.0f;
+            if (yy < h + ANSNR_PAD && xx < w + ANSNR_PAD) {
+                const int my = ansnr_reflect(yy, h), mx = ansnr_reflect(xx, w);
+                rv = sample_to_float(raw_sample(ref, mx, my), inv_scaler, -128.0f);
+                dv = sample_to_float(raw_sample(dis, mx, my), inv_scaler, -128.0f);
+            }
+            in[0][rr][cc] = rv;
+            in[1][rr][cc] = dv;
+        }
+        GPU_SYNC();
+        for (int i = tid; i < ANSNR_ROWS * ANSNR_CHUNK; i += ANSNR_THREADS) {
+            const int r = i / ANSNR_CHUNK, c = i % ANSNR_CHUNK;
+            if (y0 + r >= h || c0 + c >= w)
+                continue;
+            /* all float, filter rows outer, no contraction (spec §3.3) */
+            float rf = 0.0f;
+            for (int fi = 0; fi < RK; fi++) {
+                float inner = 0.0f;
+                for (int fj = 0; fj < RK; fj++)
+                    inner += ref_coef[fi * RK + fj] *
+                             in[0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
+                rf += inner;
+            }
+            float df = 0.0f;
+            for (int fi = 0; fi < DK; fi++) {
+                float inner = 0.0f;
+                for (int fj = 0; fj < DK; fj++)
+                    inner += dis_coef[fi * DK + fj] *
+                             in[1][r + ANSNR_PAD - DK / 2 + fi][c + ANSNR_PAD - DK / 2 + fj];
+                df += inner;
+            }
+            sig[r][c] = rf * rf;
+            noise[r][c] = (rf - df) * (rf - df);
+        }
+        GPU_SYNC();
+        if (tid < ANSNR_ROWS && y0 + tid < h) {
+            const int n = w - c0 < ANSNR_CHUNK ? w - c0 : ANSNR_CHUNK;
+            /* unrolled so the loads run ahead of the two float add chains */
+#pragma unroll 16
+            for (int c = 0; c < n; c++) {
+                sig_row += sig[tid][c];
+                noise_row += noise[tid][c];
+            }
+        }
+    }
+    if (tid < ANSNR_ROWS && y0 + tid < h) {
+        row_sig[y0 + tid] = sig_row;
+        row_noise[y0 + tid] = noise_row;
+    }
+}
+
+/* ---- integer SSIM ----------------------------------------------------------- */
+
+#define ISSIM_TW 32
+#define ISSIM_TH 16
+#define ISSIM_BX 32
+#define ISSIM_BY 8
+#define ISSIM_R (ISSIM_K / 2)
+#define ISSIM_IN_W (ISSIM_TW + 2 * ISSIM_R)
+#define ISSIM_IN_H (ISSIM_TH + 2 * ISSIM_R)
+
+template <typename HM> struct issim_tile_smem {
+    uint32_t in[2][ISSIM_IN_H][ISSIM_IN_W + 1];
+    HM mom[5][ISSIM_IN_H][ISSIM_TW];
+};
+
+template <typename HM> union issim_smem {
+    issim_tile_smem<HM> tile;
+    gpussim_cuda_wsums red[ISSIM_BX * ISSIM_BY];
+};
+
+/*
+ * Samples outside the plane are loaded as 0: their products vanish, which
+ * is the reference's truncation (skipped taps) for every moment; only the
+ * weight sums need the in-plane taps counted explicitly. HM holds the
+ * horizontal moments exactly: uint32_t up to 12 bits (256 * 4095^2 < 2^32),
+ * uint64_t at 16 bits.
+ */
+template <typename HM>
+__device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
+                              double c1base, double c2base, gpussim_cuda_wsums *partials)
+{
+    __shared__ __align__(16) issim_smem<HM> sm;
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
+    const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * ISSIM_TH;
+
+    for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+        const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
+        const int gx = x0 + c - ISSIM_R, gy = y0 + r - ISSIM_R;
+        uint32_t rv = 0, dv = 0;
+        if (gx >= 0 && gx < w && gy >= 0 && gy < h) {
+            rv = raw_sample(ref, gx, gy);
+            dv = raw_sample(dis, gx, gy);
+        }
+        sm.tile.in[0][r][c] = rv;
+        sm.tile.in[1][r][c] = dv;
+    }
+    GPU_SYNC();
+
+    for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+        const int r = i / ISSIM_TW, c = i % ISSIM_TW;
+        HM a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
+        for (int k = 0; k < ISSIM_K; k++) {
+            const HM wk = (HM)issim_taps[k];
+            const uint32_t s = sm.tile.in[0][r][c + k], t = sm.tile.in[1][r][c + k];
+            a0 += wk * s;
+            a1 += wk * t;
+            a2 += wk * (HM)(s * s); /* s * s < 2^32 even for 16-bit samples */
+            a3 += wk * (HM)(s * t);
+            a4 += wk * (HM)(t * t);
+        }
+        sm.tile.mom[0][r][c] = a0;
+        sm.tile.mom[1][r][c] = a1;
+        sm.tile.mom[2][r][c] = a2;
+        sm.tile.mom[3][r][c] = a3;
+        sm.tile.mom[4][r][c] = a4;
+    }
+    GPU_SYNC();
+
+    gpussim_cuda_wsums acc;
+    wsums_zero(&acc);
+    const int gx = x0 + tx;
+    int64_t wsum_h = 0;
+    for (int k = 0; k < ISSIM_K; k++)
+        if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
+            wsum_h += issim_taps[k];
+    for (int j = 0; j < ISSIM_TH / ISSIM_BY; j++) {
+        const int oy = ty + j * ISSIM_BY, gy = y0 + oy;
+        if (gx >= w || gy >= h)
+            continue;
+        uint64_t M[5] = { 0, 0, 0, 0, 0 };
+        int64_t vw = 0;
+        for (int k = 0; k < ISSIM_K; k++) {
+            const HM wk = (HM)issim_taps[k];
+            for (int q = 0; q < 5; q++) /* u32 moments: one widening multiply-add */
+                M[q] += (uint64_t)wk * sm.tile.mom[q][oy + k][tx];
+            if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
+                vw += wk;
+        }
+        /* all below 2^49: exact as signed integers and as doubles */
+        const int64_t mux = (int64_t)M[0], muy = (int64_t)M[1], mx2 = (int64_t)M[2],
+                      mxy2 = (int64_t)M[3], my2 = (int64_t)M[4];
+        /* spec §4.5, grouping as kernels/c/issim_tmpl.c */
+        const int64_t mw = vw * wsum_h;
+        const double W = (double)mw;
+        const double c1 = c1base * W * W;
+        const double c2 = c2base * W * W;
+        const double mx2d = mux * (double)mux;
+        const double mxyd = mux * (double)muy;
+        const double my2d = muy * (double)muy;
+        const double A = 2 * mxyd + c1;
+        const double B = c2 + 2 * (mxy2 * W - mxyd);
+        const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
+        const double term = mw * A * B / D;
+        fx_add_double(&acc.sum[0], term);
+        acc.abs_sum[0] += fabs(term);
+        /* the weight is an integer: straight into the integer limb */
+        acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
+    }
+    GPU_SYNC();
+    sm.red[tid] = acc;
+    wsums_block_reduce(sm.red, tid, ISSIM_BX * ISSIM_BY);
+    if (tid == 0)
+        partials[GPU_BID_Y * GPU_GDIM_X + GPU_BID_X] = sm.red[0];
+}
+
+GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
+issim_windows_u32(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+                  double c1base, double c2base, gpussim_cuda_wsums *partials)
+{
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
+    issim_windows<uint32_t>(ref, dis, w, h, c1base, c2base, partials);
+}
+
+GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
+issim_windows_u64(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+                  double c1base, double c2base, gpussim_cuda_wsums *partials)
+{
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
+    issim_windows<uint64_t>(ref, dis, w, h, c1base, c2base, partials);
+}
+
+/* ---- final reduction ---------------------------------------------------------- */
+
+#define REDUCE_THREADS 256
+
+/* One block per job (struct gpussim_cuda_reduce_job). The fixed-point sums
+ * are exact in any order; the magnitude sums (error bounds only) follow a
+ * fixed order, so the whole result is deterministic. */
+#define REDUCE_ROWS_CHUNK 4096
+
+GPU_KERNEL void __launch_bounds__(REDUCE_THREADS)
+reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, uint8_t *out)
+{
+    __shared__ union {
+        gpussim_cuda_wsums red[REDUCE_THREADS];
+        float rows[2][REDUCE_ROWS_CHUNK];
+    } sm;
+    const gpussim_cuda_reduce_job job = jobs[GPU_BID_X];
+    const int tid = GPU_TID_X;
+
+    if (job.kind == GPUSSIM_REDUCE_ANSNR_ROWS) {
+        /* rows added top to bottom in float (spec §3.4) by one thread, from
+         * shared memory that all threads fill */
+        const float *s = (const float *)(partials + job.src_offset);
+        const float *n = (const float *)(partials + job.src2_offset);
+        float sig = 0.0f, noise = 0.0f;
+        for (uint32_t base = 0; base < job.count; base += REDUCE_ROWS_CHUNK) {
+            const uint32_t cnt =
+                job.count - base < REDUCE_ROWS_CHUNK ? job.count - base : REDUCE_ROWS_CHUNK;
+            GPU_SYNC();
+            for (uint32_t i = tid; i < cnt; i += REDUCE_THREADS) {
+                sm.rows[0][i] = s[base + i];
+                sm.rows[1][i] = n[base + i];
+            }
+            GPU_SYNC();
+            if (tid == 0)
+#pragma unroll 16
+                for (uint32_t i = 0; i < cnt; i++) {
+                    sig += sm.rows[0][i];
+                    noise += sm.rows[1][i];
+                }
+        }
+        if (tid == 0) {
+            float *dst = (float *)(out + job.dst_offset);
+            dst[0] = sig;
+            dst[1] = noise;
+        }
+        return;
+    }
+
+    const gpussim_cuda_wsums *src = (const gpussim_cuda_wsums *)(partials + job.src_offset);
+    gpussim_cuda_wsums acc;
+    wsums_zero(&acc);
+    for (uint32_t i = tid; i < job.count; i += REDUCE_THREADS)
+        wsums_add(&acc, &src[i]);
+    sm.red[tid] = acc;
+    wsums_block_reduce(sm.red, tid, REDUCE_THREADS);
+    if (tid == 0)
+        *(gpussim_cuda_wsums *)(out + job.dst_offset) = sm.red[0];
+}

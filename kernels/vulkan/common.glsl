@@ -1,0 +1,70 @@
+// Shared by every gpussim compute shader (GLSL 4.60 for Vulkan 1.2+).
+//
+// Exactness: every expression that reproduces reference arithmetic is stored
+// in a `precise` variable, so the compiler neither fuses a*b+c into an FMA nor
+// reassociates (spec: "no contraction"). Doubles are used exactly where the
+// spec says double; the device must have shaderFloat64 (checked at init).
+//
+// Descriptor layout, shared by all pipelines (one set, one layout): bindings
+// 0..7 are storage buffers, 8 is a storage image (unpack from Vulkan frames).
+// A shader declares only the bindings it uses. Intermediate planes get one
+// binding each (2..6), so that no binding is larger than one plane: some
+// devices (lavapipe, several mobile GPUs) cap a binding at 128 MiB.
+
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_control_flow_attributes : require
+
+#include "tables.glsl"
+
+// Workgroup shape: 2-D kernels use WG_X x WG_Y invocations; reductions
+// produce one partial per workgroup. Specialization constants 0 and 1.
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
+layout(constant_id = 0) const int WG_X = 16;
+layout(constant_id = 1) const int WG_Y = 16;
+
+// Half-sample-symmetric mirror of spec §1.2 (edge sample repeated).
+int mirror_hss(int i, int n)
+{
+    if (i < 0)
+        return -1 - i;
+    if (i >= n)
+        return 2 * n - 1 - i;
+    return i;
+}
+
+// Correctly rounded float quotient: GLSL's float division is allowed 2.5 ulp,
+// so divide in double (correctly rounded) and round once to float. For float
+// operands the double rounding is innocuous (53 >= 2*24 + 2), so the result
+// is the C reference's float division.
+float div_rn(float a, float b)
+{
+    precise double q = double(a) / double(b);
+    return float(q);
+}
+
+// (float)sqrt((double)p) of the reference for a float p >= 0 (or -0.0): the
+// correctly rounded float square root of p (again innocuous double rounding).
+// GLSL promises neither a correctly rounded float nor double sqrt, so take
+// any close candidate and fix it exactly: y is the correctly rounded root iff
+// p lies between the squares of the midpoints to y's float neighbours; those
+// midpoints have 25 significant bits, so their squares are exact in double.
+// (No tie is possible: an odd 25-bit midpoint squared needs 49 bits.)
+float sqrt_rn(float p)
+{
+    if (!(p > 0.0))
+        return float(sqrt(double(p))); // +-0 (and the NaN of a NaN input) as the reference
+    float y = float(sqrt(double(p)));
+    const double pd = double(p);
+    [[unroll]] for (int it = 0; it < 2; it++) {
+        const uint yb = floatBitsToUint(y);
+        precise double lo = (double(y) + double(uintBitsToFloat(yb - 1u))) * 0.5lf;
+        precise double hi = (double(y) + double(uintBitsToFloat(yb + 1u))) * 0.5lf;
+        precise double lo2 = lo * lo;
+        precise double hi2 = hi * hi;
+        if (pd < lo2)
+            y = uintBitsToFloat(yb - 1u);
+        else if (pd > hi2)
+            y = uintBitsToFloat(yb + 1u);
+    }
+    return y;
+}

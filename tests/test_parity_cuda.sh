@@ -1,0 +1,12 @@
+#!/bin/sh
+# The generic parity harness (tests/test_parity.c) for the cuda backend:
+# CPU reference vs CUDA on generated inputs and the fixtures, spec §5.
+# Exit 77 (skip) when there is no CUDA device. make check runs it from the
+# build directory; by hand: tests/test_parity_cuda.sh [--quick|--full].
+for d in ./tests "$(dirname "$0")"; do
+    if [ -x "$d/test_parity" ]; then
+        exec "$d/test_parity" cuda "$@"
+    fi
+done
+echo "SKIP: tests/test_parity is not built"
+exit 77
