@@ -1,0 +1,219 @@
+#!/bin/sh
+# Builds ffmpeg + ffprobe with the gpussim filter statically linked.
+#
+#   scripts/ffmpeg-build.sh --builddir DIR [--source DIR | --tarball FILE | --version X.Y.Z]
+#                           [--jobs N] [--vaapi] [--out DIR]
+#
+#   --builddir  the gpussim build tree (holds .libs/libgpussim.a); default: .
+#   --source    an FFmpeg source tree (7.1, 8.x or 9.0): patched in place
+#               (once; a tree that already has the filter is left as is)
+#   --tarball   an FFmpeg release tarball, extracted under the output folder
+#   --version   upstream version fetched with apt's source packages
+#               (default 8.1.2; see scripts/ffmpeg-fetch.sh)
+#   --vaapi     also build the VAAPI hwcontext (needs libva-dev; the binary then
+#               needs libva at run time, so it is off by default)
+#   --out       output folder; default BUILDDIR/_ffmpeg
+#
+# Results: OUT/ffmpeg and OUT/ffprobe (links into OUT/build-<version>/).
+# Nothing is redone when nothing changed: configure runs only when its
+# arguments, the patch or the source tree change (a stamp file), and FFmpeg's
+# own make decides what to recompile; a newer libgpussim.a forces a relink.
+#
+# What is enabled: the gpussim filter; CUDA hwcontext + NVDEC (h264, hevc;
+# nv-codec-headers >= 12.1.14 built from source when the system's are older);
+# the Vulkan hwcontext (headers >= 1.3.277 from vulkan-loader's source when
+# older); h264/hevc/rawvideo decoders; mov/matroska/y4m/rawvideo/h264/hevc
+# demuxers; lavfi input (testsrc2, movie); hwupload/hwdownload/hwmap/
+# hwupload_cuda/format/scale/metadata/split and a few distortion and
+# reference filters (noise, boxblur, gblur, ssim, psnr); null/rawvideo/y4m
+# muxers. Everything else is off (--disable-everything --disable-autodetect)
+# so the build fits in a few minutes on two cores.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+builddir=.
+source_dir=
+tarball=
+version=8.1.2
+jobs=$(nproc 2>/dev/null || echo 2)
+vaapi=no
+out=
+
+while [ $# -gt 0 ]; do
+    case $1 in
+    --builddir) builddir=$2; shift 2 ;;
+    --source) source_dir=$2; shift 2 ;;
+    --tarball) tarball=$2; shift 2 ;;
+    --version) version=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --vaapi) vaapi=yes; shift ;;
+    --out) out=$2; shift 2 ;;
+    *) echo "ffmpeg-build: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+
+builddir=$(cd "$builddir" && pwd)
+[ -n "$out" ] || out=$builddir/_ffmpeg
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+deps=$out/deps
+dl=${FFMPEG_DOWNLOADS:-$out/downloads}
+
+say() { echo "ffmpeg-build: $*"; }
+die() { echo "ffmpeg-build: error: $*" >&2; exit 1; }
+
+lib=$builddir/.libs/libgpussim.a
+[ -f "$lib" ] || die "$lib not found: build the library first (make in $builddir)"
+
+export PKG_CONFIG_PATH="$out/pkgconfig:$deps/lib/pkgconfig:$deps/share/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+
+# ---- headers FFmpeg needs at newer versions than Debian 12 ships -----------
+extract_once() { # tarball destdir -> prints the top folder
+    t=$1 d=$2
+    top_entry=$(tar tf "$t" | head -n 1 | sed 's:^\./::; s:/.*::')
+    if [ ! -f "$d/$top_entry/.extracted" ]; then
+        mkdir -p "$d"
+        tar xf "$t" -C "$d"
+        : > "$d/$top_entry/.extracted"
+    fi
+    echo "$d/$top_entry"
+}
+
+if ! pkg-config --atleast-version=12.1.14.0 ffnvcodec 2>/dev/null; then
+    say "ffnvcodec < 12.1.14.0 on this system: building nv-codec-headers 12.1.14.0 from source"
+    t=$("$top/scripts/ffmpeg-fetch.sh" nv-codec-headers 12.1.14.0 "$dl")
+    d=$(extract_once "$t" "$out/src")
+    make -s -C "$d" PREFIX="$deps" install >/dev/null
+fi
+pkg-config --atleast-version=12.1.14.0 ffnvcodec || die "ffnvcodec headers unavailable"
+
+if ! pkg-config --atleast-version=1.3.277 vulkan 2>/dev/null; then
+    say "Vulkan headers < 1.3.277 on this system: taking them from vulkan-loader's source"
+    vl=$(apt-cache showsrc vulkan-loader 2>/dev/null | awk '/^Version:/ { v = $2; sub(/^[0-9]+:/, "", v); sub(/-[^-]*$/, "", v); print v }' |
+         sort -V | awk -F. '$1 > 1 || ($1 == 1 && ($2 > 3 || ($2 == 3 && $3 >= 277)))' | head -n 1)
+    [ -n "$vl" ] || die "no vulkan-loader source >= 1.3.277 known to apt (run scripts/apt-deb-src.sh --update as root)"
+    t=$("$top/scripts/ffmpeg-fetch.sh" vulkan-loader "$vl" "$dl")
+    d=$(extract_once "$t" "$out/src")
+    hdr=$(find "$d" -path '*/vulkan-headers/include' -type d | head -n 1)
+    [ -n "$hdr" ] || hdr=$(find "$d" -name vulkan_core.h -path '*/include/vulkan/*' | head -n 1 | sed 's:/vulkan/vulkan_core.h$::')
+    [ -n "$hdr" ] && [ -f "$hdr/vulkan/vulkan_core.h" ] || die "no Vulkan headers in $d"
+    mkdir -p "$deps/include" "$deps/lib/pkgconfig"
+    for sub in vulkan vk_video; do
+        [ -d "$hdr/$sub" ] && cp -R "$hdr/$sub" "$deps/include/"
+    done
+    hv=$(awk '/define VK_HEADER_VERSION_COMPLETE/ { gsub(/[^0-9,]/, "", $0); split($0, a, ","); print a[2] "." a[3] }' "$deps/include/vulkan/vulkan_core.h")
+    hp=$(awk '/define VK_HEADER_VERSION / { print $3 }' "$deps/include/vulkan/vulkan_core.h")
+    cat > "$deps/lib/pkgconfig/vulkan.pc" <<PC
+prefix=$deps
+includedir=\${prefix}/include
+
+Name: Vulkan-Headers
+Description: Vulkan headers only (FFmpeg loads libvulkan at run time)
+Version: $hv.$hp
+Cflags: -I\${includedir}
+PC
+fi
+pkg-config --atleast-version=1.3.277 vulkan || die "Vulkan headers >= 1.3.277 unavailable"
+
+# ---- the FFmpeg source ------------------------------------------------------
+if [ -n "$source_dir" ]; then
+    src=$(cd "$source_dir" && pwd)
+elif [ -n "$tarball" ]; then
+    src=$(extract_once "$(cd "$(dirname "$tarball")" && pwd)/$(basename "$tarball")" "$out/src")
+else
+    t=$("$top/scripts/ffmpeg-fetch.sh" ffmpeg "$version" "$dl")
+    src=$(extract_once "$t" "$out/src")
+fi
+[ -f "$src/libavfilter/allfilters.c" ] || die "$src is not an FFmpeg source tree"
+[ ! -f "$src/config.h" ] || die "$src was configured in-tree; run 'make distclean' there (the build is out of tree)"
+
+ffver=$(cat "$src/RELEASE" 2>/dev/null || echo unknown)
+series=$(echo "$ffver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+patchdir=$top/patches/$series
+if ! grep -q 'ff_vf_gpussim' "$src/libavfilter/allfilters.c"; then
+    [ -d "$patchdir" ] || die "no patch for FFmpeg $ffver (patches/$series): supported are $(ls "$top/patches" | tr '\n' ' ')"
+    say "patching FFmpeg $ffver with patches/$series"
+    for p in "$patchdir"/*.patch; do
+        patch -d "$src" -p1 --forward --quiet < "$p" || die "$p does not apply to $src"
+    done
+fi
+# copy only when changed: FFmpeg's make then recompiles exactly what changed
+cmp -s "$top/vf_gpussim/vf_gpussim.c" "$src/libavfilter/vf_gpussim.c" ||
+    cp "$top/vf_gpussim/vf_gpussim.c" "$src/libavfilter/vf_gpussim.c"
+
+# ---- gpussim.pc for the uninstalled library -------------------------------
+# Points at the build tree's static library, so the filter is linked in
+# statically and the binary does not depend on where gpussim is installed.
+mkdir -p "$out/pkgconfig"
+libs_private=$(sed -n 's/^Libs.private: *//p' "$builddir/gpussim.pc" 2>/dev/null || echo "-lpthread -lm")
+pcver=$(sed -n 's/^Version: *//p' "$builddir/gpussim.pc" 2>/dev/null || echo 0.1.0)
+tmp=$(mktemp)
+cat > "$tmp" <<PC
+Name: gpussim
+Description: libgpussim from the build tree $builddir
+Version: $pcver
+Libs: -L$builddir/.libs -l:libgpussim.a
+Libs.private: $libs_private
+Cflags: -I$top/include
+PC
+cmp -s "$tmp" "$out/pkgconfig/gpussim.pc" && rm -f "$tmp" || mv "$tmp" "$out/pkgconfig/gpussim.pc"
+
+# ---- configure (only when something it depends on changed) ---------------
+bdir=$out/build-$ffver
+mkdir -p "$bdir"
+set -- \
+    --pkg-config-flags=--static \
+    --disable-everything --disable-autodetect --disable-doc --disable-debug \
+    --disable-shared --enable-static \
+    --disable-ffplay --enable-ffmpeg --enable-ffprobe \
+    --disable-network \
+    --enable-libgpussim --enable-filter=gpussim \
+    --enable-ffnvcodec --enable-cuda --enable-nvdec --enable-hwaccel=h264_nvdec,hevc_nvdec \
+    --enable-vulkan \
+    --enable-decoder=h264,hevc,rawvideo,wrapped_avframe \
+    --enable-encoder=rawvideo,wrapped_avframe \
+    --enable-parser=h264,hevc \
+    --enable-demuxer=mov,matroska,yuv4mpegpipe,rawvideo,h264,hevc \
+    --enable-muxer=null,rawvideo,yuv4mpegpipe \
+    --enable-protocol=file,pipe \
+    --enable-indev=lavfi \
+    --enable-filter=buffer,buffersink,hwupload,hwdownload,hwmap,hwupload_cuda,format,scale,metadata,split,null,testsrc2,movie,trim,setpts,noise,boxblur,gblur,ssim,psnr,showinfo,copy,fps
+if [ $vaapi = yes ]; then
+    set -- "$@" --enable-vaapi --enable-libdrm
+fi
+[ -z "${FFMPEG_CONFIGURE_EXTRA:-}" ] || set -- "$@" $FFMPEG_CONFIGURE_EXTRA
+
+stamp_text="src=$src
+version=$ffver
+patch=$(cat "$patchdir"/*.patch 2>/dev/null | cksum)
+pc=$(cat "$out/pkgconfig/gpussim.pc" "$deps"/lib/pkgconfig/*.pc 2>/dev/null | cksum)
+args=$*"
+if [ ! -f "$bdir/ffbuild/config.mak" ] || [ "$(cat "$bdir/.configure-stamp" 2>/dev/null)" != "$stamp_text" ]; then
+    say "configuring FFmpeg $ffver in $bdir"
+    rm -f "$bdir/.configure-stamp"
+    (cd "$bdir" && "$src/configure" "$@" > configure.out 2>&1) || {
+        tail -n 30 "$bdir/configure.out" >&2
+        tail -n 40 "$bdir/ffbuild/config.log" >&2 2>/dev/null || true
+        die "FFmpeg configure failed (see $bdir/ffbuild/config.log)"
+    }
+    printf '%s' "$stamp_text" > "$bdir/.configure-stamp"
+fi
+
+# FFmpeg's Makefile does not know about the external static library: relink
+# when libgpussim.a is newer than the binaries.
+for prog in ffmpeg ffprobe; do
+    if [ -f "$bdir/${prog}_g" ] && [ "$lib" -nt "$bdir/${prog}_g" ]; then
+        rm -f "$bdir/${prog}_g" "$bdir/$prog"
+    fi
+done
+
+say "building ffmpeg and ffprobe (FFmpeg $ffver, $jobs jobs)"
+make -C "$bdir" -j"$jobs" ffmpeg ffprobe > "$bdir/make.out" 2>&1 || {
+    grep -E 'error|Error' "$bdir/make.out" | head -n 30 >&2
+    tail -n 20 "$bdir/make.out" >&2
+    die "FFmpeg build failed (see $bdir/make.out)"
+}
+ln -sf "build-$ffver/ffmpeg" "$out/ffmpeg"
+ln -sf "build-$ffver/ffprobe" "$out/ffprobe"
+"$out/ffmpeg" -hide_banner -h filter=gpussim > /dev/null 2>&1 || die "the built ffmpeg has no gpussim filter"
+say "done: $out/ffmpeg, $out/ffprobe (FFmpeg $ffver)"

@@ -1,0 +1,66 @@
+#!/bin/sh
+# Bad input gets a clear message and a failing exit status, never a crash or
+# a silent 0; and the log file stays complete when the input ends early.
+. "$(dirname "$0")/common.sh"
+
+src="testsrc2=s=352x288:r=25:d=0.2"
+small="testsrc2=s=160x120:r=25:d=0.2"
+
+# sizes differ
+expect_failure "the distorted input is 320x240 but the reference is 352x288.*scale=352:288" \
+    -f lavfi -i "$src" -lavfi "[0:v]split[a][b];[a]scale=320:240[d];[d][b]gpussim" -f null -
+# pixel formats differ (no silent conversion of one input)
+expect_failure "the distorted input is yuv420p10le but the reference is yuv420p.*same pixel format" \
+    -f lavfi -i "$src" -lavfi "[0:v]split[a][b];[a]format=yuv420p10le[d];[b]format=yuv420p[r];[d][r]gpussim" -f null -
+# MS-SSIM asked for explicitly on frames smaller than its 176x176 minimum
+expect_failure "176" -f lavfi -i "$small" -lavfi "[0:v]split[a][b];[a][b]gpussim=feature=ms_ssim" -f null -
+# a backend this build or machine does not have
+expect_failure "built without the cuda backend|cuda backend has no usable device" \
+    -f lavfi -i "$src" -lavfi "[0:v]split[a][b];[a][b]gpussim=backend=cuda" -f null -
+# unknown feature name
+expect_failure "unknown feature 'vmaf'" -f lavfi -i "$src" \
+    -lavfi "[0:v]split[a][b];[a][b]gpussim=feature=float_ssim|vmaf" -f null -
+# log file that cannot be written: refused before any frame is scored
+expect_failure "cannot open log file '/nonexistent/dir/log.json'" -f lavfi -i "$src" \
+    -lavfi "[0:v]split[a][b];[a][b]gpussim=log_path=/nonexistent/dir/log.json" -f null -
+
+# a log that cannot be written while scoring (disk full): a failing exit, not a silent loss
+if [ -w /dev/full ]; then
+    expect_failure "cannot write log file '/dev/full'" -f lavfi -i "testsrc2=s=352x288:r=25:d=2" \
+        -lavfi "[0:v]split[a][b];[a][b]gpussim=backend=cpu:lcs=1:log_path=/dev/full" -f null -
+fi
+
+# default features on a small frame: MS-SSIM is left out with a warning, the rest is scored
+ff -f lavfi -i "$small" -lavfi "[0:v]split[a][b];[a][b]gpussim=backend=cpu,metadata=print:file=$work/small.txt" \
+    -f null - 2> "$work/err-small"
+grep -q "160x120 is below MS-SSIM's minimum of 176x176" "$work/err-small" || fail "no warning for the dropped MS-SSIM"
+grep -q "lavfi.gpussim.float_ssim=1$" "$work/small.txt" || fail "identical inputs do not give float_ssim=1"
+! grep -q "float_ms_ssim" "$work/small.txt" || fail "float_ms_ssim reported below 176x176"
+note "ok: default features at 160x120 score without float_ms_ssim"
+
+# The output stops early (-frames:v 3 of 50): the log is valid JSON with every
+# frame the library scored, their values equal to a complete run's.
+long="testsrc2=s=352x288:r=25:d=2"
+chain="[0:v]split[a][b];[b]gblur=sigma=2[bd];[a][bd]gpussim=backend=cpu"
+ff -f lavfi -i "$long" -lavfi "$chain:log_path=$work/full.json" -f null - 2> /dev/null
+ff -f lavfi -i "$long" -lavfi "$chain:log_path=$work/early.json" -frames:v 3 -f null - 2> /dev/null
+$COMPARE "logcheck:$work/early.json"
+
+# An error in the middle of the stream (the reference changes size at its
+# 3rd or 4th frame) stops ffmpeg with a message; the log still holds every
+# frame scored before it, as valid JSON.
+expect_failure "a reference frame is 320x288 but the stream was configured as 352x288" -f lavfi -i "$long" \
+    -lavfi "[0:v]split[a][b];[b]gblur=sigma=2,scale=w='if(gte(n\,3)\,320\,352)':h=288:eval=frame[bd];[a][bd]gpussim=backend=cpu:log_path=$work/mid.json" \
+    -f null -
+$COMPARE "logcheck:$work/mid.json"
+python3 - "$work/early.json" "$work/mid.json" "$work/full.json" <<'PY'
+import json, sys
+early, mid, full = (json.load(open(p))["frames"] for p in sys.argv[1:])
+assert 3 <= len(early) < len(full) == 50, (len(early), len(full))
+assert early == full[:len(early)], "early-stop log differs from the full run"
+print(f"early stop: log has {len(early)} of {len(full)} frames, equal to the full run's")
+assert 2 <= len(mid) <= 3, len(mid)
+assert mid == full[:len(mid)], "log before the error differs from the full run"
+print(f"error mid-stream: log has the {len(mid)} frames scored before it, equal to the full run's")
+PY
+note "PASS"

@@ -1,0 +1,1288 @@
+/*
+ * gpussim filter: libvmaf-identical SSIM, MS-SSIM, ANSNR and integer SSIM
+ * computed by libgpussim on the CPU or a GPU.
+ *
+ * This file is part of gpussim. It is compiled inside an FFmpeg tree
+ * (7.1, 8.x or 9.0) patched with patches/<version>/ and configured with
+ * --enable-libgpussim.
+ *
+ * The filter is deliberately thin: options, format negotiation, frame
+ * synchronisation, metadata and logs. All metric and device work is behind
+ * the library's public API (gpussim.h).
+ *
+ * Inputs: "main" (distorted) and "reference", synchronised by framesync
+ * (options shortest, repeatlast, eof_action, ts_sync_mode). Output: the
+ * distorted frames, unchanged, with lavfi.gpussim.<score> metadata.
+ *
+ * Pipelining: a pair is submitted to the library and the distorted frame is
+ * held (with a reference to the reference frame when the library reads it
+ * asynchronously from device memory) until its scores are collected, so the
+ * library can work on frame N while frame N+1 is being decoded/uploaded.
+ * Frames leave in submission order.
+ */
+
+#include "config.h"
+#include "config_components.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gpussim/gpussim.h>
+#include <gpussim/gpussim_cuda.h>
+
+#include "libavutil/avstring.h"
+#include "libavutil/fifo.h"
+#include "libavutil/file_open.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/internal.h"
+#include "libavutil/mem.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "libavutil/time.h"
+
+#if CONFIG_CUDA
+#include "libavutil/hwcontext_cuda_internal.h"
+#endif
+#if CONFIG_VULKAN
+#include <gpussim/gpussim_vulkan.h>
+#include "libavutil/hwcontext_vulkan.h"
+#endif
+
+#include "avfilter.h"
+#include "filters.h"
+#include "formats.h"
+#include "framesync.h"
+#include "video.h"
+
+/* FFmpeg 8.0 (libavfilter 11) wraps the public AVFilter in FFFilter. */
+#if LIBAVFILTER_VERSION_MAJOR >= 11
+#define GPUSSIM_FFFILTER 1
+#else
+#define GPUSSIM_FFFILTER 0
+#endif
+
+/* FFmpeg 9.0 (libavutil 61) stores AVVkFrame.access as VkAccessFlagBits2. */
+#if LIBAVUTIL_VERSION_MAJOR >= 61
+#define GPUSSIM_VK_ACCESS2 1
+#else
+#define GPUSSIM_VK_ACCESS2 0
+#endif
+
+#if defined(FF_API_VULKAN_SYNC_QUEUES) && !FF_API_VULKAN_SYNC_QUEUES
+#define GPUSSIM_VK_QUEUE_LOCK 0
+#else
+#define GPUSSIM_VK_QUEUE_LOCK 1
+#endif
+
+enum { POOL_MEAN = 1, POOL_HARMONIC = 2, POOL_MIN = 4, POOL_MAX = 8,
+       POOL_MEDIAN = 16, POOL_P5 = 32, POOL_P1 = 64 };
+enum { LOG_FMT_JSON, LOG_FMT_CSV };
+
+/* Where the frames live, decided once at configuration. */
+enum frames_kind { FRAMES_SW, FRAMES_CUDA, FRAMES_VULKAN, FRAMES_VAAPI };
+
+#if CONFIG_VULKAN
+/* Bridges gpussim's lock(opaque) to AVVulkanFramesContext.lock_frame(fc, f).
+ * Before FFmpeg 9.0 AVVkFrame.access is 32 bits wide while the library speaks
+ * VkAccessFlags2: the value is widened into access2[] under the lock and
+ * written back, narrowed, before the frame is unlocked. */
+typedef struct VkFrameLock {
+    AVHWFramesContext *fc;
+    AVVkFrame *f;
+    int nb_images;
+    uint64_t access2[GPUSSIM_VK_MAX_IMAGES];
+} VkFrameLock;
+#endif
+
+/* One submitted pair, waiting for its scores. */
+typedef struct InFlight {
+    AVFrame *dist;     /* the output frame, pushed once scored */
+    AVFrame *ref;      /* kept only while the library reads device memory */
+    AVFrame *map[2];   /* VAAPI frames mapped to Vulkan (dist, ref) */
+#if CONFIG_VULKAN
+    struct gpussim_vk_frame vk[2];
+    VkFrameLock lock[2];
+#endif
+} InFlight;
+
+typedef struct GpussimFilterContext {
+    const AVClass *class;
+    FFFrameSync fs;
+
+    /* options */
+    char *feature;
+    int backend;
+    int device;
+    int scale;
+    int lcs;
+    int db;
+    int clip_db;
+    int planes;
+    char *log_path;
+    int log_fmt;
+    int pool_flags;
+
+    /* state */
+    GpussimContext *gs;
+    enum frames_kind kind;
+    enum AVPixelFormat sw_format;
+    int width, height;
+    unsigned metrics;
+    const char *const *names;
+    int nb_names;
+    GpussimPool **pools;
+    AVFifo *queue;           /* InFlight *, in submission order */
+    uint64_t nb_scored;
+    int64_t t_start, t_end;
+    FILE *log;
+    int log_frames_written;
+    int log_error;           /* writing the log failed: AVERROR, reported once */
+    int consumed, produced;  /* during one activate() */
+
+    AVBufferRef *hw_device;  /* keeps the device the library adopted alive */
+    AVBufferRef *vk_device;  /* VAAPI: the derived Vulkan device */
+    AVBufferRef *vk_frames;  /* VAAPI: Vulkan frames derived from the VAAPI ones */
+    struct gpussim_cuda_device cuda_dev;
+#if CONFIG_VULKAN
+    struct gpussim_vk_device vk_dev;
+#endif
+} GpussimFilterContext;
+
+#define OFFSET(x) offsetof(GpussimFilterContext, x)
+#define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
+
+static const AVOption gpussim_options[] = {
+    { "feature", "metrics, joined with |: float_ssim, ssim, float_ms_ssim (ms_ssim), "
+      "float_ansnr (ansnr), all (default: all that the frame size allows)",
+      OFFSET(feature), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "backend", "where the metrics run", OFFSET(backend), AV_OPT_TYPE_INT,
+      { .i64 = GPUSSIM_BACKEND_AUTO }, GPUSSIM_BACKEND_AUTO, GPUSSIM_BACKEND_ZE, FLAGS, .unit = "backend" },
+        { "auto",   "the frames' device, else the first GPU, else the CPU", 0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_AUTO },   0, 0, FLAGS, .unit = "backend" },
+        { "cpu",    "CPU reference backend",     0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_CPU },    0, 0, FLAGS, .unit = "backend" },
+        { "cuda",   "CUDA backend",              0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_CUDA },   0, 0, FLAGS, .unit = "backend" },
+        { "vulkan", "Vulkan backend",            0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_VULKAN }, 0, 0, FLAGS, .unit = "backend" },
+        { "hip",    "HIP backend",               0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_HIP },    0, 0, FLAGS, .unit = "backend" },
+        { "ze",     "Level Zero backend",        0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_ZE },     0, 0, FLAGS, .unit = "backend" },
+    { "device", "GPU index when the backend opens its own device (software frames)",
+      OFFSET(device), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
+    { "scale", "float_ssim decimation factor, 0 = libvmaf's automatic rule",
+      OFFSET(scale), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 10, FLAGS },
+    { "lcs", "also report luminance, contrast and structure terms",
+      OFFSET(lcs), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "db", "report SSIM-family scores in dB: -10*log10(1 - score)",
+      OFFSET(db), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "clip_db", "with db: clip at the largest finite value for the frame size",
+      OFFSET(clip_db), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "planes", "planes to score", OFFSET(planes), AV_OPT_TYPE_INT,
+      { .i64 = GPUSSIM_PLANES_LUMA }, GPUSSIM_PLANES_LUMA, GPUSSIM_PLANES_ALL, FLAGS, .unit = "planes" },
+        { "luma", "luma only (libvmaf)", 0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_PLANES_LUMA }, 0, 0, FLAGS, .unit = "planes" },
+        { "all",  "luma, then U and V at their own size (keys suffixed .u, .v)",
+          0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_PLANES_ALL }, 0, 0, FLAGS, .unit = "planes" },
+    { "log_path", "write per-frame scores and pooled statistics to this file",
+      OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "log_fmt", "log file format", OFFSET(log_fmt), AV_OPT_TYPE_INT,
+      { .i64 = LOG_FMT_JSON }, LOG_FMT_JSON, LOG_FMT_CSV, FLAGS, .unit = "log_fmt" },
+        { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
+        { "csv",  "one row per frame",     0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_CSV },  0, 0, FLAGS, .unit = "log_fmt" },
+    { "pool", "statistics printed in the summary", OFFSET(pool_flags), AV_OPT_TYPE_FLAGS,
+      { .i64 = POOL_MEAN | POOL_HARMONIC | POOL_MIN }, 0, INT_MAX, FLAGS, .unit = "pool" },
+        { "mean",          NULL, 0, AV_OPT_TYPE_CONST, { .i64 = POOL_MEAN },     0, 0, FLAGS, .unit = "pool" },
+        { "harmonic_mean", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = POOL_HARMONIC }, 0, 0, FLAGS, .unit = "pool" },
+        { "min",           NULL, 0, AV_OPT_TYPE_CONST, { .i64 = POOL_MIN },      0, 0, FLAGS, .unit = "pool" },
+        { "max",           NULL, 0, AV_OPT_TYPE_CONST, { .i64 = POOL_MAX },      0, 0, FLAGS, .unit = "pool" },
+        { "median",        NULL, 0, AV_OPT_TYPE_CONST, { .i64 = POOL_MEDIAN },   0, 0, FLAGS, .unit = "pool" },
+        { "p5",            "5th percentile", 0, AV_OPT_TYPE_CONST, { .i64 = POOL_P5 }, 0, 0, FLAGS, .unit = "pool" },
+        { "p1",            "1st percentile", 0, AV_OPT_TYPE_CONST, { .i64 = POOL_P1 }, 0, 0, FLAGS, .unit = "pool" },
+    { NULL }
+};
+
+FRAMESYNC_DEFINE_CLASS(gpussim, GpussimFilterContext, fs);
+
+/* ---- formats ------------------------------------------------------------ */
+
+/* Maps a software pixel format to the library's description; the table of
+ * accepted formats is derived from this, so every FFmpeg version offers all
+ * of its layouts the library reads (planar, NV12/NV21-style, P0xx MSB-aligned)
+ * at 8, 10, 12 and 16 bits, little-endian. */
+static int map_sw_format(enum AVPixelFormat fmt, struct gpussim_format *out)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
+    struct gpussim_format f = { 0 };
+    int bytes;
+
+    if (!d || (d->flags & (AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_RGB |
+                           AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM |
+                           AV_PIX_FMT_FLAG_ALPHA | AV_PIX_FMT_FLAG_BAYER |
+                           AV_PIX_FMT_FLAG_FLOAT)))
+        return AVERROR(EINVAL);
+    if (d->nb_components != 1 && d->nb_components != 3)
+        return AVERROR(EINVAL);
+    f.bit_depth = d->comp[0].depth;
+    if (f.bit_depth != 8 && f.bit_depth != 10 && f.bit_depth != 12 && f.bit_depth != 16)
+        return AVERROR(EINVAL);
+    bytes = f.bit_depth > 8 ? 2 : 1;
+    /* the value sits either in the low bits or MSB-aligned (P010-style) */
+    if (d->comp[0].shift && d->comp[0].shift != 8 * bytes - f.bit_depth)
+        return AVERROR(EINVAL);
+    f.msb_aligned = d->comp[0].shift != 0;
+    if (d->comp[0].plane != 0 || d->comp[0].step != bytes || d->comp[0].offset != 0)
+        return AVERROR(EINVAL);
+
+    if (d->nb_components == 1) {
+        f.chroma = GPUSSIM_CHROMA_GRAY;
+        f.packing = GPUSSIM_PACKING_PLANAR;
+    } else {
+        for (int i = 1; i < 3; i++)
+            if (d->comp[i].depth != f.bit_depth || d->comp[i].shift != d->comp[0].shift)
+                return AVERROR(EINVAL);
+        if (d->log2_chroma_w == 1 && d->log2_chroma_h == 1)
+            f.chroma = GPUSSIM_CHROMA_420;
+        else if (d->log2_chroma_w == 1 && d->log2_chroma_h == 0)
+            f.chroma = GPUSSIM_CHROMA_422;
+        else if (d->log2_chroma_w == 0 && d->log2_chroma_h == 0)
+            f.chroma = GPUSSIM_CHROMA_444;
+        else
+            return AVERROR(EINVAL);
+        if (d->comp[1].plane == 1 && d->comp[2].plane == 2 &&
+            d->comp[1].step == bytes && d->comp[2].step == bytes &&
+            !d->comp[1].offset && !d->comp[2].offset) {
+            f.packing = GPUSSIM_PACKING_PLANAR;
+        } else if (d->comp[1].plane == 1 && d->comp[2].plane == 1 &&
+                   d->comp[1].step == 2 * bytes && d->comp[2].step == 2 * bytes) {
+            if (d->comp[1].offset == 0 && d->comp[2].offset == bytes)
+                f.packing = GPUSSIM_PACKING_SEMIPLANAR_UV;
+            else if (d->comp[2].offset == 0 && d->comp[1].offset == bytes)
+                f.packing = GPUSSIM_PACKING_SEMIPLANAR_VU;
+            else
+                return AVERROR(EINVAL);
+        } else {
+            return AVERROR(EINVAL);
+        }
+    }
+    if (f.packing == GPUSSIM_PACKING_PLANAR && f.msb_aligned)
+        return AVERROR(EINVAL);
+    *out = f;
+    return 0;
+}
+
+static int query_formats(const AVFilterContext *ctx, AVFilterFormatsConfig **cfg_in,
+                         AVFilterFormatsConfig **cfg_out)
+{
+    AVFilterFormats *main_fmts = NULL, *ref_fmts = NULL;
+    const AVPixFmtDescriptor *d = NULL;
+    static const enum AVPixelFormat hw_fmts[] = {
+        AV_PIX_FMT_CUDA, AV_PIX_FMT_VULKAN, AV_PIX_FMT_VAAPI,
+    };
+    int ret;
+
+    /* ff_add_format() frees the list it fails on; on ENOMEM the other list
+     * is left to leak rather than risk freeing a referenced one */
+    while ((d = av_pix_fmt_desc_next(d))) {
+        struct gpussim_format f;
+        const enum AVPixelFormat fmt = av_pix_fmt_desc_get_id(d);
+        if (map_sw_format(fmt, &f) < 0)
+            continue;
+        if ((ret = ff_add_format(&main_fmts, fmt)) < 0 ||
+            (ret = ff_add_format(&ref_fmts, fmt)) < 0)
+            return ret;
+    }
+    for (int i = 0; i < FF_ARRAY_ELEMS(hw_fmts); i++)
+        if ((ret = ff_add_format(&main_fmts, hw_fmts[i])) < 0 ||
+            (ret = ff_add_format(&ref_fmts, hw_fmts[i])) < 0)
+            return ret;
+
+    /* Separate lists for the two inputs: FFmpeg must not convert one input
+     * to the other's format behind the user's back (a bit-depth change
+     * alters the scores); a mismatch is reported in config_input_ref. The
+     * output shares the main input's list: it carries the same frames. */
+    if ((ret = ff_formats_ref(ref_fmts, &cfg_in[1]->formats)) < 0 ||
+        (ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0)
+        return ret;
+    return ff_formats_ref(main_fmts, &cfg_out[0]->formats);
+}
+
+static const char *backend_label(int b)
+{
+    switch (b) {
+    case GPUSSIM_BACKEND_CPU: return "cpu";
+    case GPUSSIM_BACKEND_CUDA: return "cuda";
+    case GPUSSIM_BACKEND_VULKAN: return "vulkan";
+    case GPUSSIM_BACKEND_HIP: return "hip";
+    case GPUSSIM_BACKEND_ZE: return "ze";
+    }
+    return "auto";
+}
+
+static const char *fmt_name(enum AVPixelFormat fmt)
+{
+    const char *n = av_get_pix_fmt_name(fmt);
+    return n ? n : "none";
+}
+
+/* Describes a link's frames as "yuv420p" or "cuda (nv12)". */
+static void describe_link(AVFilterLink *link, char *buf, size_t size)
+{
+    FilterLink *l = ff_filter_link(link);
+    if (l->hw_frames_ctx) {
+        const AVHWFramesContext *fc = (const AVHWFramesContext *)l->hw_frames_ctx->data;
+        snprintf(buf, size, "%s (%s)", fmt_name(link->format), fmt_name(fc->sw_format));
+    } else {
+        snprintf(buf, size, "%s", fmt_name(link->format));
+    }
+}
+
+static int config_input_ref(AVFilterLink *inlink)
+{
+    AVFilterContext *ctx = inlink->dst;
+    AVFilterLink *mainlink = ctx->inputs[0], *reflink = ctx->inputs[1];
+    FilterLink *ml = ff_filter_link(mainlink), *rl = ff_filter_link(reflink);
+    const int main_hw = !!ml->hw_frames_ctx, ref_hw = !!rl->hw_frames_ctx;
+    char md[64], rd[64];
+
+    describe_link(mainlink, md, sizeof(md));
+    describe_link(reflink, rd, sizeof(rd));
+
+    if (mainlink->w != reflink->w || mainlink->h != reflink->h) {
+        av_log(ctx, AV_LOG_ERROR,
+               "the distorted input is %dx%d but the reference is %dx%d: both must have the same "
+               "size. Scale the distorted rendition to the reference size first, e.g. "
+               "[dist]scale=%d:%d:flags=bicubic[d];[d][ref]gpussim\n",
+               mainlink->w, mainlink->h, reflink->w, reflink->h, reflink->w, reflink->h);
+        return AVERROR(EINVAL);
+    }
+    if (mainlink->format != reflink->format) {
+        const char *hint = main_hw != ref_hw
+            ? (main_hw ? "add hwupload to the reference input, or hwdownload,format=<fmt> "
+                         "to the distorted input"
+                       : "add hwupload to the distorted input, or hwdownload,format=<fmt> "
+                         "to the reference input")
+            : main_hw ? "map or transfer one input to the other's device (hwmap, or "
+                        "hwdownload then hwupload)"
+                      : "convert one input with format=<fmt> or scale";
+        av_log(ctx, AV_LOG_ERROR,
+               "the distorted input is %s but the reference is %s: both inputs must have the "
+               "same pixel format and memory; %s\n", md, rd, hint);
+        return AVERROR(EINVAL);
+    }
+    if (main_hw) {
+        const AVHWFramesContext *mf = (const AVHWFramesContext *)ml->hw_frames_ctx->data;
+        const AVHWFramesContext *rf = (const AVHWFramesContext *)rl->hw_frames_ctx->data;
+        if (mf->sw_format != rf->sw_format) {
+            av_log(ctx, AV_LOG_ERROR,
+                   "the distorted input is %s but the reference is %s: both inputs must have the "
+                   "same pixel format (convert one of them, e.g. with hwdownload,format=<fmt>, "
+                   "format=<fmt>,hwupload)\n", md, rd);
+            return AVERROR(EINVAL);
+        }
+        if (mf->device_ref->data != rf->device_ref->data) {
+            av_log(ctx, AV_LOG_ERROR,
+                   "the distorted and reference frames are on different %s devices: upload both "
+                   "to one device (-filter_hw_device, hwupload)\n", fmt_name(mainlink->format));
+            return AVERROR(EINVAL);
+        }
+    }
+    return 0;
+}
+
+/* ---- library glue -------------------------------------------------------- */
+
+static void log_from_library(void *opaque, enum gpussim_log_level level, const char *msg)
+{
+    /* the library's levels are FFmpeg's values */
+    av_log(opaque, (int)level, "%s\n", msg);
+}
+
+static int parse_features(AVFilterContext *ctx, unsigned *metrics)
+{
+    GpussimFilterContext *s = ctx->priv;
+    static const struct { const char *name; unsigned bits; } table[] = {
+        { "float_ssim",    GPUSSIM_METRIC_FLOAT_SSIM },
+        { "ssim",          GPUSSIM_METRIC_SSIM },
+        { "float_ms_ssim", GPUSSIM_METRIC_FLOAT_MS_SSIM },
+        { "ms_ssim",       GPUSSIM_METRIC_FLOAT_MS_SSIM },
+        { "float_ansnr",   GPUSSIM_METRIC_FLOAT_ANSNR },
+        { "ansnr",         GPUSSIM_METRIC_FLOAT_ANSNR },
+        { "float_anpsnr",  GPUSSIM_METRIC_FLOAT_ANSNR },
+        { "all",           GPUSSIM_METRIC_ALL },
+    };
+    const char *p = s->feature;
+    unsigned bits = 0;
+
+    while (*p) {
+        size_t len = strcspn(p, "|+ ");
+        int found = 0;
+        for (int i = 0; len && i < FF_ARRAY_ELEMS(table); i++) {
+            if (strlen(table[i].name) == len && !av_strncasecmp(p, table[i].name, len)) {
+                bits |= table[i].bits;
+                found = 1;
+                break;
+            }
+        }
+        if (len && !found) {
+            av_log(ctx, AV_LOG_ERROR,
+                   "unknown feature '%.*s': use float_ssim, ssim, float_ms_ssim (ms_ssim), "
+                   "float_ansnr (ansnr) or all, joined with |\n", (int)len, p);
+            return AVERROR(EINVAL);
+        }
+        p += len;
+        p += strspn(p, "|+ ");
+    }
+    if (!bits) {
+        av_log(ctx, AV_LOG_ERROR, "feature is empty: name at least one metric\n");
+        return AVERROR(EINVAL);
+    }
+    *metrics = bits;
+    return 0;
+}
+
+#if CONFIG_VULKAN
+static void vk_lock_queue(void *opaque, uint32_t family, uint32_t index)
+{
+    AVHWDeviceContext *dev = opaque;
+    AVVulkanDeviceContext *hw = dev->hwctx;
+#if GPUSSIM_VK_QUEUE_LOCK
+FF_DISABLE_DEPRECATION_WARNINGS
+    if (hw->lock_queue)
+        hw->lock_queue(dev, family, index);
+FF_ENABLE_DEPRECATION_WARNINGS
+#endif
+}
+
+static void vk_unlock_queue(void *opaque, uint32_t family, uint32_t index)
+{
+    AVHWDeviceContext *dev = opaque;
+    AVVulkanDeviceContext *hw = dev->hwctx;
+#if GPUSSIM_VK_QUEUE_LOCK
+FF_DISABLE_DEPRECATION_WARNINGS
+    if (hw->unlock_queue)
+        hw->unlock_queue(dev, family, index);
+FF_ENABLE_DEPRECATION_WARNINGS
+#endif
+}
+
+static void vk_lock_frame(void *opaque)
+{
+    VkFrameLock *l = opaque;
+    AVVulkanFramesContext *vkfc = l->fc->hwctx;
+    if (vkfc->lock_frame)
+        vkfc->lock_frame(l->fc, l->f);
+#if !GPUSSIM_VK_ACCESS2
+    for (int i = 0; i < l->nb_images; i++)
+        l->access2[i] = (uint64_t)l->f->access[i];
+#endif
+}
+
+static void vk_unlock_frame(void *opaque)
+{
+    VkFrameLock *l = opaque;
+    AVVulkanFramesContext *vkfc = l->fc->hwctx;
+#if !GPUSSIM_VK_ACCESS2
+    for (int i = 0; i < l->nb_images; i++) {
+        uint64_t a = l->access2[i];
+        /* synchronization2-only read/write bits have a legacy equivalent */
+        if (a & (VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT))
+            a |= VK_ACCESS_SHADER_READ_BIT;
+        if (a & VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT)
+            a |= VK_ACCESS_SHADER_WRITE_BIT;
+        l->f->access[i] = (VkAccessFlagBits)(a & 0xffffffffu);
+    }
+#endif
+    if (vkfc->unlock_frame)
+        vkfc->unlock_frame(l->fc, l->f);
+}
+
+static int setup_vk_device(AVFilterContext *ctx, AVBufferRef *device_ref)
+{
+    GpussimFilterContext *s = ctx->priv;
+    AVHWDeviceContext *dev = (AVHWDeviceContext *)device_ref->data;
+    AVVulkanDeviceContext *hw = dev->hwctx;
+    int family = -1, count = 0;
+
+    /* a compute-capable family; prefer one without graphics (async compute) */
+    for (int pass = 0; pass < 2 && family < 0; pass++)
+        for (int i = 0; i < hw->nb_qf; i++) {
+            if (!(hw->qf[i].flags & VK_QUEUE_COMPUTE_BIT))
+                continue;
+            if (!pass && (hw->qf[i].flags & VK_QUEUE_GRAPHICS_BIT))
+                continue;
+            family = hw->qf[i].idx;
+            count = hw->qf[i].num;
+            break;
+        }
+    if (family < 0) {
+        av_log(ctx, AV_LOG_ERROR, "the Vulkan device has no compute queue enabled\n");
+        return AVERROR(ENODEV);
+    }
+    s->vk_dev = (struct gpussim_vk_device) {
+        .get_proc_addr = hw->get_proc_addr,
+        .instance      = hw->inst,
+        .phys_dev      = hw->phys_dev,
+        .device        = hw->act_dev,
+        .queue_family  = (uint32_t)family,
+        .queue_count   = (uint32_t)FFMAX(count, 1),
+        .extensions    = hw->enabled_dev_extensions,
+        .nb_extensions = hw->nb_enabled_dev_extensions,
+        .lock_queue    = vk_lock_queue,
+        .unlock_queue  = vk_unlock_queue,
+        .lock_opaque   = dev,
+    };
+    return 0;
+}
+
+/* Fills e->vk[which] from a Vulkan frame; the InFlight entry owns the lock
+ * bridge, which must stay valid until the scores are collected. */
+static int fill_vk_picture(AVFilterContext *ctx, InFlight *e, int which, const AVFrame *frame,
+                           struct gpussim_picture *pic)
+{
+    AVHWFramesContext *fc = (AVHWFramesContext *)frame->hw_frames_ctx->data;
+    AVVulkanFramesContext *vkfc = fc->hwctx;
+    AVVkFrame *f = (AVVkFrame *)frame->data[0];
+    struct gpussim_vk_frame *vk = &e->vk[which];
+    VkFrameLock *l = &e->lock[which];
+    int n = 0;
+
+    while (n < AV_NUM_DATA_POINTERS && f->img[n] != VK_NULL_HANDLE)
+        n++;
+    if (n < 1 || n > GPUSSIM_VK_MAX_IMAGES) {
+        av_log(ctx, AV_LOG_ERROR, "unexpected Vulkan frame with %d images\n", n);
+        return AVERROR(EINVAL);
+    }
+    *l = (VkFrameLock) { .fc = fc, .f = f, .nb_images = n };
+    memset(vk, 0, sizeof(*vk));
+    vk->nb_images = n;
+    for (int i = 0; i < n; i++) {
+        vk->img[i] = f->img[i];
+        vk->format[i] = vkfc->format[i];
+        vk->layout[i] = &f->layout[i];
+#if GPUSSIM_VK_ACCESS2
+        vk->access[i] = (uint64_t *)&f->access[i];
+#else
+        vk->access[i] = &l->access2[i];
+#endif
+        vk->queue_family[i] = &f->queue_family[i];
+        vk->sem[i] = f->sem[i];
+        vk->sem_value[i] = &f->sem_value[i];
+    }
+    vk->lock = vk_lock_frame;
+    vk->unlock = vk_unlock_frame;
+    vk->lock_opaque = l;
+
+    memset(pic, 0, sizeof(*pic));
+    pic->memory = GPUSSIM_MEMORY_VULKAN;
+    pic->hw = vk;
+    return 0;
+}
+#endif /* CONFIG_VULKAN */
+
+static int config_library(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+    AVFilterLink *inlink = ctx->inputs[0];
+    FilterLink *il = ff_filter_link(inlink);
+    struct gpussim_params p;
+    int backend = s->backend;
+    const char *frames_desc = "software";
+    int ret;
+
+    gpussim_default_params(&p);
+
+    s->kind = FRAMES_SW;
+    s->sw_format = inlink->format;
+    if (il->hw_frames_ctx) {
+        AVHWFramesContext *fc = (AVHWFramesContext *)il->hw_frames_ctx->data;
+        s->sw_format = fc->sw_format;
+        switch (inlink->format) {
+        case AV_PIX_FMT_CUDA: s->kind = FRAMES_CUDA; frames_desc = "CUDA"; break;
+        case AV_PIX_FMT_VULKAN: s->kind = FRAMES_VULKAN; frames_desc = "Vulkan"; break;
+        case AV_PIX_FMT_VAAPI: s->kind = FRAMES_VAAPI; frames_desc = "VAAPI"; break;
+        default:
+            av_log(ctx, AV_LOG_ERROR, "unsupported hardware frames %s\n", fmt_name(inlink->format));
+            return AVERROR(ENOSYS);
+        }
+    }
+
+    ret = map_sw_format(s->sw_format, &p.format);
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR,
+               "pixel format %s is not supported: gpussim reads YUV/gray at 8, 10, 12 or 16 bits "
+               "(planar, NV12/NV21-style or P010-style); convert with format=<fmt>%s\n",
+               fmt_name(s->sw_format), s->kind != FRAMES_SW ? " before hwupload" : "");
+        return AVERROR(EINVAL);
+    }
+    p.format.width = s->width = inlink->w;
+    p.format.height = s->height = inlink->h;
+
+    /* Device frames are scored where they are: the backend follows the
+     * memory, and another explicit choice cannot read it. */
+    if (s->kind != FRAMES_SW) {
+        const int want = s->kind == FRAMES_CUDA ? GPUSSIM_BACKEND_CUDA : GPUSSIM_BACKEND_VULKAN;
+        if (backend != GPUSSIM_BACKEND_AUTO && backend != want) {
+            av_log(ctx, AV_LOG_ERROR,
+                   "backend=%s cannot read %s frames: use backend=%s (or auto), or add "
+                   "hwdownload,format=%s before gpussim to score them on the %s\n",
+                   backend_label(backend), frames_desc, backend_label(want),
+                   fmt_name(s->sw_format), backend_label(backend));
+            return AVERROR(EINVAL);
+        }
+        backend = want;
+    }
+
+    if (s->feature) {
+        ret = parse_features(ctx, &s->metrics);
+        if (ret < 0)
+            return ret;
+    } else {
+        /* The default is every metric the frame size allows: MS-SSIM's five
+         * scales need 176x176 (spec §2.2); asking for it explicitly on a
+         * smaller input is an error from the library instead. */
+        const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(s->sw_format);
+        int w = inlink->w, h = inlink->h;
+        if (s->planes == GPUSSIM_PLANES_ALL && d->nb_components > 1) {
+            w = AV_CEIL_RSHIFT(w, d->log2_chroma_w);
+            h = AV_CEIL_RSHIFT(h, d->log2_chroma_h);
+        }
+        s->metrics = GPUSSIM_METRIC_ALL;
+        if (w < 176 || h < 176) {
+            s->metrics &= ~GPUSSIM_METRIC_FLOAT_MS_SSIM;
+            av_log(ctx, AV_LOG_WARNING,
+                   "%s %dx%d is below MS-SSIM's minimum of 176x176: float_ms_ssim is not computed\n",
+                   w == inlink->w && h == inlink->h ? "the frame size" : "the chroma plane size",
+                   w, h);
+        }
+    }
+
+    p.backend = backend;
+    p.device = s->device;
+    p.metrics = s->metrics;
+    p.ssim_scale = s->scale;
+    p.enable_lcs = s->lcs;
+    p.enable_db = s->db;
+    p.clip_db = s->clip_db;
+    /* planes=all scores every plane there is: on gray, that is luma */
+    p.planes = p.format.chroma == GPUSSIM_CHROMA_GRAY ? GPUSSIM_PLANES_LUMA : s->planes;
+    /* "threads" is FFmpeg's generic per-filter option (it shadows a private
+     * one): with -filter_threads it bounds the CPU backend's workers */
+    p.threads = ff_filter_get_nb_threads(ctx);
+    p.log_cb = log_from_library;
+    p.log_opaque = ctx;
+    p.log_level = (enum gpussim_log_level)FFMAX(AV_LOG_ERROR, FFMIN(av_log_get_level(), AV_LOG_DEBUG));
+
+    if (s->kind == FRAMES_CUDA) {
+#if CONFIG_CUDA
+        AVHWFramesContext *fc = (AVHWFramesContext *)il->hw_frames_ctx->data;
+        AVCUDADeviceContext *cu = fc->device_ctx->hwctx;
+        s->cuda_dev.cu_context = cu->cuda_ctx;
+        s->cuda_dev.cu_stream = cu->stream;
+        s->hw_device = av_buffer_ref(fc->device_ref);
+        if (!s->hw_device)
+            return AVERROR(ENOMEM);
+        p.hw_device = &s->cuda_dev;
+#else
+        av_log(ctx, AV_LOG_ERROR, "this FFmpeg was built without CUDA support\n");
+        return AVERROR(ENOSYS);
+#endif
+    } else if (s->kind == FRAMES_VULKAN || s->kind == FRAMES_VAAPI) {
+#if CONFIG_VULKAN
+        AVHWFramesContext *fc = (AVHWFramesContext *)il->hw_frames_ctx->data;
+        if (s->kind == FRAMES_VAAPI) {
+            /* VAAPI surfaces are scored through Vulkan: a Vulkan device
+             * derived from the VAAPI one imports each surface's dma-bufs
+             * (av_hwframe_map), no copy. */
+            ret = av_hwdevice_ctx_create_derived(&s->vk_device, AV_HWDEVICE_TYPE_VULKAN,
+                                                 fc->device_ref, 0);
+            if (ret < 0) {
+                av_log(ctx, AV_LOG_ERROR,
+                       "cannot derive a Vulkan device from the VAAPI device (%s): gpussim scores "
+                       "VAAPI frames through Vulkan. Alternatively add hwdownload,format=%s\n",
+                       av_err2str(ret), fmt_name(s->sw_format));
+                return ret;
+            }
+            ret = av_hwframe_ctx_create_derived(&s->vk_frames, AV_PIX_FMT_VULKAN, s->vk_device,
+                                                il->hw_frames_ctx, AV_HWFRAME_MAP_READ);
+            if (ret < 0) {
+                av_log(ctx, AV_LOG_ERROR, "cannot map the VAAPI frames to Vulkan: %s\n",
+                       av_err2str(ret));
+                return ret;
+            }
+            s->hw_device = av_buffer_ref(s->vk_device);
+        } else {
+            s->hw_device = av_buffer_ref(fc->device_ref);
+        }
+        if (!s->hw_device)
+            return AVERROR(ENOMEM);
+        ret = setup_vk_device(ctx, s->hw_device);
+        if (ret < 0)
+            return ret;
+        p.hw_device = &s->vk_dev;
+#else
+        av_log(ctx, AV_LOG_ERROR, "this FFmpeg was built without Vulkan support, which gpussim "
+               "needs to read %s frames; add hwdownload,format=%s\n", frames_desc,
+               fmt_name(s->sw_format));
+        return AVERROR(ENOSYS);
+#endif
+    }
+
+    ret = gpussim_create(&s->gs, &p);
+    if (ret < 0) {
+        if (ret == -ENOSYS)
+            av_log(ctx, AV_LOG_ERROR,
+                   "the gpussim library was built without the %s backend%s%s%s; rebuild libgpussim "
+                   "with that backend, or score on another one (%sbackend=cpu)\n",
+                   backend_label(backend),
+                   s->kind != FRAMES_SW ? ", which is needed to score " : "",
+                   s->kind != FRAMES_SW ? frames_desc : "",
+                   s->kind != FRAMES_SW ? " frames" : "",
+                   s->kind != FRAMES_SW ? "hwdownload,format=<fmt>,gpussim=" : "");
+        else if (ret == -ENODEV)
+            av_log(ctx, AV_LOG_ERROR, "the %s backend has no usable device\n",
+                   backend_label(backend));
+        else
+            av_log(ctx, AV_LOG_ERROR, "cannot set up gpussim for %dx%d %s: %s\n",
+                   inlink->w, inlink->h, fmt_name(s->sw_format), gpussim_strerror(ret));
+        return AVERROR(-ret);
+    }
+
+    ret = gpussim_score_names(s->gs, &s->names);
+    if (ret < 0)
+        return AVERROR(-ret);
+    s->nb_names = ret;
+    s->pools = av_calloc(s->nb_names, sizeof(*s->pools));
+    if (!s->pools)
+        return AVERROR(ENOMEM);
+    for (int i = 0; i < s->nb_names; i++) {
+        ret = gpussim_pool_create(&s->pools[i]);
+        if (ret < 0)
+            return AVERROR(-ret);
+    }
+    av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s%s%s, backend %s, %d score(s)\n", inlink->w, inlink->h,
+           s->kind != FRAMES_SW ? frames_desc : "", s->kind != FRAMES_SW ? " " : "",
+           fmt_name(s->sw_format), gpussim_backend_name(s->gs), s->nb_names);
+    return 0;
+}
+
+/* ---- log file ------------------------------------------------------------ */
+
+static void log_number(FILE *f, double v)
+{
+    /* %.17g round-trips a double; JSON has no infinities (db without clip_db) */
+    if (isfinite(v))
+        fprintf(f, "%.17g", v);
+    else
+        fputs("null", f);
+}
+
+static int open_log(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+    if (!s->log_path)
+        return 0;
+    s->log = avpriv_fopen_utf8(s->log_path, "w");
+    if (!s->log) {
+        int err = AVERROR(errno);
+        av_log(ctx, AV_LOG_ERROR, "cannot open log file '%s': %s\n", s->log_path, av_err2str(err));
+        return err;
+    }
+    if (s->log_fmt == LOG_FMT_JSON) {
+        fprintf(s->log, "{\n  \"version\": \"gpussim api %d.%d\",\n  \"frames\": [",
+                GPUSSIM_API_VERSION_MAJOR, GPUSSIM_API_VERSION_MINOR);
+    } else {
+        fputs("Frame", s->log);
+        for (int i = 0; i < s->nb_names; i++)
+            fprintf(s->log, ",%s", s->names[i]);
+        fputc('\n', s->log);
+    }
+    return 0;
+}
+
+/* @return 0, or AVERROR(EIO) once writing the log has failed (disk full...) */
+static int log_frame(GpussimFilterContext *s, const struct gpussim_result *res)
+{
+    FILE *f = s->log;
+    if (!f)
+        return 0;
+    if (s->log_fmt == LOG_FMT_JSON) {
+        fprintf(f, "%s\n    {\n      \"frameNum\": %" PRIu64 ",\n      \"metrics\": {",
+                s->log_frames_written ? "," : "", res->index);
+        for (int i = 0; i < res->nb_values; i++) {
+            fprintf(f, "%s\n        \"%s\": ", i ? "," : "", s->names[i]);
+            log_number(f, res->values[i]);
+        }
+        fputs("\n      }\n    }", f);
+    } else {
+        fprintf(f, "%" PRIu64, res->index);
+        for (int i = 0; i < res->nb_values; i++) {
+            fputc(',', f);
+            if (isfinite(res->values[i]))
+                fprintf(f, "%.17g", res->values[i]);
+            else
+                fprintf(f, "%s", res->values[i] > 0 ? "inf" : res->values[i] < 0 ? "-inf" : "nan");
+        }
+        fputc('\n', f);
+    }
+    s->log_frames_written++;
+    return ferror(f) ? AVERROR(EIO) : 0;
+}
+
+static double fps_of(const GpussimFilterContext *s)
+{
+    const double t = (s->t_end - s->t_start) / 1e6;
+    return t > 0 ? s->nb_scored / t : 0.0;
+}
+
+static void close_log(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+    FILE *f = s->log;
+    int write_error;
+
+    if (!f)
+        return;
+    if (s->log_fmt == LOG_FMT_JSON) {
+        fprintf(f, "%s  ],\n  \"backend\": \"%s\",\n  \"fps\": %.2f,\n  \"pooled_metrics\": {",
+                s->log_frames_written ? "\n" : "", gpussim_backend_name(s->gs), fps_of(s));
+        for (int i = 0; i < s->nb_names; i++) {
+            struct gpussim_pool_stats st;
+            gpussim_pool_stats(s->pools[i], &st);
+            fprintf(f, "%s\n    \"%s\": {\n      \"min\": ", i ? "," : "", s->names[i]);
+            log_number(f, st.min);
+            fputs(",\n      \"max\": ", f);
+            log_number(f, st.max);
+            fputs(",\n      \"mean\": ", f);
+            log_number(f, st.mean);
+            fputs(",\n      \"harmonic_mean\": ", f);
+            log_number(f, st.harmonic_mean);
+            fputs("\n    }", f);
+        }
+        fputs("\n  },\n  \"aggregate_metrics\": {\n  }\n}\n", f);
+    }
+    write_error = ferror(f) || s->log_error;
+    if (fclose(f) != 0 || write_error)
+        av_log(ctx, AV_LOG_ERROR, "error writing log file '%s'\n", s->log_path);
+    else
+        av_log(ctx, AV_LOG_VERBOSE, "wrote %d frame(s) to %s\n", s->log_frames_written, s->log_path);
+    s->log = NULL;
+}
+
+/* ---- frames ---------------------------------------------------------------- */
+
+static void inflight_free(InFlight **pe)
+{
+    InFlight *e = *pe;
+    if (!e)
+        return;
+    av_frame_free(&e->map[0]);
+    av_frame_free(&e->map[1]);
+    av_frame_free(&e->ref);
+    av_frame_free(&e->dist);
+    av_freep(pe);
+}
+
+/* Records one frame's scores: pools, log file, and (when the frame is still
+ * going downstream) its metadata. */
+static int record_scores(AVFilterContext *ctx, const struct gpussim_result *res, AVFrame *out)
+{
+    GpussimFilterContext *s = ctx->priv;
+    char key[128], val[32];
+
+    for (int i = 0; i < res->nb_values; i++) {
+        const double v = res->values[i];
+        if (isnan(v))
+            av_log(ctx, AV_LOG_WARNING, "frame %" PRIu64 ": %s is not a number\n", res->index,
+                   s->names[i]);
+        else
+            gpussim_pool_add(s->pools[i], v);
+        if (out) {
+            snprintf(key, sizeof(key), "lavfi.gpussim.%s", s->names[i]);
+            snprintf(val, sizeof(val), "%.17g", v);
+            av_dict_set(&out->metadata, key, val, 0);
+        }
+    }
+    s->nb_scored++;
+    s->t_end = av_gettime_relative();
+    if (!s->log_error && log_frame(s, res) < 0) {
+        /* reported once; the scoring goes on only to end the graph cleanly */
+        s->log_error = AVERROR(errno ? errno : EIO);
+        av_log(ctx, AV_LOG_ERROR, "cannot write log file '%s': %s\n", s->log_path,
+               av_err2str(s->log_error));
+        return s->log_error;
+    }
+    return 0;
+}
+
+/* Collects finished frames in order and sends them on.
+ * mode 0: only what is done; 1: exactly one, waiting for it; 2: all, waiting. */
+static int collect_frames(AVFilterContext *ctx, int mode)
+{
+    GpussimFilterContext *s = ctx->priv;
+    int ret = 0;
+
+    while (av_fifo_can_read(s->queue)) {
+        struct gpussim_result res;
+        InFlight *e;
+        AVFrame *out;
+
+        ret = gpussim_collect(s->gs, &res, mode != 0);
+        if (ret == 0)
+            break;
+        av_fifo_read(s->queue, &e, 1);
+        if (ret < 0) {
+            inflight_free(&e);
+            return AVERROR(-ret);
+        }
+        out = e->dist;
+        e->dist = NULL;
+        inflight_free(&e);
+        ret = record_scores(ctx, &res, out);
+        if (ret < 0) {
+            av_frame_free(&out);
+            return ret;
+        }
+        s->produced = 1;
+        ret = ff_filter_frame(ctx->outputs[0], out);
+        if (ret < 0 || mode == 1)
+            return ret;
+    }
+    return ret < 0 ? ret : 0;
+}
+
+static int check_frame(AVFilterContext *ctx, const AVFrame *f, const char *what)
+{
+    GpussimFilterContext *s = ctx->priv;
+    if (f->width != s->width || f->height != s->height) {
+        av_log(ctx, AV_LOG_ERROR,
+               "%s frame is %dx%d but the stream was configured as %dx%d: gpussim does not "
+               "follow mid-stream size changes (scale both inputs to a fixed size)\n",
+               what, f->width, f->height, s->width, s->height);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+static int prepare_picture(AVFilterContext *ctx, InFlight *e, int which, AVFrame *frame,
+                           struct gpussim_picture *pic)
+{
+    GpussimFilterContext *s = ctx->priv;
+    memset(pic, 0, sizeof(*pic));
+
+    switch (s->kind) {
+    case FRAMES_SW:
+        pic->memory = GPUSSIM_MEMORY_HOST;
+        for (int i = 0; i < GPUSSIM_MAX_PLANES && frame->data[i]; i++) {
+            pic->data[i] = frame->data[i];
+            pic->stride[i] = frame->linesize[i];
+        }
+        return 0;
+    case FRAMES_CUDA:
+        pic->memory = GPUSSIM_MEMORY_CUDA;
+        for (int i = 0; i < GPUSSIM_MAX_PLANES && frame->data[i]; i++) {
+            pic->data[i] = frame->data[i]; /* CUdeviceptr values */
+            pic->stride[i] = frame->linesize[i];
+        }
+        return 0;
+#if CONFIG_VULKAN
+    case FRAMES_VULKAN:
+        return fill_vk_picture(ctx, e, which, frame, pic);
+    case FRAMES_VAAPI: {
+        AVFrame *m = av_frame_alloc();
+        int ret;
+        if (!m)
+            return AVERROR(ENOMEM);
+        m->format = AV_PIX_FMT_VULKAN;
+        m->hw_frames_ctx = av_buffer_ref(s->vk_frames);
+        if (!m->hw_frames_ctx) {
+            av_frame_free(&m);
+            return AVERROR(ENOMEM);
+        }
+        ret = av_hwframe_map(m, frame, AV_HWFRAME_MAP_READ);
+        if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "cannot map a VAAPI frame to Vulkan: %s\n", av_err2str(ret));
+            av_frame_free(&m);
+            return ret;
+        }
+        e->map[which] = m;
+        return fill_vk_picture(ctx, e, which, m, pic);
+    }
+#endif
+    default:
+        return AVERROR(ENOSYS);
+    }
+}
+
+static int do_gpussim(FFFrameSync *fs)
+{
+    AVFilterContext *ctx = fs->parent;
+    GpussimFilterContext *s = ctx->priv;
+    struct gpussim_picture ref_pic, dist_pic;
+    AVFrame *dist, *ref;
+    InFlight *e = NULL;
+    int64_t idx;
+    int ret;
+
+    ret = ff_framesync_dualinput_get(fs, &dist, &ref);
+    if (ret < 0)
+        return ret;
+    if (!ref) {
+        /* eof_action=pass: the reference ended; frames leave unscored, in order */
+        ret = collect_frames(ctx, 2);
+        if (ret < 0) {
+            av_frame_free(&dist);
+            return ret;
+        }
+        s->produced = 1;
+        return ff_filter_frame(ctx->outputs[0], dist);
+    }
+
+    s->consumed = 1;
+    e = av_mallocz(sizeof(*e));
+    if (!e) {
+        av_frame_free(&dist);
+        return AVERROR(ENOMEM);
+    }
+    e->dist = dist;
+    if ((ret = check_frame(ctx, dist, "a distorted")) < 0 ||
+        (ret = check_frame(ctx, ref, "a reference")) < 0)
+        goto fail;
+    /* The library reads device memory after submit returns: keep the
+     * reference frame (framesync only lends it) until the scores are in. */
+    if (s->kind != FRAMES_SW) {
+        e->ref = av_frame_clone(ref);
+        if (!e->ref) {
+            ret = AVERROR(ENOMEM);
+            goto fail;
+        }
+        ref = e->ref;
+    }
+    if ((ret = prepare_picture(ctx, e, 0, e->dist, &dist_pic)) < 0 ||
+        (ret = prepare_picture(ctx, e, 1, ref, &ref_pic)) < 0)
+        goto fail;
+
+    if (!s->nb_scored && !av_fifo_can_read(s->queue))
+        s->t_start = av_gettime_relative();
+    while ((idx = gpussim_submit(s->gs, &ref_pic, &dist_pic)) == -EAGAIN) {
+        ret = collect_frames(ctx, 1);
+        if (ret < 0)
+            goto fail;
+        if (!av_fifo_can_read(s->queue) && gpussim_pending(s->gs)) {
+            ret = AVERROR_BUG;
+            goto fail;
+        }
+    }
+    if (idx < 0) {
+        ret = AVERROR(-(int)idx);
+        av_log(ctx, AV_LOG_ERROR, "cannot submit frame: %s\n", gpussim_strerror((int)idx));
+        goto fail;
+    }
+    ret = av_fifo_write(s->queue, &e, 1);
+    if (ret < 0) {
+        /* submitted but untracked: wait for it so no device read outlives e */
+        struct gpussim_result res;
+        while (gpussim_pending(s->gs) > (int)av_fifo_can_read(s->queue))
+            gpussim_collect(s->gs, &res, 1);
+        goto fail;
+    }
+    return collect_frames(ctx, 0);
+
+fail:
+    inflight_free(&e);
+    return ret;
+}
+
+/* framesync signals EOF on the output itself, after which no frame may be
+ * sent: the frames in flight are flushed first whenever an input that can
+ * end the output has reported its end. */
+static int activate(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+    int ret;
+
+    if (s->queue && av_fifo_can_read(s->queue) &&
+        (ff_outlink_get_status(ctx->inputs[0]) ||
+         (ff_outlink_get_status(ctx->inputs[1]) && s->fs.in[1].after == EXT_STOP))) {
+        ret = collect_frames(ctx, 2);
+        if (ret < 0)
+            return ret;
+    }
+    s->consumed = s->produced = 0;
+    ret = ff_framesync_activate(&s->fs);
+    if (ret < 0)
+        return ret;
+    /* A pair went into the pipeline and no frame came out: the output's
+     * request is still pending, so nobody else will wake this filter in a
+     * pull-driven graph (lavfi device, ffprobe). Run again: framesync then
+     * requests the next input frames on the output's behalf. */
+    if (s->consumed && !s->produced && ff_outlink_frame_wanted(ctx->outputs[0]))
+        ff_filter_set_ready(ctx, 100);
+    return 0;
+}
+
+static int config_output(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx = outlink->src;
+    GpussimFilterContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    FilterLink *il = ff_filter_link(mainlink);
+    FilterLink *ol = ff_filter_link(outlink);
+    int ret;
+
+    ret = ff_framesync_init_dualinput(&s->fs, ctx);
+    if (ret < 0)
+        return ret;
+    outlink->w = mainlink->w;
+    outlink->h = mainlink->h;
+    outlink->time_base = mainlink->time_base;
+    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
+    ol->frame_rate = il->frame_rate;
+    if (il->hw_frames_ctx) {
+        ol->hw_frames_ctx = av_buffer_ref(il->hw_frames_ctx);
+        if (!ol->hw_frames_ctx)
+            return AVERROR(ENOMEM);
+    }
+    ret = ff_framesync_configure(&s->fs);
+    if (ret < 0)
+        return ret;
+    outlink->time_base = s->fs.time_base;
+
+    ret = config_library(ctx);
+    if (ret < 0)
+        return ret;
+    s->queue = av_fifo_alloc2(8, sizeof(InFlight *), AV_FIFO_FLAG_AUTO_GROW);
+    if (!s->queue)
+        return AVERROR(ENOMEM);
+    return open_log(ctx);
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+    s->fs.on_event = do_gpussim;
+    if (s->clip_db && !s->db)
+        av_log(ctx, AV_LOG_WARNING, "clip_db has no effect without db=1\n");
+    return 0;
+}
+
+static int is_main_score(const char *name)
+{
+    static const char *const main_scores[] = {
+        "float_ssim", "float_ms_ssim", "float_ansnr", "float_anpsnr", "ssim",
+    };
+    const size_t len = strcspn(name, ".");
+    for (int i = 0; i < FF_ARRAY_ELEMS(main_scores); i++)
+        if (strlen(main_scores[i]) == len && !strncmp(name, main_scores[i], len))
+            return 1;
+    return 0;
+}
+
+static void print_summary(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+
+    for (int i = 0; i < s->nb_names; i++) {
+        struct gpussim_pool_stats st;
+        char line[512];
+        int n = 0;
+        /* the lcs and per-scale terms are many: they go to the verbose level */
+        const int detail = !is_main_score(s->names[i]);
+
+        if (gpussim_pool_stats(s->pools[i], &st) < 0 || !st.count)
+            continue;
+#define ADD(...) n += snprintf(line + n, n < (int)sizeof(line) ? sizeof(line) - n : 0, __VA_ARGS__)
+        ADD("gpussim %s:", s->names[i]);
+        if (s->pool_flags & POOL_MEAN)     ADD(" mean %.6f", st.mean);
+        if (s->pool_flags & POOL_HARMONIC) ADD(" harmonic_mean %.6f", st.harmonic_mean);
+        if (s->pool_flags & POOL_MIN)      ADD(" min %.6f", st.min);
+        if (s->pool_flags & POOL_MAX)      ADD(" max %.6f", st.max);
+        if (s->pool_flags & (POOL_MEDIAN | POOL_P5 | POOL_P1)) {
+            static const struct { int flag; double q; const char *name; } pct[] = {
+                { POOL_MEDIAN, 50.0, "median" }, { POOL_P5, 5.0, "p5" }, { POOL_P1, 1.0, "p1" },
+            };
+            for (int k = 0; k < FF_ARRAY_ELEMS(pct); k++) {
+                double v;
+                if ((s->pool_flags & pct[k].flag) &&
+                    gpussim_pool_percentile(s->pools[i], pct[k].q, &v) >= 0)
+                    ADD(" %s %.6f", pct[k].name, v);
+            }
+        }
+        ADD(" frames %" PRIu64 ", backend %s, fps %.2f", st.count, gpussim_backend_name(s->gs),
+            fps_of(s));
+#undef ADD
+        av_log(ctx, detail ? AV_LOG_VERBOSE : AV_LOG_INFO, "%s\n", line);
+    }
+}
+
+static av_cold void uninit(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+
+    ff_framesync_uninit(&s->fs);
+
+    /* Frames still in flight (an error or an early stop ended the graph)
+     * were scored or are being scored: wait for them and record their scores
+     * in the pools and the log, so the log is complete for what was read. */
+    if (s->queue) {
+        InFlight *e;
+        while (av_fifo_read(s->queue, &e, 1) >= 0) {
+            struct gpussim_result res;
+            if (s->gs && gpussim_collect(s->gs, &res, 1) > 0)
+                record_scores(ctx, &res, NULL);
+            inflight_free(&e);
+        }
+        av_fifo_freep2(&s->queue);
+    }
+    if (s->gs)
+        print_summary(ctx);
+    close_log(ctx);
+
+    gpussim_destroy(&s->gs);
+    if (s->pools)
+        for (int i = 0; i < s->nb_names; i++)
+            gpussim_pool_destroy(&s->pools[i]);
+    av_freep(&s->pools);
+    av_buffer_unref(&s->vk_frames);
+    av_buffer_unref(&s->hw_device);
+    av_buffer_unref(&s->vk_device);
+}
+
+static const AVFilterPad gpussim_inputs[] = {
+    {
+        .name         = "main",
+        .type         = AVMEDIA_TYPE_VIDEO,
+    },
+    {
+        .name         = "reference",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_input_ref,
+    },
+};
+
+static const AVFilterPad gpussim_outputs[] = {
+    {
+        .name          = "default",
+        .type          = AVMEDIA_TYPE_VIDEO,
+        .config_props  = config_output,
+    },
+};
+
+#if GPUSSIM_FFFILTER
+const FFFilter ff_vf_gpussim = {
+    .p.name         = "gpussim",
+    .p.description  = NULL_IF_CONFIG_SMALL("Calculate libvmaf-identical SSIM, MS-SSIM and ANSNR "
+                                           "with libgpussim (CPU or GPU)."),
+    .p.priv_class   = &gpussim_class,
+#else
+const AVFilter ff_vf_gpussim = {
+    .name           = "gpussim",
+    .description    = NULL_IF_CONFIG_SMALL("Calculate libvmaf-identical SSIM, MS-SSIM and ANSNR "
+                                           "with libgpussim (CPU or GPU)."),
+    .priv_class     = &gpussim_class,
+#endif
+    .preinit        = gpussim_framesync_preinit,
+    .init           = init,
+    .uninit         = uninit,
+    .activate       = activate,
+    .priv_size      = sizeof(GpussimFilterContext),
+    FILTER_INPUTS(gpussim_inputs),
+    FILTER_OUTPUTS(gpussim_outputs),
+    FILTER_QUERY_FUNC2(query_formats),
+    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
+};
