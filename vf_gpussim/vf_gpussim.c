@@ -523,6 +523,7 @@ static int setup_vk_device(AVFilterContext *ctx, AVBufferRef *device_ref)
         .queue_count   = (uint32_t)FFMAX(count, 1),
         .extensions    = hw->enabled_dev_extensions,
         .nb_extensions = hw->nb_enabled_dev_extensions,
+        .features      = &hw->device_features,
         .lock_queue    = vk_lock_queue,
         .unlock_queue  = vk_unlock_queue,
         .lock_opaque   = dev,
