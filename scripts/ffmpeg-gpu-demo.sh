@@ -78,8 +78,8 @@ step() { # name, then the ffmpeg arguments
     rc=$?
     set -e
     end=$(date +%s.%N)
-    wall=$(echo "$end - $start" | bc)
-    fps=$(echo "scale=1; $frames / $wall" | bc)
+    wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
+    fps=$(awk -v n="$frames" -v w="$wall" 'BEGIN { printf "%.1f", n / w }')
     summary=$(grep -E 'gpussim (float_ms_ssim|float_ssim):|SSIM Y:' "$out/$name.log" | sed 's/^\[[^]]*\] //' | head -n 2 | tr '\n' ' ')
     bench=$(grep -E '^bench: utime' "$out/$name.log" | tail -n 1)
     [ $rc = 0 ] || summary="FAILED: $(grep -iE 'error|fail|not ' "$out/$name.log" | head -n 2 | tr '\n' ' ')"
