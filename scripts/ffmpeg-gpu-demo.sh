@@ -86,6 +86,7 @@ step() { # name, then the ffmpeg arguments
     printf '%-24s rc=%-3d wall %6.2f s  %7s fps (%d pairs)  %s | %s\n' "$name" $rc "$wall" "$fps" "$frames" "$bench" "$summary" >> "$res"
 }
 
+if [ "${FIXTURES_ONLY:-0}" != 1 ]; then
 step 1-decode-only        $nv -i "$dir/dis.mp4" $nv -i "$dir/ref.mp4" -map 0:v -map 1:v -f null -
 step 2-nvdec-gpussim-cuda $nv -i "$dir/dis.mp4" $nv -i "$dir/ref.mp4" \
     -lavfi "[0:v][1:v]gpussim=feature=ms_ssim:log_path=$out/cuda-ms.json" -f null -
@@ -101,6 +102,8 @@ step 6-sw-ffmpeg-ssim     -i "$dir/dis.mp4" -i "$dir/ref.mp4" -lavfi "[0:v][1:v]
 step 7-vulkan-gpussim     $vk -i "$dir/dis.mp4" -i "$dir/ref.mp4" \
     -lavfi "[0:v]format=yuv420p,hwupload[d];[1:v]format=yuv420p,hwupload[r];[d][r]gpussim=feature=ms_ssim:log_path=$out/vk-ms.json" -f null -
 
+fi
+
 # The fixtures (576x324, libvmaf's values) as CUDA frames (hwupload_cuda) and
 # as software frames on the CUDA backend: every value against libvmaf's.
 for bpc in 8 10; do
@@ -110,7 +113,9 @@ for bpc in 8 10; do
     d=$dir/fixtures/src01_hrc01_576x324_3f.$pf.yuv r=$dir/fixtures/src01_hrc00_576x324_3f.$pf.yuv
     for mode in cudaframes swframes; do
         if [ $mode = cudaframes ]; then
-            g="[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]gpussim=lcs=1,metadata=print:file=$out/fix-$mode-$bpc.txt"
+            # hwupload on the one -filter_hw_device (each hwupload_cuda would open a CUDA
+            # context of its own, and gpussim needs both inputs on one device)
+            g="[0:v]hwupload[d];[1:v]hwupload[r];[d][r]gpussim=lcs=1,metadata=print:file=$out/fix-$mode-$bpc.txt"
         else
             g="[0:v][1:v]gpussim=lcs=1:backend=cuda,metadata=print:file=$out/fix-$mode-$bpc.txt"
         fi

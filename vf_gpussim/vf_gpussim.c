@@ -378,7 +378,9 @@ static int config_input_ref(AVFilterLink *inlink)
         if (mf->device_ref->data != rf->device_ref->data) {
             av_log(ctx, AV_LOG_ERROR,
                    "the distorted and reference frames are on different %s devices: upload both "
-                   "to one device (-filter_hw_device, hwupload)\n", fmt_name(mainlink->format));
+                   "to one device (-init_hw_device cuda=cu -filter_hw_device cu, then hwupload "
+                   "on each input; hwupload_cuda opens a device of its own per instance)\n",
+                   fmt_name(mainlink->format));
             return AVERROR(EINVAL);
         }
     }
