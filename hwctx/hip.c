@@ -42,8 +42,11 @@ static int hip_import_picture(const struct gpussim_config *cfg, void **state,
             return -ENOMEM;
         *state = si;
     }
-    if (si->nb > 3) /* the plan releases a slot's imports before its next frame */
+    if (si->nb > 3) { /* the plan releases a slot's imports before its next frame */
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "hip: %d dma-bufs still imported for a slot",
+                    si->nb);
         return -EINVAL;
+    }
     const int err = gpussim_hip_import_picture(gpussim_hip_runtime(), cfg, pic, si->imp, &si->nb,
                                                ptr, pp);
     if (err < 0)
