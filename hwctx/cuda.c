@@ -1,5 +1,9 @@
 /*
  * The CUDA backend: device glue around kernels/cuda/gpussim_kernels.cu.
+ * The same frame plan drives the HIP backend (hwctx/hip.c): it is written
+ * against a CUDA-driver-API table and takes that table, the module image,
+ * its name and any picture import from a struct gpu_plan_target
+ * (hwctx/gpu_plan.h).
  *
  * Context: an adopted one (struct gpussim_cuda_device, e.g. FFmpeg's
  * AVCUDADeviceContext: its CUcontext and CUstream) or the primary context of
@@ -28,10 +32,8 @@
 #include "internal.h"
 #include "gpussim/gpussim_cuda.h"
 #include "hwctx/cuda_loader.h"
+#include "hwctx/gpu_plan.h"
 #include "kernels/cuda/cuda_shared.h"
-
-/* kernels/cuda/gpussim_kernels_fatbin.c (generated at build time) */
-extern const unsigned char gpussim_cuda_fatbin[];
 
 #define CUDA_SLOTS 4
 #define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
@@ -89,10 +91,12 @@ struct cuda_slot {
     CUdeviceptr dev_out, dev_desc; /* one allocation, same layout */
     CUevent start, done;
     CUgraphExec graph; /* the whole frame, captured once; NULL: direct launches */
+    void *imports; /* the target's imported pictures of the slot's frame */
 };
 
 struct cuda_backend {
     struct gpussim_config cfg;
+    const struct gpu_plan_target *t;
     const struct gpussim_cuda_api *cu;
     CUdevice device;
     int sm_count;
@@ -130,7 +134,8 @@ static int cu_check(const struct cuda_backend *be, CUresult r, const char *what)
     const char *name = NULL;
     if (be->cu->cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
         name = "unknown CUDA error";
-    gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR, "cuda: %s failed: %s (%d)", what, name, r);
+    gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR, "%s: %s failed: %s (%d)", be->t->name, what,
+                name, r);
     switch (r) {
     case 2: /* CUDA_ERROR_OUT_OF_MEMORY */
         return -ENOMEM;
@@ -513,8 +518,8 @@ fail:
     return err;
 }
 
-static int cuda_submit(void *priv, int idx, const struct gpussim_picture *ref,
-                       const struct gpussim_picture *dis)
+int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *ref,
+                            const struct gpussim_picture *dis)
 {
     struct cuda_backend *be = priv;
     struct cuda_slot *slot = &be->slots[idx];
@@ -523,6 +528,9 @@ static int cuda_submit(void *priv, int idx, const struct gpussim_picture *ref,
     int err = push_ctx(be);
     if (err < 0)
         return err;
+    /* the slot's previous frame was waited for: its imports are unused */
+    if (slot->imports)
+        be->t->release_imports(&slot->imports, 0);
 
     for (int k = 0; k < 2; k++) {
         if (pics[k]->memory == GPUSSIM_MEMORY_HOST) {
@@ -538,15 +546,24 @@ static int cuda_submit(void *priv, int idx, const struct gpussim_picture *ref,
                 desc->src[k][sp] = be->src_dev[k][sp];
                 desc->pitch[k][sp] = (int64_t)be->src_row_bytes[sp];
             }
-        } else if (pics[k]->memory == GPUSSIM_MEMORY_CUDA) {
+        } else if (pics[k]->memory == GPUSSIM_MEMORY_CUDA && be->t->cuda_memory) {
             /* read in place */
             for (int sp = 0; sp < be->nb_src_planes; sp++) {
                 desc->src[k][sp] = (uint64_t)(uintptr_t)pics[k]->data[sp];
                 desc->pitch[k][sp] = (int64_t)pics[k]->stride[sp];
             }
+        } else if (pics[k]->memory == GPUSSIM_MEMORY_DMABUF && be->t->import_picture) {
+            /* mapped for this frame, read in place, released once it is done */
+            err = be->t->import_picture(&be->cfg, &slot->imports, pics[k], desc->src[k],
+                                        desc->pitch[k]);
+            if (err < 0) {
+                be->t->release_imports(&slot->imports, 0); /* nothing reads them yet */
+                goto fail;
+            }
         } else {
             gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR,
-                        "cuda: pictures must be in host or CUDA memory");
+                        "%s: pictures must be in host or %s memory", be->t->name,
+                        be->t->cuda_memory ? "CUDA" : "dma-buf");
             err = -EINVAL;
             goto fail;
         }
@@ -630,7 +647,7 @@ static void finish_wsums(struct cuda_backend *be, const struct gpussim_cuda_wsum
     *s = resolve_sum(be, &w->sum[GPUSSIM_WSUM_S], w->abs_sum[GPUSSIM_WSUM_S], n);
 }
 
-static int cuda_wait(void *priv, int idx, int block, struct gpussim_frame_sums *sums)
+int gpussim_gpu_plan_wait(void *priv, int idx, int block, struct gpussim_frame_sums *sums)
 {
     struct cuda_backend *be = priv;
     struct cuda_slot *slot = &be->slots[idx];
@@ -648,6 +665,8 @@ static int cuda_wait(void *priv, int idx, int block, struct gpussim_frame_sums *
     } else {
         err = CHECK_CU(cuEventSynchronize(slot->done));
     }
+    if (err >= 0 && slot->imports)
+        be->t->release_imports(&slot->imports, 0);
     pop_ctx(be);
     if (err < 0)
         return err;
@@ -681,7 +700,7 @@ static int cuda_wait(void *priv, int idx, int block, struct gpussim_frame_sums *
     return 1;
 }
 
-static int cuda_device_time_ms(void *priv, int idx, double *ms)
+int gpussim_gpu_plan_device_time_ms(void *priv, int idx, double *ms)
 {
     struct cuda_backend *be = priv;
     struct cuda_slot *slot = &be->slots[idx];
@@ -699,7 +718,7 @@ static int cuda_device_time_ms(void *priv, int idx, double *ms)
 
 /* ---- setup ---------------------------------------------------------------------------- */
 
-static void cuda_uninit(void **ppriv)
+void gpussim_gpu_plan_uninit(void **ppriv)
 {
     struct cuda_backend *be = ppriv ? *ppriv : NULL;
     if (!be)
@@ -721,6 +740,8 @@ static void cuda_uninit(void **ppriv)
                 CHECK_CU(cuEventDestroy(s->start));
             if (s->done)
                 CHECK_CU(cuEventDestroy(s->done));
+            if (s->imports)
+                be->t->release_imports(&s->imports, 1);
         }
         for (int k = 0; k < 2; k++)
             for (int sp = 0; sp < GPUSSIM_MAX_PLANES; sp++)
@@ -750,9 +771,9 @@ static void cuda_uninit(void **ppriv)
         CHECK_CU(cuDevicePrimaryCtxRelease(be->device));
     if (be->means_checked)
         gpussim_log(&be->cfg.log, GPUSSIM_LOG_VERBOSE,
-                    "cuda: %llu of %llu float means provably rounded as the reference's "
+                    "%s: %llu of %llu float means provably rounded as the reference's "
                     "raster-order sums",
-                    be->means_checked - be->means_unproven, be->means_checked);
+                    be->t->name, be->means_checked - be->means_unproven, be->means_checked);
     free(be);
     *ppriv = NULL;
 }
@@ -765,8 +786,8 @@ static int cuda_open_device(struct cuda_backend *be)
     if (err < 0)
         return err;
     if (cfg->params.device >= count) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "cuda: device %d requested, %d present",
-                    cfg->params.device, count);
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "%s: device %d requested, %d present",
+                    be->t->name, cfg->params.device, count);
         return -ENODEV;
     }
     err = CHECK_CU(cuDeviceGet(&be->device, cfg->params.device));
@@ -779,17 +800,18 @@ static int cuda_open_device(struct cuda_backend *be)
     return 0;
 }
 
-static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots)
+int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_config *cfg,
+                          void **ppriv, int *nb_slots)
 {
     struct cuda_backend *be = calloc(1, sizeof(*be));
     int err, pushed = 0;
     if (!be)
         return -ENOMEM;
     be->cfg = *cfg;
-    be->cu = gpussim_cuda_load();
+    be->t = t;
+    be->cu = t->load();
     if (!be->cu) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
-                    "cuda: the CUDA driver (libcuda.so.1) is not available");
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "%s: %s is not available", t->name, t->runtime);
         free(be);
         return -ENODEV;
     }
@@ -799,6 +821,11 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
         return err == -EIO ? -ENODEV : err;
     }
 
+    if (cfg->params.hw_device && !t->cuda_memory) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "%s: hw_device is not supported", t->name);
+        free(be);
+        return -EINVAL;
+    }
     const struct gpussim_cuda_device *hw = cfg->params.hw_device;
     if (hw) {
         if (!hw->cu_context) {
@@ -828,10 +855,15 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
         be->own_stream = 1;
     }
 
-    /* machine code for the known architectures is in the fatbin: no JIT */
-    err = CHECK_CU(cuModuleLoadData(&be->module, gpussim_cuda_fatbin));
-    if (err < 0)
+    /* machine code for the known architectures is in the image: no JIT */
+    err = CHECK_CU(cuModuleLoadData(&be->module, t->image));
+    if (err < 0) {
+        if (t->image_archs)
+            gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
+                        "%s: this libgpussim has kernels for %s only (rebuild for the device)",
+                        t->name, t->image_archs);
         goto fail;
+    }
     for (int k = 0; k < K_COUNT; k++) {
         err = cu_check(be, be->cu->cuModuleGetFunction(&be->fn[k], be->module, kernel_names[k]),
                        kernel_names[k]);
@@ -839,7 +871,9 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
             goto fail;
         /* the tiled kernels are limited by shared memory per SM: ask for the
          * largest carveout (a hint; failure is harmless) */
-        be->cu->cuFuncSetAttribute(be->fn[k], CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100);
+        if (be->cu->cuFuncSetAttribute)
+            be->cu->cuFuncSetAttribute(be->fn[k],
+                                       CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100);
     }
 
     err = CHECK_CU(cuDeviceGetAttribute(&be->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
@@ -889,7 +923,7 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
             err = capture_slot_graph(be, &be->slots[i]);
         if (err < 0) {
             gpussim_log(&cfg->log, GPUSSIM_LOG_WARNING,
-                        "cuda: CUDA graphs unavailable, launching kernels one by one");
+                        "%s: CUDA graphs unavailable, launching kernels one by one", t->name);
             for (int i = 0; i < be->nb_slots; i++)
                 if (be->slots[i].graph) {
                     CHECK_CU(cuGraphExecDestroy(be->slots[i].graph));
@@ -904,8 +938,8 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
     {
         char name[128] = "";
         be->cu->cuDeviceGetName(name, sizeof(name), be->device);
-        gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "cuda: %s, %s context, %d frame slot(s)%s",
-                    name, hw ? "adopted" : "primary", be->nb_slots,
+        gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "%s: %s, %s context, %d frame slot(s)%s",
+                    t->name, name, hw ? "adopted" : "primary", be->nb_slots,
                     be->slots[0].graph ? ", one CUDA graph per frame" : "");
     }
     *ppriv = be;
@@ -915,21 +949,43 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
 fail:
     if (pushed)
         pop_ctx(be);
-    cuda_uninit((void **)&be);
+    gpussim_gpu_plan_uninit((void **)&be);
     return err;
 }
 
-static int cuda_probe(const struct gpussim_config *cfg)
+int gpussim_gpu_plan_probe(const struct gpu_plan_target *t, const struct gpussim_config *cfg)
 {
-    const struct gpussim_cuda_api *cu = gpussim_cuda_load();
+    const struct gpussim_cuda_api *cu = t->load();
     int count = 0;
     if (!cu)
         return -ENODEV;
     if (cu->cuInit(0) != CUDA_SUCCESS || cu->cuDeviceGetCount(&count) != CUDA_SUCCESS)
         return -ENODEV;
     if (cfg->params.hw_device)
-        return 0;
+        return t->cuda_memory ? 0 : -ENODEV;
     return cfg->params.device < count ? 0 : -ENODEV;
+}
+
+#if HAVE_CUDA
+/* kernels/cuda/gpussim_kernels_fatbin.c (generated at build time) */
+extern const unsigned char gpussim_cuda_fatbin[];
+
+static const struct gpu_plan_target cuda_target = {
+    .name = "cuda",
+    .runtime = "the CUDA driver (libcuda.so.1)",
+    .load = gpussim_cuda_load,
+    .image = gpussim_cuda_fatbin,
+    .cuda_memory = 1,
+};
+
+static int cuda_probe(const struct gpussim_config *cfg)
+{
+    return gpussim_gpu_plan_probe(&cuda_target, cfg);
+}
+
+static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots)
+{
+    return gpussim_gpu_plan_init(&cuda_target, cfg, ppriv, nb_slots);
 }
 
 const struct gpussim_backend gpussim_backend_cuda = {
@@ -938,8 +994,9 @@ const struct gpussim_backend gpussim_backend_cuda = {
     .memory_mask = (1u << GPUSSIM_MEMORY_HOST) | (1u << GPUSSIM_MEMORY_CUDA),
     .probe = cuda_probe,
     .init = cuda_init,
-    .uninit = cuda_uninit,
-    .submit = cuda_submit,
-    .wait = cuda_wait,
-    .device_time_ms = cuda_device_time_ms,
+    .uninit = gpussim_gpu_plan_uninit,
+    .submit = gpussim_gpu_plan_submit,
+    .wait = gpussim_gpu_plan_wait,
+    .device_time_ms = gpussim_gpu_plan_device_time_ms,
 };
+#endif /* HAVE_CUDA */

@@ -13,8 +13,8 @@
  * CUDA's values. CUDA graphs are left NULL (the plan then launches kernel by
  * kernel).
  *
- * Built only when hwctx/cuda_loader.h is present (the CUDA backend's
- * branch); not run on AMD hardware.
+ * The table is what the HIP backend (hwctx/hip.c) hands to the plan;
+ * compiled and linked, not run on AMD hardware.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -223,4 +223,10 @@ const struct gpussim_cuda_api *gpussim_hip_as_cuda_api(void)
 {
     pthread_once(&hip_once, hip_load_once);
     return hip_ok ? &hip_as_cuda : NULL;
+}
+
+const struct gpussim_hip_api *gpussim_hip_runtime(void)
+{
+    pthread_once(&hip_once, hip_load_once);
+    return hip_ok ? &hip_rt : NULL;
 }

@@ -1,5 +1,5 @@
 /*
- * HIP driver glue; see hip_glue.h. Compiled, not run on AMD hardware.
+ * HIP driver glue; see hip_glue.h. Compiled and linked, not run on AMD hardware.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -57,104 +57,19 @@ int gpussim_hip_check(const struct gpussim_config *cfg, const struct gpussim_hip
     default: return -EIO;
     }
 }
-#define CHECK_HIP(d, cfg, call) gpussim_hip_check(cfg, &(d)->api, (d)->api.call, #call)
-
-int gpussim_hip_probe(const struct gpussim_config *cfg)
-{
-    struct gpussim_hip_api api;
-    int n = 0;
-    if (gpussim_hip_load(&api) < 0) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "hip: libamdhip64 not found");
-        return -ENODEV;
-    }
-    const int ok = api.hipInit(0) == hipSuccess && api.hipGetDeviceCount(&n) == hipSuccess &&
-                   cfg->params.device < n;
-    if (!ok)
-        gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "hip: no HIP device %d (%d found)",
-                    cfg->params.device, n);
-    gpussim_hip_unload(&api);
-    return ok ? 0 : -ENODEV;
-}
-
-void gpussim_hip_close(struct gpussim_hip_device *d)
-{
-    if (d->api.lib) {
-        if (d->stream)
-            d->api.hipStreamSynchronize(d->stream);
-        if (d->module)
-            d->api.hipModuleUnload(d->module);
-        if (d->stream)
-            d->api.hipStreamDestroy(d->stream);
-    }
-    d->module = NULL;
-    d->stream = NULL;
-    gpussim_hip_unload(&d->api);
-}
-
-int gpussim_hip_open(struct gpussim_hip_device *d, const struct gpussim_config *cfg,
-                     const void *image, const char *image_archs)
-{
-    int err, n = 0;
-    memset(d, 0, sizeof(*d));
-    d->index = cfg->params.device;
-    if (gpussim_hip_load(&d->api) < 0) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
-                    "hip: cannot load libamdhip64 (install the ROCm HIP runtime)");
-        return -ENODEV;
-    }
-    if ((err = CHECK_HIP(d, cfg, hipInit(0))) < 0 ||
-        (err = CHECK_HIP(d, cfg, hipGetDeviceCount(&n))) < 0)
-        goto fail;
-    if (d->index >= n) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "hip: device %d requested, %d present", d->index,
-                    n);
-        err = -ENODEV;
-        goto fail;
-    }
-    /* oversized: the struct grows between ROCm releases */
-    union {
-        hipDeviceProp_t p;
-        char room[8192];
-    } props;
-    memset(&props, 0, sizeof(props));
-    if ((err = CHECK_HIP(d, cfg, hipGetDeviceProperties(&props.p, d->index))) < 0 ||
-        (err = CHECK_HIP(d, cfg, hipSetDevice(d->index))) < 0)
-        goto fail;
-    memcpy(d->name, props.p.name, sizeof(d->name) - 1);
-    memcpy(d->arch, props.p.gcnArchName, sizeof(d->arch) - 1);
-    if ((err = CHECK_HIP(d, cfg, hipStreamCreateWithFlags(&d->stream, hipStreamNonBlocking))) < 0)
-        goto fail;
-    const hipError_t r = d->api.hipModuleLoadData(&d->module, image);
-    if (r == hipErrorNoBinaryForGpu || r == hipErrorInvalidImage || r == hipErrorInvalidKernelFile) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
-                    "hip: device '%s' is %s; this libgpussim has kernels for %s only (rebuild with "
-                    "HIP_OFFLOAD_ARCHS including it)",
-                    d->name, d->arch, image_archs);
-        err = -ENODEV;
-        goto fail;
-    }
-    if ((err = gpussim_hip_check(cfg, &d->api, r, "hipModuleLoadData")) < 0)
-        goto fail;
-    gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "hip: device %d '%s' (%s)", d->index, d->name,
-                d->arch);
-    return 0;
-
-fail:
-    gpussim_hip_close(d);
-    return err;
-}
+#define CHECK_HIP(api, cfg, call) gpussim_hip_check(cfg, api, (api)->call, #call)
 
 /* ---- dma-buf import ---------------------------------------------------------- */
 
-void gpussim_hip_release_imports(struct gpussim_hip_device *d, struct gpussim_hip_import *imports,
-                                 int *nb_imports)
+void gpussim_hip_release_imports(const struct gpussim_hip_api *api,
+                                 struct gpussim_hip_import *imports, int *nb_imports)
 {
     for (int i = 0; i < *nb_imports; i++) {
         /* the mapped buffer is freed with hipFree, then the import destroyed */
         if (imports[i].ptr)
-            d->api.hipFree(imports[i].ptr);
+            api->hipFree(imports[i].ptr);
         if (imports[i].ext)
-            d->api.hipDestroyExternalMemory(imports[i].ext);
+            api->hipDestroyExternalMemory(imports[i].ext);
         imports[i] = (struct gpussim_hip_import){ 0 };
     }
     *nb_imports = 0;
@@ -165,7 +80,7 @@ void gpussim_hip_release_imports(struct gpussim_hip_device *d, struct gpussim_hi
  * interop path maps dma-buf fds); HIP takes ownership of the fd it is
  * given, so it gets a dup and the caller's fd stays the caller's.
  */
-static int import_fd(struct gpussim_hip_device *d, const struct gpussim_config *cfg, int fd,
+static int import_fd(const struct gpussim_hip_api *api, const struct gpussim_config *cfg, int fd,
                      struct gpussim_hip_import *imp)
 {
     const int64_t size = gpussim_dmabuf_size(fd);
@@ -183,7 +98,7 @@ static int import_fd(struct gpussim_hip_device *d, const struct gpussim_config *
     hd.type = hipExternalMemoryHandleTypeOpaqueFd;
     hd.handle.fd = own;
     hd.size = (unsigned long long)size;
-    int err = CHECK_HIP(d, cfg, hipImportExternalMemory(&imp->ext, &hd));
+    int err = CHECK_HIP(api, cfg, hipImportExternalMemory(&imp->ext, &hd));
     if (err < 0) {
         close(own); /* not consumed on failure */
         gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "hip: importing dma-buf fd %d (%lld bytes) failed",
@@ -194,17 +109,17 @@ static int import_fd(struct gpussim_hip_device *d, const struct gpussim_config *
     memset(&bd, 0, sizeof(bd));
     bd.offset = 0;
     bd.size = (unsigned long long)size;
-    err = CHECK_HIP(d, cfg, hipExternalMemoryGetMappedBuffer(&imp->ptr, imp->ext, &bd));
+    err = CHECK_HIP(api, cfg, hipExternalMemoryGetMappedBuffer(&imp->ptr, imp->ext, &bd));
     if (err < 0) {
-        d->api.hipDestroyExternalMemory(imp->ext);
+        api->hipDestroyExternalMemory(imp->ext);
         imp->ext = NULL;
     }
     return err;
 }
 
-int gpussim_hip_import_picture(struct gpussim_hip_device *d, const struct gpussim_config *cfg,
+int gpussim_hip_import_picture(const struct gpussim_hip_api *api, const struct gpussim_config *cfg,
                                const struct gpussim_picture *pic,
-                               struct gpussim_hip_import imports[3], int *nb_imports,
+                               struct gpussim_hip_import *imports, int *nb_imports,
                                void *plane_ptr[3], int64_t plane_pitch[3])
 {
     struct gpussim_dmabuf_plane planes[3];
@@ -221,9 +136,9 @@ int gpussim_hip_import_picture(struct gpussim_hip_device *d, const struct gpussi
                 base = (uint8_t *)plane_ptr[j] - planes[j].offset;
         if (!base) {
             struct gpussim_hip_import *imp = &imports[*nb_imports];
-            if ((err = import_fd(d, cfg, planes[i].fd, imp)) < 0) {
+            if ((err = import_fd(api, cfg, planes[i].fd, imp)) < 0) {
                 int added = *nb_imports - first;
-                gpussim_hip_release_imports(d, imports + first, &added);
+                gpussim_hip_release_imports(api, imports + first, &added);
                 *nb_imports = first;
                 return err;
             }
@@ -232,63 +147,6 @@ int gpussim_hip_import_picture(struct gpussim_hip_device *d, const struct gpussi
         }
         plane_ptr[i] = (uint8_t *)base + planes[i].offset;
         plane_pitch[i] = planes[i].pitch;
-    }
-    return 0;
-}
-
-/* ---- host frames --------------------------------------------------------------- */
-
-/* Picture planes a configuration reads: rows and bytes per row. */
-static int host_planes(const struct gpussim_config *cfg, size_t row[3], int rows[3])
-{
-    int n = 1;
-    row[0] = (size_t)cfg->plane[0].width * cfg->bytes_per_sample;
-    rows[0] = cfg->plane[0].height;
-    if (cfg->nb_planes > 1) {
-        if (cfg->params.format.packing == GPUSSIM_PACKING_PLANAR) {
-            n = 3;
-            for (int i = 1; i < 3; i++)
-                row[i] = (size_t)cfg->plane[i].width * cfg->bytes_per_sample,
-                rows[i] = cfg->plane[i].height;
-        } else {
-            n = 2;
-            row[1] = (size_t)2 * cfg->plane[1].width * cfg->bytes_per_sample;
-            rows[1] = cfg->plane[1].height;
-        }
-    }
-    return n;
-}
-
-size_t gpussim_hip_staging_size(const struct gpussim_config *cfg)
-{
-    size_t row[3], total = 0;
-    int rows[3];
-    const int n = host_planes(cfg, row, rows);
-    for (int i = 0; i < n; i++)
-        total += row[i] * rows[i];
-    return total;
-}
-
-int gpussim_hip_upload_picture(struct gpussim_hip_device *d, const struct gpussim_config *cfg,
-                               const struct gpussim_picture *pic, uint8_t *staging, void *dev,
-                               void *plane_ptr[3], int64_t plane_pitch[3])
-{
-    size_t row[3], off = 0;
-    int rows[3];
-    const int n = host_planes(cfg, row, rows);
-    for (int i = 0; i < n; i++) {
-        /* compact copy: the caller's strides may be anything, negative too */
-        for (int y = 0; y < rows[i]; y++)
-            memcpy(staging + off + row[i] * y,
-                   (const uint8_t *)pic->data[i] + (ptrdiff_t)y * pic->stride[i], row[i]);
-        uint8_t *dst = (uint8_t *)dev + off;
-        const int err = CHECK_HIP(d, cfg, hipMemcpyHtoDAsync(dst, staging + off, row[i] * rows[i],
-                                                             d->stream));
-        if (err < 0)
-            return err;
-        plane_ptr[i] = dst;
-        plane_pitch[i] = (int64_t)row[i];
-        off += row[i] * rows[i];
     }
     return 0;
 }

@@ -1,17 +1,12 @@
 /*
- * HIP (AMD ROCm) driver glue: the HIP runtime loaded at run time, device
- * selection, the kernel module (the CUDA kernels' source built by hipcc for
- * several gfx targets and embedded), pinned staging for host frames, and
- * zero-copy import of VAAPI frames exported as DRM PRIME dma-bufs.
+ * HIP (AMD ROCm) driver glue: the HIP runtime loaded at run time and
+ * zero-copy import of VAAPI frames exported as DRM PRIME dma-bufs. The
+ * backend (hwctx/hip.c) is the CUDA backend's frame plan (hwctx/cuda.c)
+ * driven through HIP presented as the CUDA driver API (hwctx/hip_cuda_api.c);
+ * device selection, host-frame upload and launches are the plan's.
  *
- * Status: compiled (CI, Debian's hipcc/libamdhip64-dev), never run on AMD
- * hardware. It is not registered as a backend yet: the frame plan that
- * launches the shared CUDA/HIP kernels lives in hwctx/cuda.c. The plan is
- * written against a CUDA-driver-API table (hwctx/cuda_loader.h), and
- * hwctx/hip_cuda_api.c fills that table from HIP (HIP's module API matches
- * the driver API call for call); what remains is for hwctx/cuda.c to take
- * the table, module image and backend identity as parameters, so that a
- * gpussim_backend_hip = that plan + this table + the dma-buf import below.
+ * Status: compiled and linked (CI, Debian's hipcc/libamdhip64-dev), never
+ * run on AMD hardware.
  */
 #ifndef GPUSSIM_HIP_GLUE_H
 #define GPUSSIM_HIP_GLUE_H
@@ -43,32 +38,21 @@ struct gpussim_hip_api {
 #undef HIP_FN_FIELD
 };
 
-struct gpussim_hip_device {
-    struct gpussim_hip_api api;
-    int index;
-    char name[256];
-    char arch[256]; /* gcnArchName, e.g. "gfx90a:sramecc+:xnack-" */
-    hipStream_t stream;
-    hipModule_t module;
-};
-
 /* Loads libamdhip64 (ROCm 6 or 5). -ENODEV when absent. */
 int gpussim_hip_load(struct gpussim_hip_api *api);
 void gpussim_hip_unload(struct gpussim_hip_api *api);
 
+/* hip_cuda_api.c: HIP's functions in the shape of the CUDA driver-API
+ * table of hwctx/cuda_loader.h, loaded once (quietly), never unloaded; NULL
+ * when libamdhip64 is absent. gpussim_hip_runtime() is the HIP table under
+ * it. */
+struct gpussim_cuda_api;
+const struct gpussim_cuda_api *gpussim_hip_as_cuda_api(void);
+const struct gpussim_hip_api *gpussim_hip_runtime(void);
+
 /* Logs a failed call; maps it to an errno value. */
 int gpussim_hip_check(const struct gpussim_config *cfg, const struct gpussim_hip_api *api,
                       hipError_t r, const char *what);
-
-/* Quiet availability check for AUTO: 0 or -ENODEV. */
-int gpussim_hip_probe(const struct gpussim_config *cfg);
-
-/* Opens device params.device: loads the runtime, selects the device, creates
- * a non-blocking stream and loads the embedded module (a device whose
- * architecture is not in the build gets an error naming both). */
-int gpussim_hip_open(struct gpussim_hip_device *d, const struct gpussim_config *cfg,
-                     const void *image, const char *image_archs);
-void gpussim_hip_close(struct gpussim_hip_device *d);
 
 /* One imported dma-buf. */
 struct gpussim_hip_import {
@@ -77,23 +61,17 @@ struct gpussim_hip_import {
 };
 
 /* Imports the dma-buf planes of a picture for the kernels: checks the
- * modifier (linear only; the error names the modifier) and the plane
- * bounds, imports each distinct fd once, and returns per picture plane the
- * device pointer of the plane's first byte and its pitch. */
-int gpussim_hip_import_picture(struct gpussim_hip_device *d, const struct gpussim_config *cfg,
+ * modifier (linear only; the error names the modifier and points to the
+ * Vulkan backend) and the plane bounds, imports each distinct fd once
+ * (appending to imports[*nb_imports], room for 3 more), and returns per
+ * picture plane the device pointer of the plane's first byte and its pitch.
+ * On failure nothing is left imported by this call. */
+int gpussim_hip_import_picture(const struct gpussim_hip_api *api, const struct gpussim_config *cfg,
                                const struct gpussim_picture *pic,
-                               struct gpussim_hip_import imports[3], int *nb_imports,
+                               struct gpussim_hip_import *imports, int *nb_imports,
                                void *plane_ptr[3], int64_t plane_pitch[3]);
 /* Releases imports after the frame's work has completed. */
-void gpussim_hip_release_imports(struct gpussim_hip_device *d, struct gpussim_hip_import *imports,
-                                 int *nb_imports);
-
-/* Host frames: copies the picture planes compactly into pinned staging and
- * enqueues their upload; returns the device pointer and pitch per plane.
- * staging/dev are sized by gpussim_hip_staging_size(). */
-size_t gpussim_hip_staging_size(const struct gpussim_config *cfg);
-int gpussim_hip_upload_picture(struct gpussim_hip_device *d, const struct gpussim_config *cfg,
-                               const struct gpussim_picture *pic, uint8_t *staging, void *dev,
-                               void *plane_ptr[3], int64_t plane_pitch[3]);
+void gpussim_hip_release_imports(const struct gpussim_hip_api *api,
+                                 struct gpussim_hip_import *imports, int *nb_imports);
 
 #endif /* GPUSSIM_HIP_GLUE_H */

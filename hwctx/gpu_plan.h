@@ -1,0 +1,53 @@
+/*
+ * The frame plan of hwctx/cuda.c, shared by the CUDA and HIP backends: the
+ * same kernels (kernels/cuda, built by nvcc or hipcc), driven through a
+ * CUDA-driver-API table (hwctx/cuda_loader.h). A backend is the plan plus a
+ * target: where its table comes from, its module image, its name and the
+ * picture memories it imports beyond host memory.
+ */
+#ifndef GPUSSIM_GPU_PLAN_H
+#define GPUSSIM_GPU_PLAN_H
+
+#include <stdint.h>
+
+#include "internal.h"
+#include "hwctx/cuda_loader.h"
+
+struct gpu_plan_target {
+    const char *name;    /* log prefix: "cuda", "hip" */
+    const char *runtime; /* what is missing when load() fails, for the error */
+    /* The driver-API table, loaded once; NULL when the runtime is absent
+     * (must not log). */
+    const struct gpussim_cuda_api *(*load)(void);
+    const void *image;       /* module image for cuModuleLoadData */
+    const char *image_archs; /* devices the image has code for (logged when
+                              * the module does not load); NULL: not logged */
+    /* Adopting cfg->params.hw_device (a struct gpussim_cuda_device) and
+     * reading GPUSSIM_MEMORY_CUDA pictures in place: CUDA only. */
+    int cuda_memory;
+    /*
+     * Optional: GPUSSIM_MEMORY_DMABUF pictures (HIP). Maps pic for
+     * the frame about to be submitted on the slot whose import state is
+     * *state (NULL at first; the hook allocates it) and returns the device
+     * address and pitch of each picture plane. Called with the context
+     * pushed; logs and returns a negative errno on failure.
+     */
+    int (*import_picture)(const struct gpussim_config *cfg, void **state,
+                          const struct gpussim_picture *pic, uint64_t src[GPUSSIM_MAX_PLANES],
+                          int64_t pitch[GPUSSIM_MAX_PLANES]);
+    /* Releases a slot's imports once its frame is done (or never ran); with
+     * free_state also frees *state and sets it to NULL. NULL-safe. */
+    void (*release_imports)(void **state, int free_state);
+};
+
+/* The backend entry points, for a target's struct gpussim_backend. */
+int gpussim_gpu_plan_probe(const struct gpu_plan_target *t, const struct gpussim_config *cfg);
+int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_config *cfg,
+                          void **priv, int *nb_slots);
+void gpussim_gpu_plan_uninit(void **priv);
+int gpussim_gpu_plan_submit(void *priv, int slot, const struct gpussim_picture *ref,
+                            const struct gpussim_picture *dis);
+int gpussim_gpu_plan_wait(void *priv, int slot, int block, struct gpussim_frame_sums *sums);
+int gpussim_gpu_plan_device_time_ms(void *priv, int slot, double *ms);
+
+#endif /* GPUSSIM_GPU_PLAN_H */
