@@ -368,7 +368,7 @@ static void run_fixtures(void)
 
 int main(void)
 {
-    quick = getenv("GPUSSIM_PARITY_QUICK") && atoi(getenv("GPUSSIM_PARITY_QUICK"));
+    quick = getenv("GPUSSIM_PARITY_QUICK") ? atoi(getenv("GPUSSIM_PARITY_QUICK")) : 0;
     if (cuda_setup() < 0) {
         printf("SKIP: no CUDA device\n");
         return TEST_SKIP;
