@@ -44,6 +44,10 @@
 #if CONFIG_CUDA
 #include "libavutil/hwcontext_cuda_internal.h"
 #endif
+#if CONFIG_VAAPI
+#include "libavutil/hwcontext_drm.h"
+#include "libavutil/hwcontext_vaapi.h"
+#endif
 #if CONFIG_VULKAN
 #include <gpussim/gpussim_vulkan.h>
 #include "libavutil/hwcontext_vulkan.h"
@@ -99,7 +103,7 @@ typedef struct VkFrameLock {
 typedef struct InFlight {
     AVFrame *dist;     /* the output frame, pushed once scored */
     AVFrame *ref;      /* kept only while the library reads device memory */
-    AVFrame *map[2];   /* VAAPI frames mapped to Vulkan (dist, ref) */
+    AVFrame *map[2];   /* VAAPI frames mapped to Vulkan or DRM PRIME (dist, ref) */
 #if CONFIG_VULKAN
     struct gpussim_vk_frame vk[2];
     VkFrameLock lock[2];
@@ -143,6 +147,7 @@ typedef struct GpussimFilterContext {
     AVBufferRef *hw_device;  /* keeps the device the library adopted alive */
     AVBufferRef *vk_device;  /* VAAPI: the derived Vulkan device */
     AVBufferRef *vk_frames;  /* VAAPI: Vulkan frames derived from the VAAPI ones */
+    int vaapi_dmabuf;        /* VAAPI: surfaces exported as dma-bufs (HIP, Level Zero) */
     struct gpussim_cuda_device cuda_dev;
 #if CONFIG_VULKAN
     struct gpussim_vk_device vk_dev;
@@ -586,6 +591,7 @@ static int config_library(AVFilterContext *ctx)
     struct gpussim_params p;
     int backend = s->backend;
     const char *frames_desc = "software";
+    int vaapi_native = GPUSSIM_BACKEND_AUTO; /* VAAPI + auto: the vendor's own backend */
     int ret;
 
     gpussim_default_params(&p);
@@ -618,7 +624,13 @@ static int config_library(AVFilterContext *ctx)
 
     /* Device frames are scored where they are: the backend follows the
      * memory, and another explicit choice cannot read it. */
-    if (s->kind != FRAMES_SW) {
+    if (s->kind == FRAMES_VAAPI &&
+        (backend == GPUSSIM_BACKEND_HIP || backend == GPUSSIM_BACKEND_ZE)) {
+        /* VAAPI surfaces exported as DRM PRIME dma-bufs and imported by the
+         * HIP or Level Zero backend (linear surfaces; the library names a
+         * tiled surface's modifier and suggests backend=vulkan) */
+        s->vaapi_dmabuf = 1;
+    } else if (s->kind != FRAMES_SW) {
         const int want = s->kind == FRAMES_CUDA ? GPUSSIM_BACKEND_CUDA : GPUSSIM_BACKEND_VULKAN;
         if (backend != GPUSSIM_BACKEND_AUTO && backend != want) {
             av_log(ctx, AV_LOG_ERROR,
@@ -628,6 +640,19 @@ static int config_library(AVFilterContext *ctx)
                    fmt_name(s->sw_format), backend_label(backend));
             return AVERROR(EINVAL);
         }
+#if CONFIG_VAAPI
+        if (s->kind == FRAMES_VAAPI && backend == GPUSSIM_BACKEND_AUTO) {
+            /* auto picks by vendor: the native backend of the VAAPI driver's
+             * GPU when the library has it and it answers, else Vulkan */
+            AVHWFramesContext *fc = (AVHWFramesContext *)il->hw_frames_ctx->data;
+            AVVAAPIDeviceContext *va = fc->device_ctx->hwctx;
+            const char *vendor = vaQueryVendorString(va->display);
+            vaapi_native = !vendor ? GPUSSIM_BACKEND_AUTO
+                         : av_stristr(vendor, "intel") ? GPUSSIM_BACKEND_ZE
+                         : av_stristr(vendor, "amd") || av_stristr(vendor, "radeon")
+                             ? GPUSSIM_BACKEND_HIP : GPUSSIM_BACKEND_AUTO;
+        }
+#endif
         backend = want;
     }
 
@@ -685,6 +710,29 @@ static int config_library(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "this FFmpeg was built without CUDA support\n");
         return AVERROR(ENOSYS);
 #endif
+    }
+    if (vaapi_native != GPUSSIM_BACKEND_AUTO) {
+        /* the vendor's backend reads the surfaces as dma-bufs; when the
+         * library lacks it or its device does not answer, Vulkan does */
+        p.backend = vaapi_native;
+        ret = gpussim_create(&s->gs, &p);
+        if (ret >= 0) {
+            s->vaapi_dmabuf = 1;
+            backend = vaapi_native;
+        } else {
+            av_log(ctx, AV_LOG_VERBOSE, "backend %s unavailable for the VAAPI frames (%s): "
+                   "scoring them through Vulkan\n", backend_label(vaapi_native),
+                   gpussim_strerror(ret));
+            p.backend = backend;
+        }
+    }
+    if (s->gs) {
+        /* created above */
+    } else if (s->vaapi_dmabuf) {
+#if !CONFIG_VAAPI
+        av_log(ctx, AV_LOG_ERROR, "this FFmpeg was built without VAAPI support\n");
+        return AVERROR(ENOSYS);
+#endif
     } else if (s->kind == FRAMES_VULKAN || s->kind == FRAMES_VAAPI) {
 #if CONFIG_VULKAN
         AVHWFramesContext *fc = (AVHWFramesContext *)il->hw_frames_ctx->data;
@@ -726,7 +774,7 @@ static int config_library(AVFilterContext *ctx)
 #endif
     }
 
-    ret = gpussim_create(&s->gs, &p);
+    ret = s->gs ? 0 : gpussim_create(&s->gs, &p);
     if (ret < 0) {
         if (ret == -ENOSYS)
             av_log(ctx, AV_LOG_ERROR,
@@ -962,6 +1010,57 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *f, const char *what)
     return 0;
 }
 
+#if CONFIG_VULKAN && CONFIG_VAAPI
+static int map_vaapi_to_vk(AVFilterContext *ctx, InFlight *e, int which, AVFrame *frame,
+                           struct gpussim_picture *pic);
+#endif
+
+#if CONFIG_VAAPI
+/* A VAAPI surface exported as DRM PRIME: its planes as dma-buf fds, offsets
+ * and pitches for the HIP / Level Zero backends. The mapping (which owns the
+ * fds) stays in the InFlight entry until the scores are collected. */
+static int fill_dmabuf_picture(AVFilterContext *ctx, InFlight *e, int which, AVFrame *frame,
+                               struct gpussim_picture *pic)
+{
+    const AVDRMFrameDescriptor *d;
+    AVFrame *m = av_frame_alloc();
+    int ret, n = 0;
+
+    if (!m)
+        return AVERROR(ENOMEM);
+    m->format = AV_PIX_FMT_DRM_PRIME;
+    ret = av_hwframe_map(m, frame, AV_HWFRAME_MAP_READ);
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "cannot export a VAAPI frame as DRM PRIME dma-bufs: %s\n",
+               av_err2str(ret));
+        av_frame_free(&m);
+        return ret;
+    }
+    d = (const AVDRMFrameDescriptor *)m->data[0];
+    memset(pic, 0, sizeof(*pic));
+    pic->memory = GPUSSIM_MEMORY_DMABUF;
+    for (int i = 0; i < GPUSSIM_MAX_PLANES; i++)
+        pic->fd[i] = -1;
+    for (int l = 0; l < d->nb_layers; l++)
+        for (int k = 0; k < d->layers[l].nb_planes; k++) {
+            const AVDRMPlaneDescriptor *pl = &d->layers[l].planes[k];
+            if (n == GPUSSIM_MAX_PLANES || pl->object_index >= d->nb_objects) {
+                av_log(ctx, AV_LOG_ERROR, "unexpected DRM PRIME layout (%d layers)\n", d->nb_layers);
+                av_frame_free(&m);
+                return AVERROR(EINVAL);
+            }
+            pic->fd[n] = d->objects[pl->object_index].fd;
+            pic->offset[n] = (uint64_t)pl->offset;
+            pic->stride[n] = pl->pitch;
+            n++;
+        }
+    /* the library refuses any modifier but linear, naming it */
+    pic->modifier = d->nb_objects ? d->objects[0].format_modifier : 0;
+    e->map[which] = m;
+    return 0;
+}
+#endif
+
 static int prepare_picture(AVFilterContext *ctx, InFlight *e, int which, AVFrame *frame,
                            struct gpussim_picture *pic)
 {
@@ -983,34 +1082,51 @@ static int prepare_picture(AVFilterContext *ctx, InFlight *e, int which, AVFrame
             pic->stride[i] = frame->linesize[i];
         }
         return 0;
+#if CONFIG_VAAPI
+    case FRAMES_VAAPI:
+        if (s->vaapi_dmabuf)
+            return fill_dmabuf_picture(ctx, e, which, frame, pic);
+#if CONFIG_VULKAN
+        return map_vaapi_to_vk(ctx, e, which, frame, pic);
+#else
+        return AVERROR(ENOSYS);
+#endif
+#endif
 #if CONFIG_VULKAN
     case FRAMES_VULKAN:
         return fill_vk_picture(ctx, e, which, frame, pic);
-    case FRAMES_VAAPI: {
-        AVFrame *m = av_frame_alloc();
-        int ret;
-        if (!m)
-            return AVERROR(ENOMEM);
-        m->format = AV_PIX_FMT_VULKAN;
-        m->hw_frames_ctx = av_buffer_ref(s->vk_frames);
-        if (!m->hw_frames_ctx) {
-            av_frame_free(&m);
-            return AVERROR(ENOMEM);
-        }
-        ret = av_hwframe_map(m, frame, AV_HWFRAME_MAP_READ);
-        if (ret < 0) {
-            av_log(ctx, AV_LOG_ERROR, "cannot map a VAAPI frame to Vulkan: %s\n", av_err2str(ret));
-            av_frame_free(&m);
-            return ret;
-        }
-        e->map[which] = m;
-        return fill_vk_picture(ctx, e, which, m, pic);
-    }
 #endif
     default:
         return AVERROR(ENOSYS);
     }
 }
+
+#if CONFIG_VULKAN && CONFIG_VAAPI
+static int map_vaapi_to_vk(AVFilterContext *ctx, InFlight *e, int which, AVFrame *frame,
+                           struct gpussim_picture *pic)
+{
+    GpussimFilterContext *s = ctx->priv;
+    AVFrame *m = av_frame_alloc();
+    int ret;
+
+    if (!m)
+        return AVERROR(ENOMEM);
+    m->format = AV_PIX_FMT_VULKAN;
+    m->hw_frames_ctx = av_buffer_ref(s->vk_frames);
+    if (!m->hw_frames_ctx) {
+        av_frame_free(&m);
+        return AVERROR(ENOMEM);
+    }
+    ret = av_hwframe_map(m, frame, AV_HWFRAME_MAP_READ);
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "cannot map a VAAPI frame to Vulkan: %s\n", av_err2str(ret));
+        av_frame_free(&m);
+        return ret;
+    }
+    e->map[which] = m;
+    return fill_vk_picture(ctx, e, which, m, pic);
+}
+#endif
 
 static int do_gpussim(FFFrameSync *fs)
 {
