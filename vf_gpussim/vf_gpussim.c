@@ -611,6 +611,7 @@ static int config_library(AVFilterContext *ctx)
         }
     }
 
+
     ret = map_sw_format(s->sw_format, &p.format);
     if (ret < 0) {
         av_log(ctx, AV_LOG_ERROR,
@@ -655,6 +656,22 @@ static int config_library(AVFilterContext *ctx)
 #endif
         backend = want;
     }
+
+#if LIBAVUTIL_VERSION_MAJOR < 60
+    /* Known problem: with FFmpeg 7.1 (libavutil 59), Vulkan frames uploaded
+     * by hwupload were read before their upload completed (lavapipe: frames
+     * after the first scored wrong, FFmpeg's own hwdownload of the same
+     * frames was right). Until that is understood, refuse rather than
+     * report a wrong number. FFmpeg 8.x and 9.0 are tested. */
+    if (s->kind == FRAMES_VULKAN || s->kind == FRAMES_VAAPI) {
+        av_log(ctx, AV_LOG_ERROR,
+               "%s frames need FFmpeg 8.0 or newer with gpussim (with FFmpeg 7.1 the frames' "
+               "upload is not reliably synchronised with gpussim's queue); add "
+               "hwdownload,format=%s before gpussim, or use FFmpeg 8.1\n",
+               frames_desc, fmt_name(s->sw_format));
+        return AVERROR(ENOSYS);
+    }
+#endif
 
     if (s->feature) {
         ret = parse_features(ctx, &s->metrics);
