@@ -661,8 +661,10 @@ static int config_library(AVFilterContext *ctx)
     /* Known problem: with FFmpeg 7.1 (libavutil 59), Vulkan frames uploaded
      * by hwupload were read before their upload completed (lavapipe: frames
      * after the first scored wrong, FFmpeg's own hwdownload of the same
-     * frames was right). Until that is understood, refuse rather than
-     * report a wrong number. FFmpeg 8.x and 9.0 are tested. */
+     * frames was right). FFmpeg 7.1's upload alone (hwupload,hwdownload, no
+     * gpussim) already draws validation errors (its copy expects
+     * TRANSFER_DST_OPTIMAL on images still UNDEFINED); 8.1 draws none.
+     * Refuse rather than report a wrong number. 8.x and 9.0 are tested. */
     if (s->kind == FRAMES_VULKAN || s->kind == FRAMES_VAAPI) {
         av_log(ctx, AV_LOG_ERROR,
                "%s frames need FFmpeg 8.0 or newer with gpussim (with FFmpeg 7.1 the frames' "
