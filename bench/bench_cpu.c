@@ -12,13 +12,8 @@
 #include <time.h>
 
 #include "gpussim/gpussim.h"
+#include "bench/bench_util.h"
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* CPU time of the whole process: with one worker and the caller blocked in
  * collect, this is the frame's compute time even on a loaded machine. */
@@ -29,11 +24,6 @@ static double cpu_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static uint32_t rnd(uint64_t *s)
 {
@@ -91,40 +81,33 @@ int main(int argc, char **argv)
         fill_pic(&dis[i], bufs + (2 * i + 1) * fsize, w, h, bps);
     }
 
-    static const struct { const char *name; unsigned m; } metrics[] = {
-        { "float_ssim", GPUSSIM_METRIC_FLOAT_SSIM },
-        { "float_ms_ssim", GPUSSIM_METRIC_FLOAT_MS_SSIM },
-        { "float_ansnr", GPUSSIM_METRIC_FLOAT_ANSNR },
-        { "ssim", GPUSSIM_METRIC_SSIM },
-        { "all", GPUSSIM_METRIC_ALL },
-    };
     printf("gpussim CPU backend, %dx%d %d-bit 4:2:0, luma\n", w, h, bd);
     printf("per frame, 1 worker thread (median of %d frames after 2 warm-up; unpack included):\n", frames);
-    for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
+    for (size_t m = 0; m < NB_BENCH_METRICS; m++) {
         struct gpussim_params p;
         gpussim_default_params(&p);
         p.backend = GPUSSIM_BACKEND_CPU;
         p.format = (struct gpussim_format){ w, h, bd, GPUSSIM_CHROMA_420, 0, 0 };
-        p.metrics = metrics[m].m;
+        p.metrics = bench_metrics[m].m;
         p.threads = 1;
         p.max_in_flight = 1;
         GpussimContext *ctx = NULL;
         if (gpussim_create(&ctx, &p) < 0) {
-            printf("  %-14s cannot create context\n", metrics[m].name);
+            printf("  %-14s cannot create context\n", bench_metrics[m].name);
             continue;
         }
         double *t = malloc(sizeof(double) * frames), *c = malloc(sizeof(double) * frames);
         struct gpussim_result res;
         for (int f = -2; f < frames; f++) {
-            const double t0 = now_ms(), c0 = cpu_ms();
+            const double t0 = now_s(), c0 = cpu_ms();
             gpussim_submit(ctx, &ref[(f + 2) % nsets], &dis[(f + 2) % nsets]);
             gpussim_collect(ctx, &res, 1);
             if (f >= 0)
-                t[f] = now_ms() - t0, c[f] = cpu_ms() - c0;
+                t[f] = (now_s() - t0) * 1e3, c[f] = cpu_ms() - c0;
         }
-        qsort(t, frames, sizeof(double), cmp_d);
-        qsort(c, frames, sizeof(double), cmp_d);
-        printf("  %-14s %8.2f ms wall %8.2f ms cpu\n", metrics[m].name, t[frames / 2], c[frames / 2]);
+        qsort(t, frames, sizeof(double), cmp_double);
+        qsort(c, frames, sizeof(double), cmp_double);
+        printf("  %-14s %8.2f ms wall %8.2f ms cpu\n", bench_metrics[m].name, t[frames / 2], c[frames / 2]);
         free(t);
         free(c);
         gpussim_destroy(&ctx);
@@ -142,7 +125,7 @@ int main(int argc, char **argv)
         if (gpussim_create(&ctx, &p) < 0)
             break;
         struct gpussim_result res;
-        const double t0 = now_ms();
+        const double t0 = now_s();
         int done = 0;
         for (int f = 0; f < frames * 2; f++) {
             while (gpussim_submit(ctx, &ref[f % nsets], &dis[f % nsets]) == -EAGAIN)
@@ -150,7 +133,7 @@ int main(int argc, char **argv)
         }
         while (gpussim_collect(ctx, &res, 1) == 1)
             done++;
-        const double fps = done / ((now_ms() - t0) / 1e3);
+        const double fps = done / (now_s() - t0);
         if (threads == 1)
             fps1 = fps;
         printf("  %2d thread(s): %7.2f fps (x%.2f)\n", threads, fps, fps / fps1);

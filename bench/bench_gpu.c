@@ -25,6 +25,7 @@
 
 #include "config.h"
 #include "gpussim/gpussim.h"
+#include "bench/bench_util.h"
 #include "gpussim/gpussim_cuda.h"
 #include "internal.h"
 #if HAVE_CUDA
@@ -33,18 +34,7 @@
 
 #define NB_PAIRS 4
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static uint64_t rng_state = 12345;
 static uint32_t rnd(void)
@@ -285,13 +275,6 @@ int main(int argc, char **argv)
         return 77;
     }
 #endif
-    static const struct { const char *name; unsigned m; } metrics[] = {
-        { "float_ssim", GPUSSIM_METRIC_FLOAT_SSIM },
-        { "float_ms_ssim", GPUSSIM_METRIC_FLOAT_MS_SSIM },
-        { "float_ansnr", GPUSSIM_METRIC_FLOAT_ANSNR },
-        { "ssim", GPUSSIM_METRIC_SSIM },
-        { "all", GPUSSIM_METRIC_ALL },
-    };
     static const struct { int w, h; } sizes[] = { { 1920, 1080 }, { 3840, 2160 } };
     double *times = malloc(sizeof(double) * (size_t)frames);
     if (!times)
@@ -310,21 +293,21 @@ int main(int argc, char **argv)
                 fprintf(stderr, "cannot make frames\n");
                 return 1;
             }
-            for (size_t mi = 0; mi < sizeof(metrics) / sizeof(metrics[0]); mi++) {
+            for (size_t mi = 0; mi < NB_BENCH_METRICS; mi++) {
                 if (quick && mi == 4)
                     continue;
                 double fps = 0;
-                const int err = run_one(backend, &bf, sizes[si].w, sizes[si].h, bd, metrics[mi].m,
+                const int err = run_one(backend, &bf, sizes[si].w, sizes[si].h, bd, bench_metrics[mi].m,
                                         warmup, frames, times, &fps);
                 char size[32];
                 snprintf(size, sizeof(size), "%dx%d", sizes[si].w, sizes[si].h);
                 if (err < 0) {
-                    printf("%-10s %-5d %-14s error %s\n", size, bd, metrics[mi].name,
+                    printf("%-10s %-5d %-14s error %s\n", size, bd, bench_metrics[mi].name,
                            gpussim_strerror(err));
                     continue;
                 }
                 printf("%-10s %-5d %-14s %-8s %10.1f %10.1f %10.1f %10.0f\n", size, bd,
-                       metrics[mi].name, bf.resident ? "device" : "host",
+                       bench_metrics[mi].name, bf.resident ? "device" : "host",
                        1000 * times[frames / 2], 1000 * times[frames / 10],
                        1000 * times[frames * 9 / 10], fps);
                 fflush(stdout);

@@ -17,21 +17,11 @@
 #include <time.h>
 
 #include "gpussim/gpussim.h"
+#include "bench/bench_util.h"
 
 int gpussim_internal_last_device_ms(GpussimContext *ctx, double *ms);
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* --steps: the per-dispatch device times of the last frame */
 static char step_log[16384];
