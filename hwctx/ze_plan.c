@@ -281,9 +281,9 @@ int ze_plan_create(ZePlan **pplan, const struct gpussim_config *cfg, const struc
 
     /* the reference's coefficients: the double quotient rounded to float */
     for (int i = 0; i < GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN; i++)
-        p->ansnr_ref_coef[i] = (float)(ref_w[i] / GPUSSIM_ANSNR_REF_DIV);
+        p->ansnr_ref_coef[i] = GPUSSIM_ANSNR_COEF(ref_w[i], GPUSSIM_ANSNR_REF_DIV);
     for (int i = 0; i < GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN; i++)
-        p->ansnr_dis_coef[i] = (float)(dis_w[i] / GPUSSIM_ANSNR_DIS_DIV);
+        p->ansnr_dis_coef[i] = GPUSSIM_ANSNR_COEF(dis_w[i], GPUSSIM_ANSNR_DIS_DIV);
 
     p->slots = calloc((size_t)nb_slots, sizeof(*p->slots));
     if (!p->slots)

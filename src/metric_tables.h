@@ -55,6 +55,9 @@
      2,  7,  12,  7,  2
 #define GPUSSIM_ANSNR_DIS_DIV 571.0
 #define GPUSSIM_ANSNR_DIS_LEN 5
+/* One coefficient as the reference stores it: the double quotient w / div
+ * rounded to float (spec §3.2). Every backend derives its taps with this. */
+#define GPUSSIM_ANSNR_COEF(w, div) ((float)((w) / (div)))
 
 /* Integer SSIM 9-tap kernel, sum 256. */
 #define GPUSSIM_ISSIM_TAPS 2, 9, 28, 55, 68, 55, 28, 9, 2

@@ -51,9 +51,9 @@ void ansnr_sums_c(const float *ref, const float *dis, int w, int h, float *sig, 
     float ref_coef[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN];
     float dis_coef[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN];
     for (int i = 0; i < GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN; i++)
-        ref_coef[i] = (float)(ref_w[i] / GPUSSIM_ANSNR_REF_DIV);
+        ref_coef[i] = GPUSSIM_ANSNR_COEF(ref_w[i], GPUSSIM_ANSNR_REF_DIV);
     for (int i = 0; i < GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN; i++)
-        dis_coef[i] = (float)(dis_w[i] / GPUSSIM_ANSNR_DIS_DIV);
+        dis_coef[i] = GPUSSIM_ANSNR_COEF(dis_w[i], GPUSSIM_ANSNR_DIS_DIV);
 
     const size_t pw = (size_t)w + 2 * ANSNR_PAD;
     float *rpad = s->pad, *dpad = s->pad + pw * h;

@@ -531,9 +531,9 @@ ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int 
 
     /* coefficients: double quotients rounded to float, as the reference */
     if (tid < RK * RK)
-        ref_coef[tid] = (float)(ansnr_ref_w[tid] / GPUSSIM_ANSNR_REF_DIV);
+        ref_coef[tid] = GPUSSIM_ANSNR_COEF(ansnr_ref_w[tid], GPUSSIM_ANSNR_REF_DIV);
     if (tid < DK * DK)
-        dis_coef[tid] = (float)(ansnr_dis_w[tid] / GPUSSIM_ANSNR_DIS_DIV);
+        dis_coef[tid] = GPUSSIM_ANSNR_COEF(ansnr_dis_w[tid], GPUSSIM_ANSNR_DIS_DIV);
 
     float sig_row = 0.0f, noise_row = 0.0f;
     for (int c0 = 0; c0 < w; c0 += ANSNR_CHUNK) {
