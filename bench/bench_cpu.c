@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * CPU backend benchmark: per-frame time of each metric alone on one worker
  * thread (median over frames, after warm-up; unpacking included), then

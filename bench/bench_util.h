@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /* What every benchmark in bench/ shares: the wall clock, the comparator for
  * medians, and the metric rows of the tables. */
 #ifndef GPUSSIM_BENCH_UTIL_H

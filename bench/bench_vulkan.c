@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Vulkan backend benchmark: per metric and frame size, the device time of a
  * frame's dispatches (timestamp queries around the compute work, after the

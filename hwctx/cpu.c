@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The CPU reference backend: the oracle of every other backend's tests and
  * the fallback when there is no GPU.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The CUDA backend: device glue around kernels/cuda/gpussim_kernels.cu.
  * The same frame plan drives the HIP backend (hwctx/hip.c): it is written

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Run-time loader of the CUDA driver API (see cuda_loader.h). The versioned
  * symbol names (_v2) are the ones cuda.h maps the plain names to; the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The CUDA driver API, loaded at run time from libcuda.so.1 so that
  * libgpussim has no link-time dependency on the CUDA toolkit or driver: a

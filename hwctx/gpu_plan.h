@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The frame plan of hwctx/cuda.c, shared by the CUDA and HIP backends: the
  * same kernels (kernels/cuda, built by nvcc or hipcc), driven through a

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The HIP backend (AMD GPUs through ROCm): the CUDA backend's frame plan
  * (hwctx/cuda.c, hwctx/gpu_plan.h) with

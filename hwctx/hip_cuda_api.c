@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The HIP runtime presented as the CUDA driver API table of
  * hwctx/cuda_loader.h, so that the CUDA backend's frame plan (hwctx/cuda.c)

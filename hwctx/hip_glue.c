@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * HIP driver glue; see hip_glue.h. Compiled and linked, not run on AMD hardware.
  */

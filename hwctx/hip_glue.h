@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * HIP (AMD ROCm) driver glue: the HIP runtime loaded at run time and
  * zero-copy import of VAAPI frames exported as DRM PRIME dma-bufs. The

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * dma-buf rules shared by the HIP and Level Zero backends; see
  * hip_ze_dmabuf.h.

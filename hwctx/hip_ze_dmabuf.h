@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * dma-buf (DRM PRIME) rules shared by the HIP and Level Zero backends, which
  * import VAAPI frames as plain linear device memory: check the modifier,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The Vulkan backend: any Vulkan 1.3 device with shaderFloat64 and
  * shaderInt64 (NVIDIA, AMD, Intel, Mesa's lavapipe).

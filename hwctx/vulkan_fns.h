@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The Vulkan entry points the backend uses, as an X-macro list, loaded at run
  * time (libvulkan.so.1 through dlopen, or an adopted device's

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Vulkan frames (struct gpussim_vk_frame, the AVVkFrame contract made
  * explicit): zero-copy reads through per-plane storage-image views with

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /* Private state of the Vulkan backend (hwctx/vulkan*.c). */
 #ifndef GPUSSIM_HWCTX_VULKAN_INTERNAL_H
 #define GPUSSIM_HWCTX_VULKAN_INTERNAL_H

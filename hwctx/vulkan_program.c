@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The Vulkan frame program: pipelines (built once, with a pipeline cache),
  * the buffer layout, the list of dispatches of one frame with their

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The Level Zero backend (Intel GPUs): the thin driver glue around the frame
  * plan of hwctx/ze_plan.c and the OpenCL C kernels of kernels/ze, embedded

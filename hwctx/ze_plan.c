@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The frame plan of the OpenCL C kernels; see ze_plan.h. Built with
  * -ffp-contract=off: the host-side reductions are reference arithmetic.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The frame plan of the OpenCL C kernels (kernels/ze/): which kernels run on
  * a frame, in which order, on which buffers, and how their partial sums

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # Configures and builds libgpussim, the CLI and the tests in build/ (out of
 # tree). Re-running rebuilds only what changed. Extra arguments go to
 # configure.

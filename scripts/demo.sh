@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # The main job on a fresh Debian machine: installs dependencies, builds
 # libgpussim and a static ffmpeg with the gpussim filter (FFmpeg 8.1 via
 # apt-get source), then scores a generated sample with

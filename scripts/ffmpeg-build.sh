@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # Builds ffmpeg + ffprobe with the gpussim filter statically linked.
 #
 #   scripts/ffmpeg-build.sh --builddir DIR [--source DIR | --tarball FILE | --version X.Y.Z]
@@ -19,15 +21,25 @@
 # arguments, the patch or the source tree change (a stamp file), and FFmpeg's
 # own make decides what to recompile; a newer libgpussim.a forces a relink.
 #
-# What is enabled: the gpussim filter; CUDA hwcontext + NVDEC (h264, hevc;
-# nv-codec-headers >= 12.1.14 built from source when the system's are older);
+# What is built: a full FFmpeg, the one a user would otherwise install --
+# every native decoder, encoder, demuxer, muxer, parser, bitstream filter,
+# protocol (file, pipe, http, hls, tcp/udp/rtp...; no TLS) and filter, plus
+# the gpussim filter and these external libraries, all linked statically:
+#   dav1d (AV1 decode; built from source here, Debian 12 ships no static
+#   libdav1d), libx264, libx265 (8/10/12-bit), libvpx (VP8/VP9), libaom (AV1
+#   encode/decode), libopus, libvorbis, libmp3lame, zlib;
+# and the run-time-loaded GPU interfaces: CUDA hwcontext, NVDEC/CUVID decode
+# and NVENC encode (nv-codec-headers >= 12.1.14, built from source when the
+# system's are older), CUDA filters compiled with clang (scale_cuda...), and
 # the Vulkan hwcontext (headers >= 1.3.277 from vulkan-loader's source when
-# older); h264/hevc/rawvideo decoders; mov/matroska/y4m/rawvideo/h264/hevc
-# demuxers; lavfi input (testsrc2, movie); hwupload/hwdownload/hwmap/
-# hwupload_cuda/format/scale/metadata/split and a few distortion and
-# reference filters (noise, boxblur, gblur, ssim, psnr); null/rawvideo/y4m
-# muxers. Everything else is off (--disable-everything --disable-autodetect)
-# so the build fits in a few minutes on two cores.
+# older). The binary needs only glibc and libgcc_s at run time (x265's C++
+# runtime is linked in too): copy it to any x86-64 Linux box; CUDA and Vulkan
+# are opened at run time when there. x264/x265 make it a GPL build
+# (--enable-gpl); nothing nonfree is enabled.
+#
+# Compiles go through ccache when it is installed (cache in ~/.cache/ccache,
+# paths made relative so another checkout of the same sources hits it); set
+# FFMPEG_CCACHE=no to compile without it.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -115,6 +127,37 @@ PC
 fi
 pkg-config --atleast-version=1.3.277 vulkan || die "Vulkan headers >= 1.3.277 unavailable"
 
+# ---- static libraries -------------------------------------------------------
+# dav1d: Debian 12 ships only a shared libdav1d; build a static one from the
+# source package (meson, a minute on two cores), once.
+dav1d_version=1.5.1
+if ! [ -f "$deps/lib/libdav1d.a" ] || ! pkg-config --exact-version=$dav1d_version dav1d 2>/dev/null; then
+    say "building dav1d $dav1d_version (static) from source"
+    t=$("$top/scripts/ffmpeg-fetch.sh" dav1d $dav1d_version "$dl")
+    d=$(extract_once "$t" "$out/src")
+    rm -rf "$d/_build"
+    (cd "$d" && meson setup _build --prefix="$deps" --libdir=lib --buildtype=release \
+        --default-library=static -Denable_tools=false -Denable_tests=false -Denable_docs=false \
+        > "$d/_build.log" 2>&1 && ninja -C _build install >> "$d/_build.log" 2>&1) || {
+        tail -n 30 "$d/_build.log" >&2
+        die "dav1d build failed (see $d/_build.log)"
+    }
+fi
+
+# The other libraries come from Debian's -dev packages, which install both a
+# .so and a .a. The linker takes the .so when both are in one folder, so a
+# folder holding only links to the archives goes first on the link line.
+static=$deps/static
+mkdir -p "$static"
+multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+for l in x264 x265 numa vpx aom opus vorbis vorbisenc ogg mp3lame z; do
+    a=/usr/lib/$multiarch/lib$l.a
+    [ -f "$a" ] || die "$a not found (scripts/install-deps.sh installs the -dev packages)"
+    ln -sf "$a" "$static/lib$l.a"
+done
+# x265 is C++: its runtime goes in statically as well
+ln -sf "$(gcc -print-file-name=libstdc++.a)" "$static/libstdc++.a"
+
 # ---- the FFmpeg source ------------------------------------------------------
 if [ -n "$source_dir" ]; then
     src=$(cd "$source_dir" && pwd)
@@ -163,21 +206,25 @@ bdir=$out/build-$ffver
 mkdir -p "$bdir"
 set -- \
     --pkg-config-flags=--static \
-    --disable-everything --disable-autodetect --disable-doc --disable-debug \
+    --disable-autodetect --disable-doc --disable-debug \
     --disable-shared --enable-static \
     --disable-ffplay --enable-ffmpeg --enable-ffprobe \
-    --disable-network \
-    --enable-libgpussim --enable-filter=gpussim \
-    --enable-ffnvcodec --enable-cuda --enable-nvdec --enable-hwaccel=h264_nvdec,hevc_nvdec \
+    --enable-gpl \
+    --enable-libgpussim \
+    --enable-zlib --enable-libdav1d --enable-libx264 --enable-libx265 --enable-libvpx \
+    --enable-libaom --enable-libopus --enable-libvorbis --enable-libmp3lame \
+    --enable-ffnvcodec --enable-cuda --enable-nvdec --enable-cuvid --enable-nvenc \
     --enable-vulkan \
-    --enable-decoder=h264,hevc,rawvideo,wrapped_avframe \
-    --enable-encoder=rawvideo,wrapped_avframe \
-    --enable-parser=h264,hevc \
-    --enable-demuxer=mov,matroska,yuv4mpegpipe,rawvideo,h264,hevc \
-    --enable-muxer=null,rawvideo,yuv4mpegpipe \
-    --enable-protocol=file,pipe \
-    --enable-indev=lavfi \
-    --enable-filter=buffer,buffersink,hwupload,hwdownload,hwmap,hwupload_cuda,format,scale,metadata,split,null,testsrc2,movie,trim,setpts,noise,boxblur,gblur,ssim,psnr,showinfo,copy,fps
+    --enable-network \
+    --extra-ldflags="-L$static" \
+    --extra-ldexeflags="-static-libgcc"
+if command -v clang >/dev/null 2>&1; then
+    set -- "$@" --enable-cuda-llvm
+fi
+if [ "${FFMPEG_CCACHE:-yes}" != no ] && command -v ccache >/dev/null 2>&1; then
+    set -- "$@" --cc="ccache gcc" --cxx="ccache g++"
+    export CCACHE_BASEDIR=$out CCACHE_NOHASHDIR=1
+fi
 if [ $vaapi = yes ]; then
     set -- "$@" --enable-vaapi --enable-libdrm
 fi

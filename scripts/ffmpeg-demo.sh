@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # The front door: generates a sample (a reference and a distorted rendition of
 # FFmpeg's testsrc2 pattern, 960x540, 48 frames, y4m) and scores it with
 #   ffmpeg -i dis.y4m -i ref.y4m -lavfi gpussim=feature=all -f null -

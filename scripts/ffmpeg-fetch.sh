@@ -1,7 +1,9 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # Fetches an upstream source tarball through apt's source packages.
 #
-#   scripts/ffmpeg-fetch.sh [--orig-only] PACKAGE UPSTREAM_VERSION DESTDIR
+#   scripts/ffmpeg-fetch.sh PACKAGE UPSTREAM_VERSION DESTDIR
 #
 # Picks the Debian source version whose upstream part is UPSTREAM_VERSION
 # (ffmpeg 8.1.2 -> 7:8.1.2-2) among the deb-src entries apt knows (run
@@ -9,18 +11,19 @@
 # this machine's own apt configuration), downloads it into DESTDIR, checks it,
 # and prints the path of the upstream tarball (*.orig.tar.*).
 #
-# `apt-get source --download-only` needs every file of the source package; for
-# packages published incomplete (FFmpeg 9.0.2, nv-codec-headers) or with
-# --orig-only, only the upstream tarball is fetched, with apt's own transport
-# and the hash apt lists for it.
+# Only the upstream tarball is downloaded, with apt's own transport and the
+# hash apt lists for it (the Debian packaging is not needed, and some source
+# packages are published incomplete, which made `apt-get source` print errors
+# on a build that then succeeded).
+#
+# Stdout carries the tarball path and nothing else (callers capture it);
+# progress and errors go to stderr. Set APT_CONFIG to work against another apt
+# state (the tests do, to rehearse a pristine machine).
 set -eu
 
-orig_only=no
-if [ "${1:-}" = "--orig-only" ]; then
-    orig_only=yes
-    shift
-fi
-[ $# = 3 ] || { echo "usage: $0 [--orig-only] PACKAGE UPSTREAM_VERSION DESTDIR" >&2; exit 2; }
+# --orig-only is accepted for compatibility: only the tarball is ever fetched
+[ "${1:-}" != "--orig-only" ] || shift
+[ $# = 3 ] || { echo "usage: $0 PACKAGE UPSTREAM_VERSION DESTDIR" >&2; exit 2; }
 pkg=$1
 upver=$2
 dest=$3
@@ -40,6 +43,7 @@ find_version() {
 }
 
 mkdir -p "$dest"
+dest=$(cd "$dest" && pwd)
 # already fetched and verified earlier?
 for f in "$dest/${pkg}_$upver.orig.tar."*; do
     case $f in *.asc) continue ;; esac
@@ -50,12 +54,10 @@ for f in "$dest/${pkg}_$upver.orig.tar."*; do
 done
 
 debver=$(find_version)
-if [ -z "$debver" ]; then
-    if [ "$(id -u)" = 0 ]; then
-        say "no source package $pkg $upver known to apt: adding deb-src entries (scripts/apt-deb-src.sh)"
-        "$here/apt-deb-src.sh" --update
-        debver=$(find_version)
-    fi
+if [ -z "$debver" ] && "$here/apt-deb-src.sh" --can-write 2>/dev/null; then
+    say "no source package $pkg $upver known to apt: adding deb-src entries (scripts/apt-deb-src.sh)"
+    "$here/apt-deb-src.sh" --update >&2
+    debver=$(find_version)
 fi
 if [ -z "$debver" ]; then
     say "apt knows no source package $pkg with upstream version $upver."
@@ -65,19 +67,17 @@ fi
 say "$pkg $upver: source package $pkg=$debver"
 
 cd "$dest"
-if [ $orig_only = no ] && apt-get source --download-only -qq "$pkg=$debver" >&2; then
-    :
-else
-    [ $orig_only = yes ] || say "the source package is incomplete; fetching the upstream tarball alone"
-    # apt lists only the files it has not fetched (and verified) yet: no
-    # tarball line means apt-get source above already got it.
-    line=$(apt-get source --print-uris -qq "$pkg=$debver" | grep "\.orig\.tar\.[a-z0-9]*' " | head -n 1 || true)
-    if [ -n "$line" ]; then
-        uri=$(echo "$line" | awk '{ gsub(/'\''/, "", $1); print $1 }')
-        file=$(echo "$line" | awk '{ print $2 }')
-        hash=$(echo "$line" | awk '{ print $4 }')
-        /usr/lib/apt/apt-helper download-file "$uri" "$file" "$hash" >&2
-    fi
+# apt lists only the files it has not fetched (and verified) yet: no tarball
+# line means it is already here.
+line=$(apt-get source --print-uris -qq "$pkg=$debver" | grep "\.orig\.tar\.[a-z0-9]*' " | head -n 1 || true)
+if [ -n "$line" ]; then
+    uri=$(echo "$line" | awk '{ gsub(/'\''/, "", $1); print $1 }')
+    file=$(echo "$line" | awk '{ print $2 }')
+    hash=$(echo "$line" | awk '{ print $4 }')
+    # as root, apt would drop to its sandbox user, which cannot write an
+    # arbitrary DESTDIR, and warn: download as the caller instead
+    /usr/lib/apt/apt-helper -o APT::Sandbox::User="$(id -un)" download-file "$uri" "$file" "$hash" >&2 ||
+        { say "downloading $file failed"; exit 1; }
 fi
 
 for f in "${pkg}_$upver.orig.tar."*; do

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # NVDEC -> gpussim on CUDA frames, and the end-to-end fps comparison, for the
 # NVIDIA machine (the lead runs it; nothing here needs a GPU to prepare).
 #

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # Maintainer tool: writes patches/<version>/0001-libavfilter-add-gpussim-filter.patch
 # from a pristine FFmpeg source tree. The patch wires the out-of-tree
 # vf_gpussim.c into FFmpeg the way vf_libvmaf plugs in libvmaf:
@@ -56,6 +58,8 @@ done
 patch="$out/0001-libavfilter-add-gpussim-filter.patch"
 {
     echo "libavfilter: add the gpussim filter (libgpussim)"
+    echo
+    echo "SPDX-License-Identifier: LGPL-2.1-or-later (changes to FFmpeg files, licensed as FFmpeg)"
     echo
     echo "Wires vf_gpussim.c (copied from gpussim's vf_gpussim/) into FFmpeg $ver:"
     echo "--enable-libgpussim, checked through gpussim.pc, enables the gpussim filter."

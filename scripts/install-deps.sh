@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # Installs what building and testing gpussim needs on Debian 12 (or newer):
 # the autotools, Vulkan headers + glslang + lavapipe (the Vulkan backend is
 # tested on Mesa's software device), PoCL (the Level Zero kernels are tested
@@ -11,7 +13,13 @@ pkgs=(
     glslang-tools spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
     ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clang llvm-14 llvm-spirv-14 libclc-14 libze-dev
     hipcc
-    nasm dpkg-dev xz-utils
+    nasm dpkg-dev xz-utils ccache meson ninja-build
+    # codec libraries linked statically into the gpussim ffmpeg (their -dev
+    # packages ship the .a archives): H.264/HEVC/VP9/AV1 encode and decode,
+    # Opus/Vorbis/MP3 audio; dav1d is built from source (no static archive
+    # in Debian 12)
+    libx264-dev libx265-dev libnuma-dev libvpx-dev libaom-dev
+    libopus-dev libvorbis-dev libogg-dev libmp3lame-dev zlib1g-dev
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # The test command: installs dependencies, builds everything (library, CLI,
 # FFmpeg with the filter) and runs the whole suite (make check). Backends
 # without a device are skipped (exit 77), never reported as passed.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /* The registry of backends, in AUTO's order of preference. */
 #include <stddef.h>
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The public context: backend selection, the in-order queue of frames in
  * flight, and turning each frame's sums into scores.

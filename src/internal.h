@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Library-internal interfaces: the logger, the validated configuration every
  * backend receives, the per-frame sums a backend produces, and the backend

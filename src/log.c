@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /* Logging through the context's callback; the library never prints. */
 #include <stdio.h>
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The reference's constant tables, written once for every backend. Plain
  * macros of float literals so that C, CUDA/HIP, OpenCL C and GLSL (through

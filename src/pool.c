@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Pooled statistics over frames. Sums are kept exactly as a non-overlapping
  * expansion of doubles (Shewchuk's algorithm, as Python's math.fsum), so the

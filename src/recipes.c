@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * What every backend shares: the geometry of each metric on each plane and
  * its size limits (validated once, at create time), the names of the

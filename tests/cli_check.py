@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 """Helpers for tests/test_cli.sh: make inputs from the raw fixtures and
 check the gpussim CLI's output against libvmaf's values.
 

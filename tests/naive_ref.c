@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * A second, deliberately naive transcription of spec/METRICS.md: whole
  * planes, textbook loops, no rings, no deinterleaving, no shared code with

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /* A naive second transcription of the spec, for cross-checking the CPU backend. */
 #ifndef GPUSSIM_NAIVE_REF_H
 #define GPUSSIM_NAIVE_REF_H

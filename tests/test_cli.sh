@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # End-to-end tests of the gpussim command line tool.
 #
 # Scores the libvmaf fixtures through the CLI (raw and y4m, every bit depth,

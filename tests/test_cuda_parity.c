@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * CUDA backend against the CPU reference (spec §5), checkasm style:
  *   - generated inputs: every depth, every layout (planar 4:2:0/4:2:2/4:4:4,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Every configuration that cannot work fails at create time with the right
  * error code and a message naming the limit; bad calls fail cleanly.

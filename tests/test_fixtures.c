@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The CPU reference against libvmaf: every value of every fixture frame, at
  * 8/10/12/16 bits and for the identity pair, must be bit-identical

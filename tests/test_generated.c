@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The CPU backend on generated inputs: every layout and depth, odd sizes,
  * automatic and forced float_ssim scales (decimation, which the fixtures do

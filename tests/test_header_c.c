@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /* Each public header compiles alone as C11 with -pedantic -Werror. */
 #include "gpussim/gpussim.h"
 #include "gpussim/gpussim_cuda.h"

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The OpenCL C kernels of the Level Zero backend (kernels/ze/gpussim_ze.cl,
  * the source that is also compiled offline to the embedded SPIR-V) run

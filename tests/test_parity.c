@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Backend parity, checkasm style: the same inputs through the CPU reference
  * and a named backend, every score compared under spec §5 (float metrics

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # Vulkan backend vs the CPU reference (spec §5), on whatever Vulkan device the
 # loader offers (lavapipe in CI, the NVIDIA driver on the GPU machine):
 #   1. tests/test_parity vulkan: fixtures at 8/10/12/16 bit and generated

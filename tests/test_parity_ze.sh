@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # The generic parity harness (tests/test_parity.c) for the Level Zero backend:
 # CPU reference vs ze on generated inputs and the fixtures, spec §5.
 # Exit 77 (skip) without an Intel GPU and its Level Zero driver (everywhere

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Pooling: known sequences give known statistics; merging the pools of two
  * halves equals the pool of the whole, to the last bit; serialisation round

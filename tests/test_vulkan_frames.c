@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The Vulkan backend on Vulkan frames, without FFmpeg: the test plays
  * FFmpeg's part. It creates a device, hands it to gpussim as an adopted

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # The SPIR-V module the Level Zero backend embeds (built from
 # kernels/ze/gpussim_ze.cl): it passes spirv-val, exports every kernel the
 # plan launches (hwctx/ze_plan.c), and every kernel with float arithmetic

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>

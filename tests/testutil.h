@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /* Shared helpers of the C test programs: checks with counts, fixtures,
  * generated frames in every layout, and running a context over frames. */
 #ifndef GPUSSIM_TESTUTIL_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * gpussim: score a distorted video against its reference with libvmaf's
  * float_ssim, float_ms_ssim, float_ansnr/float_anpsnr and integer ssim,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Frame readers for the gpussim command line tool: raw planar YUV and
  * YUV4MPEG2 (.y4m), from a file or stdin ("-").

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Writers for the score table. The JSON follows libvmaf's output layout so
  * scripts that parse `vmaf --json` read it unchanged; numbers carry 17

@@ -1,4 +1,18 @@
 /*
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * Copyright (c) 2026 The gpussim authors
+ *
+ * This file is free software; you can redistribute it and/or modify it under
+ * the terms of the GNU Lesser General Public License as published by the Free
+ * Software Foundation; either version 2.1 of the License, or (at your option)
+ * any later version, like the FFmpeg sources it is compiled with.
+ *
+ * It is distributed in the hope that it will be useful, but WITHOUT ANY
+ * WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+ * FOR A PARTICULAR PURPOSE. See the GNU Lesser General Public License
+ * (COPYING.LGPLv2.1) for more details.
+ */
+/*
  * gpussim filter: libvmaf-identical SSIM, MS-SSIM, ANSNR and integer SSIM
  * computed by libgpussim on the CPU or a GPU.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * gpussim — libvmaf-identical SSIM, MS-SSIM and ANSNR on CPUs and GPUs.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * gpussim — CUDA interop types. Plain handles only: no CUDA header needed.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * float_ansnr totals (spec §3), built with -ffp-contract=off. Everything is
  * float: per output sample a float sum over filter rows of float sums over

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /* Sample normalisation of spec §0: (float)v / scaler + offset. Exact for
  * every supported depth (scaler is a power of two, values < 2^16). */
 #include "kernels_c.h"

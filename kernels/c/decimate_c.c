@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The two decimations of the reference (built with -ffp-contract=off):
  * float_ssim's box filter (spec §1.2) and MS-SSIM's 9x9 low-pass (spec §2.3).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /* Integer SSIM, instantiated from issim_tmpl.c per moment width. */
 #include <stddef.h>
 #include <stdint.h>

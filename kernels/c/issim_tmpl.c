@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Integer SSIM (spec §4), one instance per horizontal-moment type:
  * int32_t holds the horizontal moments exactly up to 10 bits

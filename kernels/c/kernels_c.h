@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * CPU reference kernels: the metric arithmetic exactly as spec/METRICS.md
  * states it, on planes already unpacked to one sample per element.

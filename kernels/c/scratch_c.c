@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Per-worker scratch memory of the CPU reference kernels, allocated once per
  * worker for the largest plane so that no frame allocates.

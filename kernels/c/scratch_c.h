@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /* Layout of the CPU kernels' scratch memory (private to kernels/c). */
 #ifndef GPUSSIM_SCRATCH_C_H
 #define GPUSSIM_SCRATCH_C_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Memory layouts shared by the CUDA kernels and the host glue
  * (hwctx/cuda.c): the per-block partial sums, the per-frame result block

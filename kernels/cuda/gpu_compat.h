@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Portability layer of the CUDA kernels, so that the HIP backend can build
  * the same source: kernel/device qualifiers, thread indices, barriers and

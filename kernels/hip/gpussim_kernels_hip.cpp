@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The HIP build of the CUDA kernels: one kernel source, two compilers.
  * kernels/cuda/gpu_compat.h maps the CUDA spellings onto HIP's; nothing in

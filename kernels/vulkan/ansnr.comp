@@ -1,4 +1,6 @@
 #version 460
+// SPDX-License-Identifier: BSD-2-Clause
+// Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
 // float_ansnr (spec §3), as in kernels/c/ansnr_c.c, bit-exact by construction:
 //   PASS_FILTER  the 3x3 ref and 5x5 dis filters, one output sample per

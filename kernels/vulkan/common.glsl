@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-2-Clause
+// Copyright (c) 2026 The gpussim authors
 // Shared by every gpussim compute shader (GLSL 4.60 for Vulkan 1.2+).
 //
 // Exactness: every expression that reproduces reference arithmetic is stored

@@ -1,4 +1,6 @@
 #version 460
+// SPDX-License-Identifier: BSD-2-Clause
+// Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
 // The two decimations of the reference, one output sample per invocation:
 //   default  float_ssim's box filter of size FACTOR (spec §1.2)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Build-time generator: writes the reference's constant tables
  * (src/metric_tables.h) and the constants derived from them as a GLSL header.

@@ -1,4 +1,6 @@
 #version 460
+// SPDX-License-Identifier: BSD-2-Clause
+// Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
 // Integer SSIM (spec §4), as in kernels/c/issim_tmpl.c:
 //   PASS_H  horizontal 9-tap moments per pixel, taps outside the row skipped

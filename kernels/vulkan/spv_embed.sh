@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # Compiles one GLSL compute shader variant to SPIR-V (Vulkan 1.2 target),
 # validates it, and embeds it as a C array header.
 # usage: spv_embed.sh GLSLANG SPIRV_VAL SRCDIR OUTDIR NAME SOURCE [-DDEFINE...]

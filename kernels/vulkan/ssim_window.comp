@@ -1,4 +1,6 @@
 #version 460
+// SPDX-License-Identifier: BSD-2-Clause
+// Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
 // The SSIM window computation of float_ssim and every MS-SSIM scale
 // (spec §1.3-1.6), as in kernels/c/ssim_window_c.c, in two passes:

@@ -1,4 +1,6 @@
 #version 460
+// SPDX-License-Identifier: BSD-2-Clause
+// Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
 // Unpack one component of a picture plane into a float plane of true sample
 // values (spec §0 with offset 0): MSB-aligned words shifted down, interleaved

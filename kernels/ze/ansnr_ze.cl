@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * float_ansnr (spec §3), mirroring kernels/c/ansnr_c.c. Everything is float.
  * The totals are exact, not merely close: the reference sums each row

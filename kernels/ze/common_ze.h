@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Shared prelude of the OpenCL C kernels (Level Zero through SPIR-V, and
  * PoCL in the tests: the same source).

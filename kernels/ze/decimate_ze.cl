@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The two decimations of the reference, one work-item per output sample,
  * mirroring kernels/c/decimate_c.c: a double sum of float products, taps

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The one translation unit of the OpenCL C kernels: compiled offline to the
  * SPIR-V module that the Level Zero backend embeds, and built from source by

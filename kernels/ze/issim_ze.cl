@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * Integer SSIM (spec §4), mirroring kernels/c/issim_tmpl.c. The moments are
  * 64-bit integers (exact in any order); the per-pixel term is the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The SSIM window computation shared by float_ssim and every MS-SSIM scale
  * (spec §1.3-1.6), mirroring kernels/c/ssim_window_c.c element for element.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # Shared setup for the FFmpeg filter tests (sourced, POSIX sh).
 # Environment (set by make check; each has a default for running by hand):
 #   GPUSSIM_FFMPEG_DIR  folder with the built ffmpeg/ffprobe (BUILDDIR/_ffmpeg)

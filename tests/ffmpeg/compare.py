@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 """Exact comparisons of gpussim scores between the FFmpeg filter's outputs
 (metadata=print, ffprobe -show_frames JSON, the filter's log file), the
 fixtures' expected JSON and the gpussim CLI's JSON.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
 /*
  * The FFmpeg tests' library-direct oracle: scores two raw planar YUV/gray
  * files with libgpussim on the CPU backend (every metric, lcs terms) and

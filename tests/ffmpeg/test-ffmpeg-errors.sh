@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # Bad input gets a clear message and a failing exit status, never a crash or
 # a silent 0; and the log file stays complete when the input ends early.
 . "$(dirname "$0")/common.sh"

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # The built ffmpeg scores the fixture frames (rawvideo input, 8/10/12/16 bit)
 # on the CPU backend. Asserts, exactly (==):
 #   - per-frame metadata (metadata=print) == libvmaf's expected JSON, every key

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # framesync's options with a reference shorter than the distorted input
 # (10 distorted frames, 5 reference frames). Asserts the number of output
 # frames and of scored frames (metadata and log), and that the pipelined

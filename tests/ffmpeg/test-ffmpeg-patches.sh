@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # Every patch series in patches/ applies cleanly (patch --dry-run) to the
 # FFmpeg release listed for it in patches/versions.txt (7.1.5, 8.1.2, 9.0.2),
 # fetched as upstream tarballs through apt (cached in GPUSSIM_FFMPEG_DIR/downloads).

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # FATE-style: testsrc2 -> split -> distortion (blur + seeded noise) -> gpussim
 # -> metadata=print, in every layout and depth the filter maps, compared to
 # the gpussim CLI (or, without it, the library called directly by

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
 # Vulkan hardware frames end to end: both inputs are uploaded to a Vulkan
 # device (lavapipe on a machine without a GPU) and scored by gpussim.
 # Asserts one of:
