@@ -203,6 +203,7 @@ cmp -s "$tmp" "$out/pkgconfig/gpussim.pc" && rm -f "$tmp" || mv "$tmp" "$out/pkg
 
 # ---- configure (only when something it depends on changed) ---------------
 bdir=$out/build-$ffver
+# $static relative to $bdir (configure and make run there)
 mkdir -p "$bdir"
 set -- \
     --pkg-config-flags=--static \
@@ -216,14 +217,18 @@ set -- \
     --enable-ffnvcodec --enable-cuda --enable-nvdec --enable-cuvid --enable-nvenc \
     --enable-vulkan \
     --enable-network \
-    --extra-ldflags="-L$static" \
+    --extra-ldflags="-L../deps/static" \
     --extra-ldexeflags="-static-libgcc"
 if command -v clang >/dev/null 2>&1; then
     set -- "$@" --enable-cuda-llvm
 fi
 if [ "${FFMPEG_CCACHE:-yes}" != no ] && command -v ccache >/dev/null 2>&1; then
     set -- "$@" --cc="ccache gcc" --cxx="ccache g++"
-    export CCACHE_BASEDIR=$out CCACHE_NOHASHDIR=1
+    # paths under the checkout become relative, so that another checkout (a
+    # CI clone) of the same sources finds the same cache entries; for the
+    # same reason no configure argument holds an absolute path (they are
+    # compiled into config.h, which every file includes)
+    export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=1
 fi
 if [ $vaapi = yes ]; then
     set -- "$@" --enable-vaapi --enable-libdrm
