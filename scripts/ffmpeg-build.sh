@@ -35,7 +35,9 @@
 # older). The binary needs only glibc and libgcc_s at run time (x265's C++
 # runtime is linked in too): copy it to any x86-64 Linux box; CUDA and Vulkan
 # are opened at run time when there. x264/x265 make it a GPL build
-# (--enable-gpl); nothing nonfree is enabled.
+# (--enable-gpl); nothing nonfree is enabled. Left out: the Vulkan compute
+# codecs (FFV1/ProRes Vulkan encoders and hwaccels), whose shaders Debian 12's
+# glslang cannot compile; the software FFV1/ProRes codecs are all there.
 #
 # Compiles go through ccache when it is installed (cache in ~/.cache/ccache,
 # paths made relative so another checkout of the same sources hits it); set
@@ -216,6 +218,8 @@ set -- \
     --enable-libaom --enable-libopus --enable-libvorbis --enable-libmp3lame \
     --enable-ffnvcodec --enable-cuda --enable-nvdec --enable-cuvid --enable-nvenc \
     --enable-vulkan \
+    --disable-encoder=ffv1_vulkan,prores_ks_vulkan \
+    --disable-hwaccel=ffv1_vulkan,prores_vulkan,prores_raw_vulkan \
     --enable-network \
     --extra-ldflags="-L../deps/static" \
     --extra-ldexeflags="-static-libgcc"

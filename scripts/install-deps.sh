@@ -32,5 +32,13 @@ fi
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 echo "install-deps: installing ${missing[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# apt and dpkg talk a lot (and warn about things that do not matter here):
+# their output goes to a log, shown only when something fails
+log=$(mktemp "${TMPDIR:-/tmp}/gpussim-install-deps.XXXXXX.log")
+if ! { $SUDO apt-get update -qq &&
+       DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; } > "$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    echo "install-deps: apt-get failed (whole log: $log)" >&2
+    exit 1
+fi
+echo "install-deps: done (apt's log: $log)"
