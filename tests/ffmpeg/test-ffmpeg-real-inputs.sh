@@ -70,7 +70,7 @@ check_case() {
         -o "$work/$name-cli.json" || fail "$name: the CLI failed on the exported frames"
     frames=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['frames']))" "$log")
     [ "$frames" = $N ] || fail "$name: the filter scored $frames frames, expected $N"
-    printf '%s: ' "$name"
+    printf '%s (filter backend %s): ' "$name" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['backend'])" "$log")"
     $COMPARE "log:$log" "log:$work/$name-cli.json" \
         --keys float_ssim,float_ms_ssim,float_ansnr,float_anpsnr
     printf '%s: ' "$name"
