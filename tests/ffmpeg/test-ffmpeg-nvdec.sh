@@ -28,19 +28,25 @@ clip() {
     done
 }
 
-# run NAME DIS REF DECODER_OPTION
+# run NAME DIS REF DECODER_OPTION [GRAPH_PREFIX]
 run_case() {
-    name=$1 dis=$2 ref=$3 dec=$4
+    name=$1 dis=$2 ref=$3 dec=$4 pre=${5:-}
     # software decode, CPU backend: the reference numbers
     "$FFMPEG" -hide_banner -nostdin -y -i "$dis" -i "$ref" \
         -lavfi "gpussim=feature=all:backend=cpu:log_path=$work/$name-cpu.json" -f null - \
         > /dev/null 2> "$work/$name-cpu.err" || { cat "$work/$name-cpu.err" >&2; fail "$name: software run failed"; }
-    # NVDEC, CUDA frames in place
+    # NVDEC, CUDA frames in place (or, with a graph prefix, CUDA frames made
+    # from software-decoded ones)
+    if [ -n "$pre" ]; then
+        global="-init_hw_device cuda=gpu -filter_hw_device gpu" hw=
+        graph="$pre;[d][r]gpussim=feature=all:log_path=$work/$name-cuda.json"
+    else
+        global= hw="-hwaccel cuda -hwaccel_output_format cuda $dec"
+        graph="gpussim=feature=all:log_path=$work/$name-cuda.json"
+    fi
     # shellcheck disable=SC2086
-    "$FFMPEG" -hide_banner -nostdin -y \
-        -hwaccel cuda -hwaccel_output_format cuda $dec -i "$dis" \
-        -hwaccel cuda -hwaccel_output_format cuda $dec -i "$ref" \
-        -lavfi "gpussim=feature=all:log_path=$work/$name-cuda.json" -f null - \
+    "$FFMPEG" -hide_banner -nostdin -y $global $hw -i "$dis" $hw -i "$ref" \
+        -lavfi "$graph" -f null - \
         > /dev/null 2> "$work/$name-cuda.err" || { cat "$work/$name-cuda.err" >&2; fail "$name: NVDEC run failed"; }
     if grep -Ei 'Failed setup for format cuda|hwaccel initialisation returned error|cuvidCreateDecoder.*failed' "$work/$name-cuda.err"; then
         fail "$name: NVDEC set-up failed (above): a software fallback is not an NVDEC result"
@@ -64,6 +70,16 @@ clip hevc10 mkv "-c:v libx265 -preset ultrafast -pix_fmt yuv420p10le -x265-param
 run_case hevc10 "$work/hevc10-dis.mkv" "$work/hevc10-ref.mkv" ""
 clip av1 mp4 "-c:v libaom-av1 -usage realtime -cpu-used 8 -b:v 0 -pix_fmt yuv420p" "-crf 12" "-crf 50"
 # libdav1d is FFmpeg's preferred AV1 decoder and has no hwaccel: NVDEC needs
-# the native av1 decoder
-run_case av1 "$work/av1-dis.mp4" "$work/av1-ref.mp4" "-c:v av1"
+# the native av1 decoder. Not every NVDEC decodes AV1 (NVIDIA's NVDEC matrix:
+# none before GA10x, and not GA100 or Hopper): there, AV1 is decoded by dav1d
+# and uploaded to CUDA frames, which the CUDA backend scores in place.
+if "$FFMPEG" -hide_banner -nostdin -hwaccel cuda -hwaccel_output_format cuda -c:v av1 \
+        -i "$work/av1-ref.mp4" -frames:v 1 -f null - > /dev/null 2> "$work/av1-probe.err" &&
+   ! grep -Eq 'lacking required capabilities|support hardware accelerated AV1' "$work/av1-probe.err"; then
+    run_case av1 "$work/av1-dis.mp4" "$work/av1-ref.mp4" "-c:v av1"
+else
+    note "this GPU's NVDEC has no AV1 ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)): AV1 decoded by dav1d, scored as CUDA frames (hwupload)"
+    run_case av1-dav1d-hwupload "$work/av1-dis.mp4" "$work/av1-ref.mp4" "" \
+        "[0:v]hwupload[d];[1:v]hwupload[r]"
+fi
 note "PASS"
