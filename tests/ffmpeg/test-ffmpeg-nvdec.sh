@@ -57,10 +57,10 @@ d = json.load(open(sys.argv[1]))
 assert d.get("backend") == "cuda", d.get("backend")
 assert len(d["frames"]) == int(sys.argv[2]), len(d["frames"])
 EOF
-    printf '%s NVDEC+CUDA vs software+CPU: ' "$name"
+    printf '%s CUDA frames vs software+CPU: ' "$name"
     $COMPARE "log:$work/$name-cuda.json" "log:$work/$name-cpu.json" \
         --keys float_ssim,float_ms_ssim,float_ansnr,float_anpsnr
-    printf '%s NVDEC+CUDA vs software+CPU: ' "$name"
+    printf '%s CUDA frames vs software+CPU: ' "$name"
     $COMPARE "log:$work/$name-cuda.json" "log:$work/$name-cpu.json" --keys ssim --tol 1e-9
 }
 
