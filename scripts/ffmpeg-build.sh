@@ -103,8 +103,16 @@ pkg-config --atleast-version=12.1.14.0 ffnvcodec || die "ffnvcodec headers unava
 
 if ! pkg-config --atleast-version=1.3.277 vulkan 2>/dev/null; then
     say "Vulkan headers < 1.3.277 on this system: taking them from vulkan-loader's source"
-    vl=$(apt-cache showsrc vulkan-loader 2>/dev/null | awk '/^Version:/ { v = $2; sub(/^[0-9]+:/, "", v); sub(/-[^-]*$/, "", v); print v }' |
-         sort -V | awk -F. '$1 > 1 || ($1 == 1 && ($2 > 3 || ($2 == 3 && $3 >= 277)))' | head -n 1)
+    newest_vl() {
+        apt-cache showsrc vulkan-loader 2>/dev/null | awk '/^Version:/ { v = $2; sub(/^[0-9]+:/, "", v); sub(/-[^-]*$/, "", v); print v }' |
+            sort -V | awk -F. '$1 > 1 || ($1 == 1 && ($2 > 3 || ($2 == 3 && $3 >= 277)))' | head -n 1
+    }
+    vl=$(newest_vl)
+    # a machine whose apt knows no newer sources yet: add them, as ffmpeg-fetch.sh would
+    if [ -z "$vl" ] && "$top/scripts/apt-deb-src.sh" --can-write 2>/dev/null; then
+        "$top/scripts/apt-deb-src.sh" --update >&2
+        vl=$(newest_vl)
+    fi
     [ -n "$vl" ] || die "no vulkan-loader source >= 1.3.277 known to apt (run scripts/apt-deb-src.sh --update as root)"
     t=$("$top/scripts/ffmpeg-fetch.sh" vulkan-loader "$vl" "$dl")
     d=$(extract_once "$t" "$out/src")
