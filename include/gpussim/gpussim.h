@@ -76,7 +76,9 @@ enum gpussim_chroma {
 /** How the samples are laid out in memory. */
 enum gpussim_packing {
     /** One plane per component (yuv420p, yuv420p10le, gray...). Samples of
-     *  depth > 8 are 16-bit little-endian words holding the value in the low bits. */
+     *  depth > 8 are 16-bit little-endian words holding the value in the low
+     *  bits; bits above bit_depth are ignored (masked off), whereas libvmaf
+     *  reads the whole word: such input is not valid at that depth. */
     GPUSSIM_PACKING_PLANAR = 0,
     /** Luma plane + one interleaved UV plane (NV12, P010, P012, P016, P210...). */
     GPUSSIM_PACKING_SEMIPLANAR_UV,
@@ -117,7 +119,11 @@ enum gpussim_memory {
 struct gpussim_picture {
     enum gpussim_memory memory;
     const void *data[GPUSSIM_MAX_PLANES]; /**< host pointers, or device addresses */
-    ptrdiff_t stride[GPUSSIM_MAX_PLANES]; /**< bytes between rows (pitch); may be negative for host */
+    /** Bytes between rows (pitch); may be negative for host memory. For bit
+     *  depths above 8 the samples are 16-bit words: strides must be even and
+     *  plane addresses (dma-buf: offsets) 2-byte aligned, else submit fails
+     *  with -EINVAL. */
+    ptrdiff_t stride[GPUSSIM_MAX_PLANES];
     int fd[GPUSSIM_MAX_PLANES];           /**< dma-buf fds (DMABUF only) */
     uint64_t offset[GPUSSIM_MAX_PLANES];  /**< byte offsets inside fd (DMABUF only) */
     uint64_t modifier;                    /**< DRM format modifier (DMABUF only) */
