@@ -6,14 +6,17 @@
  * on the CPU or a GPU, and print libvmaf-layout JSON or CSV.
  *
  * Flow: parse options, open both inputs (raw or y4m) and check they share
- * one format, create one library context per option group, then a pipeline:
- * submit frame N, read frame N+1 while the workers compute, collect results in
- * order. Whatever goes wrong after scoring began, the frames scored so far
- * are written out completely before the non-zero exit.
+ * one format, create one library context per option group, open the output,
+ * then a pipeline: submit frame N, read frame N+1 while the workers compute,
+ * collect results in order and write each frame (flushed) as soon as every
+ * context returned it. Whatever goes wrong after scoring began, and on
+ * SIGINT/SIGTERM, the frames scored so far are in the output, which is then
+ * closed properly (pooled statistics) before the non-zero exit.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +31,7 @@
 #include "input.h"
 #include "output.h"
 
-/* exit statuses (documented in tools/README-cli.md) */
+/* exit statuses (documented in README.md; a stop signal gives 128 + its number) */
 #define EXIT_SCORING_ERROR 1 /* failed after scoring began; output has the frames before it */
 #define EXIT_SETUP_ERROR 2   /* bad options, inputs or configuration; nothing scored or written */
 
@@ -285,6 +288,8 @@ struct options {
     struct feature_request feat[FEAT_COUNT];
     enum gpussim_backend_type backend;
     int device, threads;
+    int device_given; /* --device on the command line */
+    int default_features; /* no --feature: every metric the frame size allows */
     enum gpussim_planes planes;
     enum cli_output_format format;
     int quiet, verbose;
@@ -296,7 +301,8 @@ static void usage(FILE *f)
           "\n"
           "Scores DIS against REF with libvmaf's SSIM-family metrics (bit-identical values).\n"
           "Inputs are .y4m (format from the header) or raw planar YUV (needs -w -h -p -b);\n"
-          "'-' reads one of them from stdin.\n"
+          "'-' reads one of them from stdin. Compressed video goes through FFmpeg:\n"
+          "  ffmpeg -i dis.mp4 -strict -1 -f yuv4mpegpipe - | gpussim -r ref.y4m -d -\n"
           "\n"
           "  -r, --reference FILE    reference video\n"
           "  -d, --distorted FILE    distorted video\n"
@@ -314,7 +320,7 @@ static void usage(FILE *f)
           "      --threads N         CPU worker threads (default: number of CPUs)\n"
           "      --planes P          luma (default, as libvmaf) or all (adds .u/.v scores)\n"
           "      --json | --csv      output format (default JSON, libvmaf's layout)\n"
-          "  -o, --output FILE       write scores to FILE instead of stdout\n"
+          "  -o, --output FILE       write scores to FILE instead of stdout (as frames complete)\n"
           "  -q, --quiet             no progress, library messages only for warnings and errors\n"
           "  -v, --verbose           more library messages\n"
           "      --help, --version\n",
@@ -418,6 +424,7 @@ static int parse_options(int argc, char **argv, struct options *o)
                 cli_error("--device: expected a device index >= 0, got '%s'", optarg);
                 return -1;
             }
+            o->device_given = 1;
             break;
         case OPT_THREADS:
             if (parse_int(optarg, 0, 256, &o->threads) < 0) {
@@ -459,9 +466,17 @@ static int parse_options(int argc, char **argv, struct options *o)
         cli_error("only one input can be read from stdin");
         return -1;
     }
-    if (!any_feature)
+    if (o->device_given && o->backend == GPUSSIM_BACKEND_CPU) {
+        cli_error("--device %d: the cpu backend has no devices (--device picks a GPU for the cuda, "
+                  "vulkan, hip and ze backends)",
+                  o->device);
+        return -1;
+    }
+    if (!any_feature) {
+        o->default_features = 1;
         for (int i = 0; i < FEAT_COUNT; i++)
             o->feat[i].requested = 1;
+    }
     return 0;
 }
 
@@ -525,33 +540,165 @@ static int resolve_format(const struct options *o, struct cli_input *in[2], stru
     return 0;
 }
 
+/* Single quotes for a shell line when a path needs them. */
+static const char *shell_word(const char *s, char *buf, size_t size)
+{
+    if (s[0] && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+,:=@%") ==
+                    strlen(s))
+        return s;
+    size_t o = 0;
+    if (size < 3)
+        return "''";
+    buf[o++] = '\'';
+    for (; *s && o + 6 < size; s++) {
+        if (*s == '\'') {
+            memcpy(buf + o, "'\\''", 4);
+            o += 4;
+        } else {
+            buf[o++] = *s;
+        }
+    }
+    buf[o++] = '\'';
+    buf[o] = '\0';
+    return buf;
+}
+
+/* gpussim reads decoded video only: say so, and show the FFmpeg line that
+ * decodes a compressed input into y4m for it. */
+static int refuse_compressed(struct cli_input *in[2])
+{
+    const int r = in[0]->compressed != NULL, d = in[1]->compressed != NULL;
+    if (!r && !d)
+        return 0;
+    char a[512], b[512];
+    const char *rp = shell_word(in[0]->path, a, sizeof(a)), *dp = shell_word(in[1]->path, b, sizeof(b));
+    const struct cli_input *c = r ? in[0] : in[1];
+    cli_error("%s is compressed video (%s): gpussim reads only YUV4MPEG2 (.y4m) and raw planar "
+              "YUV. Decode it with FFmpeg and pipe y4m into gpussim ('-' reads stdin; -strict -1 "
+              "lets FFmpeg write y4m deeper than 8 bits), e.g.:",
+              c->path, c->compressed);
+    if (r && d)
+        fprintf(stderr, "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe ref.y4m &&\n"
+                        "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe - | gpussim -r ref.y4m -d -\n",
+                rp, dp);
+    else if (r)
+        fprintf(stderr, "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe - | gpussim -r - -d %s\n", rp, dp);
+    else
+        fprintf(stderr, "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe - | gpussim -r %s -d -\n", dp, rp);
+    return -1;
+}
+
+/* Two names of one pipe (-r - -d /dev/stdin, one FIFO twice) would split
+ * one stream between the inputs. Two opens of one regular file are fine:
+ * each has its own offset (scoring a file against itself). */
+static int refuse_shared_stream(struct cli_input *in[2])
+{
+    if (!in[0]->identity_known || !in[1]->identity_known)
+        return 0;
+    if (in[0]->dev != in[1]->dev || in[0]->ino != in[1]->ino || in[0]->is_regular)
+        return 0;
+    cli_error("the reference (%s) and the distorted input (%s) are the same stream (a pipe or "
+              "device): only one input can be read from stdin or a pipe",
+              in[0]->path, in[1]->path);
+    return -1;
+}
+
+/* Without --feature, every metric the frame size allows (the FFmpeg
+ * filter's rule): a metric whose minimum the frame is below is left out with
+ * a warning. Named with --feature (or --feature all), it is an error from the
+ * library instead. */
+static void apply_default_features(struct options *o, const struct cli_video_format *fmt)
+{
+    static const struct {
+        enum feature_id id;
+        int min_side;
+        const char *why;
+    } limits[] = {
+        /* spec §2.2: an 11x11 window at each of 5 scales (floor halving) */
+        { FEAT_FLOAT_MS_SSIM, 176, "MS-SSIM's minimum" },
+        /* spec §1.8: an 11x11 window (at auto scale, decimation keeps >= 11) */
+        { FEAT_FLOAT_SSIM, 11, "float_ssim's 11x11 window" },
+        /* the 5x5 filter reflects two samples into the plane */
+        { FEAT_FLOAT_ANSNR, 3, "ANSNR's minimum" },
+    };
+    if (!o->default_features)
+        return;
+    int w = fmt->width, h = fmt->height;
+    const char *what = "the frame size";
+    if (o->planes == GPUSSIM_PLANES_ALL && fmt->chroma != GPUSSIM_CHROMA_GRAY) {
+        const int sx = fmt->chroma != GPUSSIM_CHROMA_444, sy = fmt->chroma == GPUSSIM_CHROMA_420;
+        w = (w + sx) >> sx;
+        h = (h + sy) >> sy;
+        if (sx || sy)
+            what = "the chroma plane size (--planes all)";
+    }
+    for (size_t i = 0; i < sizeof(limits) / sizeof(*limits); i++) {
+        const int m = limits[i].min_side;
+        if (w >= m && h >= m)
+            continue;
+        o->feat[limits[i].id].requested = 0;
+        cli_msg("warning", "%s %dx%d is below %s of %dx%d: %s is not computed (left out of the "
+                "default features; --feature %s makes this an error)",
+                what, w, h, limits[i].why, m, m, features[limits[i].id].name,
+                features[limits[i].id].name);
+    }
+}
+
+/* ---- the scoring pipeline ------------------------------------------------------- */
+
+/* SIGINT/SIGTERM: stop reading, finish the frames in flight, write a
+ * complete file and exit with 128 + the signal's number, as shells report.
+ * The handler is one-shot: a second signal ends the process at once. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+static void install_stop_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    /* no SA_RESTART: a read blocked on a pipe returns (EINTR) and the loop
+     * sees the request */
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 /* Reads the next (reference, distorted) pair.
- * @return 1 pair read, 0 both ended together, -1 error (reported) */
+ * @return 1 pair read, 0 both ended together, -1 error (reported), -2
+ *         interrupted by a stop signal (nothing reported) */
 static int read_pair(struct cli_input *ref, struct cli_input *dis)
 {
     const int r = cli_input_read_frame(ref);
+    if (r < 0 && stop_signal)
+        return -2;
     if (r < 0) {
         cli_error("%s", ref->err);
         return -1;
     }
     const int d = cli_input_read_frame(dis);
+    if (d < 0 && stop_signal)
+        return -2;
     if (d < 0) {
         cli_error("%s", dis->err);
         return -1;
     }
     if (r != d) {
         const struct cli_input *ended = r ? dis : ref, *longer = r ? ref : dis;
-        cli_error("the inputs have different frame counts: %s %s ended after %llu frames, "
-                  "%s %s has more",
-                  ended == ref ? "reference" : "distorted", ended->path,
-                  (unsigned long long)ended->frames_read, longer == ref ? "reference" : "distorted",
-                  longer->path);
+        cli_error("the inputs have different frame counts: at frame %llu, the %s %s ended (after "
+                  "%llu frames) while the %s %s has more",
+                  (unsigned long long)ended->frames_read, ended == ref ? "reference" : "distorted",
+                  ended->path, (unsigned long long)ended->frames_read,
+                  longer == ref ? "reference" : "distorted", longer->path);
         return -1;
     }
     return r;
 }
-
-/* ---- the scoring pipeline ------------------------------------------------------- */
 
 static double now_seconds(void)
 {
@@ -563,7 +710,10 @@ static double now_seconds(void)
 struct run {
     struct group groups[MAX_GROUPS];
     int nb_groups;
-    struct cli_scores scores;
+    const char **columns; /* printed score names (the contexts' strings) */
+    int nb_columns;
+    struct cli_scores scores; /* rows of the frames in flight */
+    struct cli_writer out;
     int failed;           /* a frame failed in the library: stop and report */
     uint64_t good_frames; /* frames before the first failed one */
     int progress;
@@ -589,7 +739,7 @@ static int collect_one(struct run *run, struct group *g, int wait)
     }
     g->collected++;
     /* the row exists: it was made before this frame was submitted */
-    double *row = run->scores.rows + res.index * (uint64_t)run->scores.nb_columns;
+    double *row = cli_scores_row(&run->scores, res.index);
     for (int k = 0; k < res.nb_values && k < g->nb_values; k++)
         if (g->column[k] >= 0)
             row[g->column[k]] = res.values[k];
@@ -602,7 +752,23 @@ static uint64_t frames_complete(const struct run *run)
     for (int i = 1; i < run->nb_groups; i++)
         if (run->groups[i].collected < n)
             n = run->groups[i].collected;
+    if (run->failed && run->good_frames < n)
+        n = run->good_frames;
     return n;
+}
+
+/* Writes every frame that all contexts have returned, in order. */
+static int write_complete_frames(struct run *run)
+{
+    const uint64_t n = frames_complete(run);
+    while (run->scores.base < n) {
+        if (cli_writer_frame(&run->out, run->scores.rows) < 0) {
+            cli_error("%s", run->out.err);
+            return -1;
+        }
+        cli_scores_pop(&run->scores);
+    }
+    return 0;
 }
 
 static void show_progress(struct run *run, int final)
@@ -629,7 +795,7 @@ static int submit_pair(struct run *run, const struct gpussim_picture *ref, const
         cli_error("out of memory storing the scores of frame %llu", (unsigned long long)index);
         return -1;
     }
-    for (int c = 0; c < run->scores.nb_columns; c++)
+    for (int c = 0; c < run->nb_columns; c++)
         row[c] = NAN;
     for (int i = 0; i < run->nb_groups; i++) {
         struct group *g = &run->groups[i];
@@ -647,7 +813,7 @@ static int submit_pair(struct run *run, const struct gpussim_picture *ref, const
         }
         g->submitted++;
     }
-    /* take what is ready without waiting, so rows and progress stay current */
+    /* take what is ready without waiting, so the file and progress stay current */
     for (int i = 0; i < run->nb_groups; i++)
         while (run->groups[i].collected < run->groups[i].submitted) {
             const int ret = collect_one(run, &run->groups[i], 0);
@@ -656,6 +822,8 @@ static int submit_pair(struct run *run, const struct gpussim_picture *ref, const
             if (ret == 0)
                 break;
         }
+    if (write_complete_frames(run) < 0)
+        return -1;
     show_progress(run, 0);
     return 0;
 }
@@ -705,6 +873,11 @@ static int create_groups(struct run *run, const struct options *o, const struct 
         g->nb_values = gpussim_score_names(g->ctx, &names);
         max_columns += g->nb_values;
     }
+    /* auto fell back to the CPU although a GPU index was asked for */
+    if (o->device_given && !strcmp(gpussim_backend_name(run->groups[0].ctx), "cpu"))
+        cli_msg("warning", "--device %d is ignored: no GPU backend could use it, so the frames are "
+                "scored on the cpu backend (-v says why)",
+                o->device);
 
     /* the printed columns, pointing at the contexts' names (alive until exit) */
     const char **columns = calloc((size_t)max_columns + 1, sizeof(*columns));
@@ -712,13 +885,13 @@ static int create_groups(struct run *run, const struct options *o, const struct 
         cli_error("out of memory");
         return -1;
     }
+    run->columns = columns;
     for (int i = 0; i < run->nb_groups; i++) {
         struct group *g = &run->groups[i];
         const char *const *names;
         gpussim_score_names(g->ctx, &names);
         g->column = malloc(sizeof(*g->column) * (size_t)(g->nb_values ? g->nb_values : 1));
         if (!g->column) {
-            free(columns);
             cli_error("out of memory");
             return -1;
         }
@@ -731,15 +904,15 @@ static int create_groups(struct run *run, const struct options *o, const struct 
             cli_msg("verbose", "context %d on backend %s: %d scores", i, gpussim_backend_name(g->ctx),
                     g->nb_values);
     }
-    run->scores.names = columns;
+    run->nb_columns = nb_columns;
     run->scores.nb_columns = nb_columns;
     return 0;
 }
 
 static void destroy_groups(struct run *run)
 {
-    free((void *)run->scores.names);
-    run->scores.names = NULL;
+    free(run->columns);
+    run->columns = NULL;
     for (int i = 0; i < run->nb_groups; i++) {
         gpussim_destroy(&run->groups[i].ctx);
         free(run->groups[i].column);
@@ -748,30 +921,27 @@ static void destroy_groups(struct run *run)
     cli_scores_free(&run->scores);
 }
 
-static int write_output(const struct options *o, const struct run *run, uint64_t nb_frames, double fps)
+/* libvmaf's arithmetic gives NaN on some valid input (float_ms_ssim when a
+ * scale's structure term is negative and raised to a fractional power); the
+ * pools leave such frames out, and this says which. */
+static void warn_nan_scores(const struct run *run)
 {
-    FILE *out = stdout;
-    char err[256] = "";
-    if (o->out_path && strcmp(o->out_path, "-")) {
-        out = fopen(o->out_path, "w");
-        if (!out) {
-            cli_error("cannot write %s: %s", o->out_path, strerror(errno));
-            return -1;
-        }
+    const struct cli_writer *w = &run->out;
+    for (int c = 0; c < w->nb_columns; c++) {
+        const uint64_t n = w->nan_count[c];
+        if (!n)
+            continue;
+        char list[256];
+        size_t o = 0;
+        const uint64_t shown = n < CLI_NAN_FRAMES_LISTED ? n : CLI_NAN_FRAMES_LISTED;
+        for (uint64_t i = 0; i < shown; i++)
+            o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%llu", i ? ", " : "",
+                                  (unsigned long long)w->nan_frames[c][i]);
+        cli_msg("warning", "%s is NaN (not a number) on %llu of %llu frames (frame%s %s%s): those "
+                "frames are left out of its pooled statistics (pooled_metrics_frames_left_out)",
+                w->names[c], (unsigned long long)n, (unsigned long long)w->frames, n > 1 ? "s" : "",
+                list, n > shown ? ", ..." : "");
     }
-    int ret = cli_write_scores(out, o->format, &run->scores, nb_frames, "gpussim " PACKAGE_VERSION, fps,
-                               err, sizeof(err));
-    if (ret < 0)
-        cli_error("%s", err);
-    if (fflush(out) != 0 || ferror(out)) {
-        cli_error("writing %s failed: %s", out == stdout ? "stdout" : o->out_path, strerror(errno));
-        ret = -1;
-    }
-    if (out != stdout && fclose(out) != 0) {
-        cli_error("closing %s failed: %s", o->out_path, strerror(errno));
-        ret = -1;
-    }
-    return ret;
 }
 
 int main(int argc, char **argv)
@@ -782,6 +952,7 @@ int main(int argc, char **argv)
     struct cli_video_format fmt;
     struct run run;
     int status = EXIT_SETUP_ERROR;
+    int out_open = 0;
 
     memset(&ref_in, 0, sizeof(ref_in));
     memset(&dis_in, 0, sizeof(dis_in));
@@ -795,17 +966,35 @@ int main(int argc, char **argv)
         cli_error("%s", ref_in.err[0] ? ref_in.err : dis_in.err);
         goto fail;
     }
+    if (refuse_compressed(in) < 0 || refuse_shared_stream(in) < 0)
+        goto fail;
     if (resolve_format(&o, in, &fmt) < 0)
         goto fail;
     if (cli_input_start(&ref_in, &fmt) < 0 || cli_input_start(&dis_in, &fmt) < 0) {
         cli_error("%s", ref_in.err[0] ? ref_in.err : dis_in.err);
         goto fail;
     }
+    for (int i = 0; i < 2; i++)
+        if (in[i]->warning[0])
+            cli_msg("warning", "%s", in[i]->warning);
+    apply_default_features(&o, &fmt);
     if (create_groups(&run, &o, &fmt) < 0)
         goto fail;
+    /* the output before any frame is read: an unwritable path is a setup error */
+    if (cli_writer_open(&run.out, o.out_path, o.format) < 0) {
+        cli_error("%s", run.out.err);
+        goto fail;
+    }
+    out_open = 1;
 
-    /* scoring has begun: from here on every exit writes the frames scored */
+    /* scoring has begun: from here on every exit leaves the frames scored */
     status = EXIT_SUCCESS;
+    install_stop_handlers();
+    if (cli_writer_begin(&run.out, run.columns, run.nb_columns, "gpussim " PACKAGE_VERSION) < 0) {
+        cli_error("%s", run.out.err);
+        status = EXIT_SCORING_ERROR;
+        goto fail;
+    }
     run.progress = !o.quiet && isatty(STDERR_FILENO);
     run.start = run.last_progress = now_seconds();
 
@@ -813,15 +1002,17 @@ int main(int argc, char **argv)
     cli_input_picture(&ref_in, &ref_pic);
     cli_input_picture(&dis_in, &dis_pic);
     uint64_t index = 0;
-    for (;;) {
+    while (!stop_signal) {
         /* while the previous frame computes, this reads the next one: the
          * library copied the host buffers in gpussim_submit() */
         ret = read_pair(&ref_in, &dis_in);
         if (ret <= 0) {
-            if (ret < 0)
+            if (ret == -1)
                 status = EXIT_SCORING_ERROR;
             break;
         }
+        if (stop_signal) /* a whole pair read, but the run is over */
+            break;
         if (submit_pair(&run, &ref_pic, &dis_pic, index) < 0) {
             status = EXIT_SCORING_ERROR;
             break;
@@ -829,26 +1020,37 @@ int main(int argc, char **argv)
         index++;
     }
     drain(&run);
+    if (write_complete_frames(&run) < 0)
+        status = EXIT_SCORING_ERROR;
     const double elapsed = now_seconds() - run.start;
-    uint64_t nb_frames = frames_complete(&run);
+    const uint64_t nb_frames = run.out.frames;
     if (run.failed) {
         status = EXIT_SCORING_ERROR;
-        if (run.good_frames < nb_frames)
-            nb_frames = run.good_frames;
         cli_error("stopped after frame %llu failed; writing the %llu frames scored before it",
                   (unsigned long long)run.good_frames, (unsigned long long)nb_frames);
     } else if (status != EXIT_SUCCESS) {
         cli_error("writing the %llu frames scored before the error", (unsigned long long)nb_frames);
+    } else if (stop_signal) {
+        cli_msg("warning", "stopped by %s after %llu frames; the output is complete for them",
+                stop_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)nb_frames);
+        status = 128 + stop_signal;
     } else if (nb_frames == 0) {
         cli_error("the inputs hold no frames");
         status = EXIT_SCORING_ERROR;
     }
     show_progress(&run, 1);
-
-    if (write_output(&o, &run, nb_frames, elapsed > 0 ? (double)nb_frames / elapsed : 0.0) < 0)
+    warn_nan_scores(&run);
+    if (!run.out.failed && cli_writer_finish(&run.out, elapsed > 0 ? (double)nb_frames / elapsed : 0.0) < 0) {
+        cli_error("%s", run.out.err);
         status = EXIT_SCORING_ERROR;
+    }
 
 fail:
+    if (out_open && cli_writer_close(&run.out) < 0) {
+        cli_error("%s", run.out.err);
+        if (status == EXIT_SUCCESS)
+            status = EXIT_SCORING_ERROR;
+    }
     destroy_groups(&run);
     cli_input_close(&ref_in);
     cli_input_close(&dis_in);
