@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "mem.h"
 
 struct GpussimContext {
     struct gpussim_config cfg;
@@ -107,20 +108,25 @@ int gpussim_create(GpussimContext **pctx, const struct gpussim_params *params)
         return -EINVAL;
     *pctx = NULL;
 
-    GpussimContext *c = calloc(1, sizeof(*c));
-    if (!c)
+    GpussimContext *c = gpussim_calloc(1, sizeof(*c));
+    if (!c) {
+        const struct gpussim_logger log = { params->log_cb, params->log_opaque,
+                                            params->log_level ? params->log_level : GPUSSIM_LOG_INFO };
+        gpussim_log(&log, GPUSSIM_LOG_ERROR, "out of memory for the context");
         return -ENOMEM;
+    }
     err = gpussim_config_init(&c->cfg, params);
     if (err < 0)
         goto fail;
 
     err = gpussim_scores_names(&c->cfg, &c->names, &c->names_storage);
-    if (err < 0)
-        goto fail;
-    c->nb_scores = err;
-    c->values = calloc((size_t)c->nb_scores, sizeof(*c->values));
-    if (!c->values) {
-        err = -ENOMEM;
+    if (err >= 0) {
+        c->nb_scores = err;
+        c->values = gpussim_calloc((size_t)c->nb_scores, sizeof(*c->values));
+        err = c->values ? 0 : -ENOMEM;
+    }
+    if (err < 0) {
+        gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR, "out of memory for the score names and values");
         goto fail;
     }
 
@@ -152,10 +158,10 @@ void gpussim_destroy(GpussimContext **pctx)
         }
         c->backend->uninit(&c->priv);
     }
-    free(c->values);
-    free(c->names);
-    free(c->names_storage);
-    free(c);
+    gpussim_free(c->values);
+    gpussim_free(c->names);
+    gpussim_free(c->names_storage);
+    gpussim_free(c);
     *pctx = NULL;
 }
 

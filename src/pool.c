@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "mem.h"
 
 /* An exact sum: finite part as an expansion, infinities counted apart. */
 struct exact_sum {
@@ -43,7 +44,7 @@ static int exact_reserve(struct exact_sum *s, int extra)
     int cap = s->cap ? s->cap : 8;
     while (cap < s->n + extra)
         cap *= 2;
-    double *p = realloc(s->p, sizeof(*p) * (size_t)cap);
+    double *p = gpussim_realloc(s->p, sizeof(*p) * (size_t)cap);
     if (!p)
         return -ENOMEM;
     s->p = p;
@@ -130,7 +131,7 @@ int gpussim_pool_create(GpussimPool **pool)
 {
     if (!pool)
         return -EINVAL;
-    *pool = calloc(1, sizeof(**pool));
+    *pool = gpussim_calloc(1, sizeof(**pool));
     if (!*pool)
         return -ENOMEM;
     (*pool)->min = INFINITY;
@@ -142,10 +143,10 @@ void gpussim_pool_destroy(GpussimPool **pool)
 {
     if (!pool || !*pool)
         return;
-    free((*pool)->sum.p);
-    free((*pool)->inv_sum.p);
-    free((*pool)->values);
-    free(*pool);
+    gpussim_free((*pool)->sum.p);
+    gpussim_free((*pool)->inv_sum.p);
+    gpussim_free((*pool)->values);
+    gpussim_free(*pool);
     *pool = NULL;
 }
 
@@ -158,7 +159,7 @@ static int reserve_values(GpussimPool *p, size_t extra)
     size_t cap = p->cap_values ? p->cap_values : 256;
     while (cap < p->nb_values + extra)
         cap *= 2;
-    double *nv = realloc(p->values, sizeof(*nv) * cap);
+    double *nv = gpussim_realloc(p->values, sizeof(*nv) * cap);
     if (!nv)
         return -ENOMEM;
     p->values = nv;
@@ -220,15 +221,15 @@ int gpussim_pool_merge(GpussimPool *dst, const GpussimPool *src)
         dst->min = min;
     if (max > dst->max)
         dst->max = max;
-    free(dst->sum.p);
-    free(dst->inv_sum.p);
+    gpussim_free(dst->sum.p);
+    gpussim_free(dst->inv_sum.p);
     dst->sum = sum;
     dst->inv_sum = inv_sum;
     return 0;
 
 fail:
-    free(sum.p);
-    free(inv_sum.p);
+    gpussim_free(sum.p);
+    gpussim_free(inv_sum.p);
     return err;
 }
 
@@ -258,7 +259,7 @@ int gpussim_pool_percentile(const GpussimPool *p, double q, double *out)
 {
     if (!p || !out || !p->nb_values || !(q >= 0.0 && q <= 100.0))
         return -EINVAL;
-    double *sorted = malloc(sizeof(*sorted) * p->nb_values);
+    double *sorted = gpussim_malloc(sizeof(*sorted) * p->nb_values);
     if (!sorted)
         return -ENOMEM;
     memcpy(sorted, p->values, sizeof(*sorted) * p->nb_values);
@@ -268,7 +269,7 @@ int gpussim_pool_percentile(const GpussimPool *p, double q, double *out)
     const size_t hi = lo + 1 < p->nb_values ? lo + 1 : lo;
     const double frac = rank - (double)lo;
     *out = frac == 0.0 ? sorted[lo] : sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
-    free(sorted);
+    gpussim_free(sorted);
     return 0;
 }
 
@@ -313,7 +314,7 @@ int gpussim_pool_serialize(const GpussimPool *p, char **buf, size_t *len)
     if (p->nb_values > (SIZE_MAX - POOL_HEADER_MAX - POOL_TRAILER_LEN - 1) / POOL_VALUE_LINE)
         return -ENOMEM;
     const size_t cap = POOL_HEADER_MAX + p->nb_values * POOL_VALUE_LINE + POOL_TRAILER_LEN + 1;
-    char *s = malloc(cap);
+    char *s = gpussim_malloc_foreign(cap); /* the caller free()s it */
     if (!s)
         return -ENOMEM;
     size_t n = (size_t)snprintf(s, cap, POOL_MAGIC "%d %" PRIu64 "\n", POOL_VERSION,
