@@ -308,16 +308,22 @@ static const char *compressed_kind(const unsigned char *b, size_t n, const char 
 
 int cli_input_open(struct cli_input *in, const char *path)
 {
-    memset(in, 0, sizeof(*in));
-    in->path = path;
-    if (!strcmp(path, "-")) {
-        in->f = stdin;
-        in->path = "stdin";
-    } else {
-        in->f = fopen(path, "rb");
-        if (!in->f)
-            return input_error(in, "cannot open %s: %s", path, strerror(errno));
+    if (!strcmp(path, "-"))
+        return cli_input_open_stream(in, stdin, path);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        memset(in, 0, sizeof(*in));
+        in->path = path;
+        return input_error(in, "cannot open %s: %s", path, strerror(errno));
     }
+    return cli_input_open_stream(in, f, path);
+}
+
+int cli_input_open_stream(struct cli_input *in, FILE *f, const char *path)
+{
+    memset(in, 0, sizeof(*in));
+    in->f = f;
+    in->path = f == stdin ? "stdin" : path;
 
     struct stat st;
     if (fstat(fileno(in->f), &st) == 0) {

@@ -71,6 +71,9 @@ struct cli_input {
  *  and has_format is set. Compressed video (MP4, Matroska...) is opened as
  *  raw with `compressed` set: the caller refuses it with advice. */
 int cli_input_open(struct cli_input *in, const char *path);
+/** The same on an open stream, which in then owns (closed unless stdin);
+ *  path names it in messages and for the file-name checks. */
+int cli_input_open_stream(struct cli_input *in, FILE *f, const char *path);
 
 /** Fixes the format (raw inputs take fmt; y4m inputs must already have one),
  *  computes the plane layout and allocates the frame buffer. */
