@@ -87,7 +87,8 @@ static int exact_sum_of(struct exact_sum *out, const struct exact_sum *a, const 
     int err = exact_reserve(out, a->n + b->n + 1);
     if (err < 0)
         return err;
-    memcpy(out->p, a->p, sizeof(*out->p) * (size_t)a->n);
+    if (a->n) /* an empty sum has no storage: memcpy from NULL is undefined */
+        memcpy(out->p, a->p, sizeof(*out->p) * (size_t)a->n);
     out->n = a->n;
     /* adding the components of b's expansion adds b's exact value */
     for (int j = 0; j < b->n; j++)
@@ -167,11 +168,17 @@ static int reserve_values(GpussimPool *p, size_t extra)
     return 0;
 }
 
+/* Finite values up to 2^900: the exact sums of 2^64 of them stay far from
+ * DBL_MAX (an overflowing partial sum would turn the expansion into NaN). */
+#define POOL_MAX_FINITE 0x1p900
+
 int gpussim_pool_add(GpussimPool *p, double v)
 {
     int err;
     if (!p || isnan(v))
         return -EINVAL;
+    if (isfinite(v) && fabs(v) > POOL_MAX_FINITE)
+        return -ERANGE;
     /* everything that can fail first: a failed add leaves the pool as it was */
     err = reserve_values(p, 1);
     if (err < 0)
@@ -214,7 +221,8 @@ int gpussim_pool_merge(GpussimPool *dst, const GpussimPool *src)
     if (err < 0)
         goto fail;
     /* after the reserve: src->values has moved with dst's when they are one */
-    memcpy(dst->values + dst->nb_values, src->values, sizeof(*dst->values) * n);
+    if (n)
+        memcpy(dst->values + dst->nb_values, src->values, sizeof(*dst->values) * n);
     dst->nb_values += n;
     dst->count += count;
     if (min < dst->min)
@@ -467,6 +475,12 @@ int gpussim_pool_deserialize2(GpussimPool **pool, const char *buf, size_t len, g
             goto fail;
         }
         err = gpussim_pool_add(p, v);
+        if (err == -ERANGE) {
+            gpussim_log(log, GPUSSIM_LOG_ERROR, "pool blob: value %" PRIu64 " (%g) is beyond the "
+                        "+-2^900 a pool holds", i, v);
+            err = -EINVAL;
+            goto fail;
+        }
         if (err < 0)
             goto fail_nomem;
     }

@@ -6,6 +6,7 @@
  * trips exactly.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -131,6 +132,23 @@ int main(void)
         gpussim_pool_destroy(&ref);
     }
 
+    /* empty pools merge into empty pools (no storage yet: fuzz_pool found a
+     * memcpy from NULL there, undefined behaviour under UBSan) */
+    {
+        GpussimPool *a = NULL, *b = NULL;
+        gpussim_pool_create(&a);
+        gpussim_pool_create(&b);
+        CHECK(gpussim_pool_merge(a, b) == 0 && gpussim_pool_merge(a, a) == 0, "empty merges");
+        gpussim_pool_stats(a, &st);
+        CHECK(st.count == 0 && isnan(st.mean), "empty after empty merges");
+        gpussim_pool_add(b, 0.25);
+        CHECK(gpussim_pool_merge(a, b) == 0, "merge into empty");
+        gpussim_pool_stats(a, &st);
+        CHECK(st.count == 1 && st.mean == 0.25, "merge into empty: %.17g", st.mean);
+        gpussim_pool_destroy(&a);
+        gpussim_pool_destroy(&b);
+    }
+
     /* the serialised form: version, count, the values' bits, CRC-32 (zlib's) */
     {
         const double v[] = { 1.5, 3.0 };
@@ -217,6 +235,8 @@ int main(void)
         CHECK(gpussim_pool_percentile(p, 50, &q) == -EINVAL, "empty percentile");
         CHECK(gpussim_pool_add(p, NAN) == -EINVAL, "NaN refused");
         CHECK(gpussim_pool_add(p, INFINITY) == 0, "inf accepted (dB of a perfect frame)");
+        CHECK(gpussim_pool_add(p, 0x1p901) == -ERANGE && gpussim_pool_add(p, -DBL_MAX) == -ERANGE,
+              "finite values beyond 2^900 refused (their exact sums could overflow)");
         gpussim_pool_add(p, 20.0);
         gpussim_pool_stats(p, &st);
         CHECK(isinf(st.mean) && st.min == 20.0 && isinf(st.max), "inf makes the mean infinite");
