@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "mem.h"
 #include "kernels/c/kernels_c.h"
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_DONE };
@@ -184,32 +185,34 @@ static void cpu_uninit(void **ppriv)
             if (wk->started)
                 pthread_join(wk->thread, NULL);
             cpu_scratch_free(&wk->scratch);
-            free(wk->ref_f);
-            free(wk->dis_f);
-            free(wk->ref_d);
-            free(wk->dis_d);
+            gpussim_free(wk->ref_f);
+            gpussim_free(wk->dis_f);
+            gpussim_free(wk->ref_d);
+            gpussim_free(wk->dis_d);
         }
-        free(be->workers);
+        gpussim_free(be->workers);
     }
     if (be->slots)
         for (int i = 0; i < be->nb_slots; i++)
             for (int k = 0; k < 2; k++)
                 for (int p = 0; p < GPUSSIM_MAX_SCORE_PLANES; p++)
-                    free(be->slots[i].raw[k][p]);
-    free(be->slots);
-    free(be->queue);
+                    gpussim_free(be->slots[i].raw[k][p]);
+    gpussim_free(be->slots);
+    gpussim_free(be->queue);
     pthread_cond_destroy(&be->work_cond);
     pthread_cond_destroy(&be->done_cond);
     pthread_mutex_destroy(&be->lock);
-    free(be);
+    gpussim_free(be);
     *ppriv = NULL;
 }
 
 static int cpu_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots)
 {
-    struct cpu_backend *be = calloc(1, sizeof(*be));
-    if (!be)
+    struct cpu_backend *be = gpussim_calloc(1, sizeof(*be));
+    if (!be) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "cpu: out of memory for the backend");
         return -ENOMEM;
+    }
     pthread_mutex_init(&be->lock, NULL);
     pthread_cond_init(&be->work_cond, NULL);
     pthread_cond_init(&be->done_cond, NULL);
@@ -227,16 +230,16 @@ static int cpu_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slot
         be->nb_slots = cfg->params.max_in_flight;
 
     const size_t luma = (size_t)cfg->plane[0].width * cfg->plane[0].height;
-    be->slots = calloc((size_t)be->nb_slots, sizeof(*be->slots));
-    be->queue = calloc((size_t)be->nb_slots, sizeof(*be->queue));
-    be->workers = calloc((size_t)be->nb_workers, sizeof(*be->workers));
+    be->slots = gpussim_calloc((size_t)be->nb_slots, sizeof(*be->slots));
+    be->queue = gpussim_calloc((size_t)be->nb_slots, sizeof(*be->queue));
+    be->workers = gpussim_calloc((size_t)be->nb_workers, sizeof(*be->workers));
     if (!be->slots || !be->queue || !be->workers)
         goto fail_nomem;
     for (int i = 0; i < be->nb_slots; i++)
         for (int k = 0; k < 2; k++)
             for (int p = 0; p < cfg->nb_planes; p++) {
                 const size_t n = (size_t)cfg->plane[p].width * cfg->plane[p].height;
-                be->slots[i].raw[k][p] = malloc(n * sizeof(uint16_t));
+                be->slots[i].raw[k][p] = gpussim_malloc(n * sizeof(uint16_t));
                 if (!be->slots[i].raw[k][p])
                     goto fail_nomem;
             }
@@ -244,20 +247,21 @@ static int cpu_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slot
         struct cpu_worker *wk = &be->workers[i];
         wk->be = be;
         wk->scratch = cpu_scratch_alloc(cfg->plane[0].width, cfg->plane[0].height);
-        wk->ref_f = malloc(luma * sizeof(float));
-        wk->dis_f = malloc(luma * sizeof(float));
-        wk->ref_d = malloc(luma * sizeof(float));
-        wk->dis_d = malloc(luma * sizeof(float));
+        wk->ref_f = gpussim_malloc(luma * sizeof(float));
+        wk->dis_f = gpussim_malloc(luma * sizeof(float));
+        wk->ref_d = gpussim_malloc(luma * sizeof(float));
+        wk->dis_d = gpussim_malloc(luma * sizeof(float));
         if (!wk->scratch || !wk->ref_f || !wk->dis_f || !wk->ref_d || !wk->dis_d)
             goto fail_nomem;
     }
     for (int i = 0; i < be->nb_workers; i++) {
         struct cpu_worker *wk = &be->workers[i];
-        const int err = pthread_create(&wk->thread, NULL, worker_main, wk);
+        const int err = gpussim_thread_create(&wk->thread, worker_main, wk);
         if (err) {
-            gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "cpu: cannot start worker thread %d", i);
+            gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "cpu: cannot start worker thread %d: %s", i,
+                        strerror(err));
             cpu_uninit((void **)&be);
-            return -err;
+            return -ENOMEM; /* out of threads is out of memory to the caller */
         }
         wk->started = 1;
     }

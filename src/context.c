@@ -5,10 +5,12 @@
  * flight, and turning each frame's sums into scores.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "mem.h"
 
 struct GpussimContext {
     struct gpussim_config cfg;
@@ -106,20 +108,25 @@ int gpussim_create(GpussimContext **pctx, const struct gpussim_params *params)
         return -EINVAL;
     *pctx = NULL;
 
-    GpussimContext *c = calloc(1, sizeof(*c));
-    if (!c)
+    GpussimContext *c = gpussim_calloc(1, sizeof(*c));
+    if (!c) {
+        const struct gpussim_logger log = { params->log_cb, params->log_opaque,
+                                            params->log_level ? params->log_level : GPUSSIM_LOG_INFO };
+        gpussim_log(&log, GPUSSIM_LOG_ERROR, "out of memory for the context");
         return -ENOMEM;
+    }
     err = gpussim_config_init(&c->cfg, params);
     if (err < 0)
         goto fail;
 
     err = gpussim_scores_names(&c->cfg, &c->names, &c->names_storage);
-    if (err < 0)
-        goto fail;
-    c->nb_scores = err;
-    c->values = calloc((size_t)c->nb_scores, sizeof(*c->values));
-    if (!c->values) {
-        err = -ENOMEM;
+    if (err >= 0) {
+        c->nb_scores = err;
+        c->values = gpussim_calloc((size_t)c->nb_scores, sizeof(*c->values));
+        err = c->values ? 0 : -ENOMEM;
+    }
+    if (err < 0) {
+        gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR, "out of memory for the score names and values");
         goto fail;
     }
 
@@ -151,10 +158,10 @@ void gpussim_destroy(GpussimContext **pctx)
         }
         c->backend->uninit(&c->priv);
     }
-    free(c->values);
-    free(c->names);
-    free(c->names_storage);
-    free(c);
+    gpussim_free(c->values);
+    gpussim_free(c->names);
+    gpussim_free(c->names_storage);
+    gpussim_free(c);
     *pctx = NULL;
 }
 
@@ -209,13 +216,46 @@ static int check_picture(const GpussimContext *c, const struct gpussim_picture *
         }
         const int w = i ? c->cfg.plane[1].width * (f->packing == GPUSSIM_PACKING_PLANAR ? 1 : 2)
                         : f->width;
+        const int h = c->cfg.plane[i ? 1 : 0].height;
         const ptrdiff_t row = (ptrdiff_t)w * c->cfg.bytes_per_sample;
-        const ptrdiff_t stride = pic->stride[i] < 0 ? -pic->stride[i] : pic->stride[i];
-        if (stride < row) {
+        const ptrdiff_t stride = pic->stride[i];
+        /* compared without negating: -PTRDIFF_MIN does not exist */
+        if (stride > -row && stride < row) {
             gpussim_log(log, GPUSSIM_LOG_ERROR,
                         "%s picture: plane %d stride %td is smaller than a row (%td bytes)", what, i,
-                        pic->stride[i], row);
+                        stride, row);
             return -EINVAL;
+        }
+        /* the last row starts (h - 1) * stride bytes from the first: that
+         * offset must be a representable pointer difference */
+        if (h > 1 && (stride > PTRDIFF_MAX / (h - 1) || stride < -(PTRDIFF_MAX / (h - 1)))) {
+            gpussim_log(log, GPUSSIM_LOG_ERROR,
+                        "%s picture: plane %d stride %td is too large for %d rows (the offset of "
+                        "the last row overflows)",
+                        what, i, stride, h);
+            return -EINVAL;
+        }
+        /* Samples deeper than 8 bits are 16-bit words, read as such by every
+         * backend (host unpack, device uploads and kernels): an odd stride or
+         * an odd plane address would make those reads misaligned. Refused
+         * rather than read bytewise: no producer (FFmpeg frames, y4m, raw
+         * files) lays 16-bit samples out that way. */
+        if (c->cfg.bytes_per_sample == 2) {
+            if (stride & 1) {
+                gpussim_log(log, GPUSSIM_LOG_ERROR,
+                            "%s picture: plane %d stride %td is odd; %d-bit samples are 16-bit "
+                            "words, so the stride must be a multiple of 2 bytes",
+                            what, i, stride, f->bit_depth);
+                return -EINVAL;
+            }
+            if (pic->memory != GPUSSIM_MEMORY_DMABUF ? ((uintptr_t)pic->data[i] & 1)
+                                                     : (pic->offset[i] & 1)) {
+                gpussim_log(log, GPUSSIM_LOG_ERROR,
+                            "%s picture: plane %d starts at an odd address; %d-bit samples are "
+                            "16-bit words and must be 2-byte aligned",
+                            what, i, f->bit_depth);
+                return -EINVAL;
+            }
         }
     }
     return 0;

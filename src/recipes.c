@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "mem.h"
 
 #define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
 #define MSSSIM_MIN_SIDE (SSIM_WINDOW << (GPUSSIM_MSSSIM_SCALES - 1)) /* 176 */
@@ -259,20 +260,20 @@ int gpussim_scores_names(const struct gpussim_config *cfg, const char ***names, 
 {
     const int n = gpussim_scores_count(cfg);
     struct name_writer nw = { 0 };
-    nw.storage = malloc((size_t)n * 48);
-    nw.offsets = malloc(sizeof(*nw.offsets) * (size_t)n);
-    const char **out = malloc(sizeof(*out) * ((size_t)n + 1));
+    nw.storage = gpussim_malloc((size_t)n * 48);
+    nw.offsets = gpussim_malloc(sizeof(*nw.offsets) * (size_t)n);
+    const char **out = gpussim_malloc(sizeof(*out) * ((size_t)n + 1));
     if (!nw.storage || !nw.offsets || !out) {
-        free(nw.storage);
-        free(nw.offsets);
-        free(out);
+        gpussim_free(nw.storage);
+        gpussim_free(nw.offsets);
+        gpussim_free(out);
         return -ENOMEM;
     }
     for_each_score(cfg, emit_name, &nw);
     for (int i = 0; i < n; i++)
         out[i] = nw.storage + nw.offsets[i];
     out[n] = NULL;
-    free(nw.offsets);
+    gpussim_free(nw.offsets);
     *names = out;
     *storage = nw.storage;
     return n;

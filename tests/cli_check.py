@@ -76,6 +76,145 @@ def cmd_plane(src, dst, w, h, bps, plane):
             out.write(data[f + off:f + off + csize])
 
 
+def lcg_bytes(seed, n):
+    """Deterministic noise (the 64-bit LCG of Knuth's MMIX), top byte of each step."""
+    x = seed
+    out = bytearray(n)
+    for i in range(n):
+        x = (x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        out[i] = x >> 56
+    return bytes(out)
+
+
+def cmd_noise(dst, w, h, frames, seed):
+    """A gray 8-bit y4m of random-noise frames."""
+    w, h, frames, seed = int(w), int(h), int(frames), int(seed)
+    with open(dst, "wb") as out:
+        out.write(b"YUV4MPEG2 W%d H%d Cmono\n" % (w, h))
+        for k in range(frames):
+            out.write(b"FRAME\n")
+            out.write(lcg_bytes(seed * 1000 + k, w * h))
+
+
+def cmd_repeat(src):
+    """Writes src to stdout over and over, until the reader goes away."""
+    data = open(src, "rb").read()
+    out = sys.stdout.buffer
+    try:
+        while True:
+            out.write(data)
+            out.flush()
+    except (BrokenPipeError, OSError):
+        pass
+    try:
+        sys.stdout = None  # no flush error at exit
+    except Exception:
+        pass
+
+
+def cmd_poke16(path, offset, value):
+    """Overwrites the 16-bit little-endian word at byte offset with value."""
+    with open(path, "r+b") as f:
+        f.seek(int(offset))
+        f.write(int(value).to_bytes(2, "little"))
+
+
+def cmd_count(path, needle, n):
+    """Exit 0 once path holds needle at least n times (for polling)."""
+    try:
+        text = open(path, "rb").read().decode("utf-8", "replace")
+    except OSError:
+        sys.exit(1)
+    sys.exit(0 if text.count(needle) >= int(n) else 1)
+
+
+def read_gpussim_json(path):
+    """README's recipe for a gpussim JSON log, also one of a killed run."""
+    text = open(path).read()
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    # killed mid-run: keep the frames written so far (each is flushed whole)
+    end = text.find("\n  ],")
+    if end < 0:
+        end = text.rfind("\n    }")
+        end = end + 6 if end >= 0 else text.index('"frames": [') + 11
+    return json.loads(text[:end] + "\n  ]\n}")
+
+
+def cmd_prefix(out_path, exp_path, mode):
+    """A run stopped early: N > 0 frames, each equal to the expected sequence's
+    frame (repeated as in expect); mode 'complete' also wants valid JSON with
+    the pooled stats over the N frames, 'killed' repairs the file first."""
+    if mode == "killed":
+        try:
+            json.load(open(out_path))
+            fail("the killed run's file is complete JSON; expected it cut off")
+        except ValueError:
+            pass
+        out = read_gpussim_json(out_path)
+    else:
+        out = load_json(out_path)
+    exp = load_json(exp_path)["frames"]
+    frames = out["frames"]
+    if not frames:
+        fail("no frames in the output of the stopped run")
+    for i, fr in enumerate(frames):
+        if fr.get("frameNum") != i:
+            fail("frame %d has frameNum %r" % (i, fr.get("frameNum")))
+        for k, v in exp[i % len(exp)].items():
+            if fr["metrics"].get(k) != v:
+                fail("frame %d %s = %r, libvmaf %r" % (i, k, fr["metrics"].get(k), v))
+    if mode == "complete":
+        keys = list(exp[0].keys())
+        check_pooled(out, keys, len(frames))
+        left = out.get("pooled_metrics_frames_left_out")
+        if left != {k: 0 for k in keys}:
+            fail("pooled_metrics_frames_left_out is %r" % left)
+    print("    %d frames (%s run) equal libvmaf's first %d" % (len(frames), mode, len(frames)))
+    print("FRAMES=%d" % len(frames))
+
+
+def cmd_nan(out_path, key, nan_frames, nframes):
+    """key is null on exactly the frames listed (comma-separated), the pool is
+    over the other frames and pooled_metrics_frames_left_out says how many."""
+    out = load_json(out_path)
+    nan_frames = [int(x) for x in nan_frames.split(",")]
+    frames = out["frames"]
+    if len(frames) != int(nframes):
+        fail("%d frames, expected %s" % (len(frames), nframes))
+    got = [i for i, fr in enumerate(frames) if fr["metrics"][key] is None]
+    if got != nan_frames:
+        fail("%s is null on frames %r, expected %r" % (key, got, nan_frames))
+    vals = [fr["metrics"][key] for fr in frames if fr["metrics"][key] is not None]
+    p = out["pooled_metrics"][key]
+    if p["min"] != min(vals) or p["max"] != max(vals) or p["mean"] != math.fsum(vals) / len(vals):
+        fail("pooled %s %r is not over the %d finite frames %r" % (key, p, len(vals), vals))
+    left = out["pooled_metrics_frames_left_out"]
+    want = {k: (len(nan_frames) if k == key else 0) for k in frames[0]["metrics"]}
+    if left != want:
+        fail("pooled_metrics_frames_left_out %r, expected %r" % (left, want))
+    print("    %s null on frames %r, pooled over the other %d, left out %d" % (key, got, len(vals), len(got)))
+
+
+def cmd_same(a_path, b_path):
+    """Two outputs hold the same frames and pooled values (fps aside)."""
+    a, b = load_json(a_path), load_json(b_path)
+    if a["frames"] != b["frames"] or a["pooled_metrics"] != b["pooled_metrics"]:
+        fail("%s and %s differ" % (a_path, b_path))
+    print("    same %d frames and pooled values" % len(a["frames"]))
+
+
+def cmd_printable(path):
+    """path holds only printable ASCII and newlines (no raw control bytes)."""
+    data = open(path, "rb").read()
+    bad = [b for b in data if (b < 0x20 and b != 0x0a) or b > 0x7e]
+    if bad:
+        fail("%s holds raw bytes %r" % (path, bytes(bad[:16])))
+    print("    %s: printable text only" % path)
+
+
 def cmd_suffix_equal(out_path, other_path, suffix, keys):
     """out's '<key><suffix>' values equal other's '<key>' values on every frame."""
     a = load_json(out_path)["frames"]
@@ -241,7 +380,9 @@ def cmd_same_luma(out_path, exp_path, keys):
 def main():
     cmds = {"y4m": cmd_y4m, "relayout": cmd_relayout, "expect": cmd_expect, "keys": cmd_keys, "values": cmd_values,
             "csv": cmd_csv, "db": cmd_db, "same_luma": cmd_same_luma,
-            "plane": cmd_plane, "suffix_equal": cmd_suffix_equal}
+            "plane": cmd_plane, "suffix_equal": cmd_suffix_equal, "noise": cmd_noise,
+            "repeat": cmd_repeat, "poke16": cmd_poke16, "count": cmd_count, "prefix": cmd_prefix,
+            "nan": cmd_nan, "same": cmd_same, "printable": cmd_printable}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         fail("usage: cli_check.py %s ARGS" % "|".join(cmds))
     cmds[sys.argv[1]](*sys.argv[2:])

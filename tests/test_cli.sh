@@ -83,7 +83,7 @@ expect_error() {
         sed 's/^/    stderr: /' "$TMP/err"
         return 1
     fi
-    echo "    stderr: $(grep -F -- "$3" "$TMP/err" | head -n 1)"
+    printf '    stderr: %s\n' "$(grep -F -- "$3" "$TMP/err" | head -n 1)"
     return 0
 }
 
@@ -321,6 +321,198 @@ run_cli -r "$TMP/does-not-exist.yuv" -d "$(dis 8)" -w $W -h $H -p 420 -b 8
 expect_setup_error "missing input file" "cannot open"
 run_cli -d "$(dis 8)" -w $W -h $H -p 420 -b 8
 expect_setup_error "no -r" "both -r REF and -d DIS are required"
+
+# ---- reliability: output opened first, streamed, signals ---------------------------
+# an unwritable -o is a setup error found before any frame is read (this
+# input would fail with "truncated" at frame 2 if scoring had begun)
+run_cli -r "$TMP/ref8_trunc.yuv" -d "$(dis 8)" -w $W -h $H -p 420 -b 8 -o /nonexistent/dir/x.json
+if expect_setup_error "-o in a missing directory: exit 2 before any work" \
+    "cannot write /nonexistent/dir/x.json: No such file or directory"; then
+    if grep -q "truncated input" "$TMP/err"; then failed "  ... frames were read before -o was opened"; else pass "  ... no frame read"; fi
+fi
+# the raw size check warns at the start, naming the frame that will be cut
+run_cli -r "$TMP/ref8_trunc.yuv" -d "$(dis 8)" -w $W -h $H -p 420 -b 8 $FEATS
+expect_partial "raw size not a whole number of frames: warned up front" \
+    "$TMP/ref8_trunc.yuv: its 699840 bytes are not a whole number of 279936-byte frames (576x324 4:2:0 8-bit): frame 2 will be truncated (139968 bytes); are -w/-h/-p/-b right?" \
+    expect "$TMP/out" "$FIX/expected_8bit.json" 2
+
+# a stop signal on a running CLI: endless inputs through FIFOs; once the file
+# holds frames, the signal; the file is then complete and the status 128+N
+stop_test() { # NAME SIGNAL STATUS MODE [CLI-ARGS]
+    name=$1 sig=$2 want=$3 mode=$4
+    shift 4
+    rm -f "$TMP/rf" "$TMP/df" "$TMP/sig.out"
+    mkfifo "$TMP/rf" "$TMP/df" || { failed "$name: mkfifo"; return; }
+    $CHECK repeat "$(ref 8)" >"$TMP/rf" 2>/dev/null &
+    g1=$!
+    $CHECK repeat "$(dis 8)" >"$TMP/df" 2>/dev/null &
+    g2=$!
+    "$CLI" -r "$TMP/rf" -d "$TMP/df" -w $W -h $H -p 420 -b 8 --threads 1 $FEATS -o "$TMP/sig.out" "$@" 2>"$TMP/err" &
+    pid=$!
+    i=0
+    # at least 3 frames written: JSON "frameNum" keys, or CSV lines after the header
+    needle=frameNum
+    [ "$mode" = csv ] && needle='
+'
+    until $CHECK count "$TMP/sig.out" "$needle" 4 2>/dev/null || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -s "$sig" $pid
+    wait $pid
+    rc=$?
+    kill $g1 $g2 2>/dev/null
+    wait $g1 $g2 2>/dev/null
+    if [ "$rc" -ne "$want" ]; then
+        failed "$name: exit status $rc, expected $want"
+        sed 's/^/    stderr: /' "$TMP/err"
+        return
+    fi
+    if [ "$mode" = csv ]; then
+        if python3 - "$TMP/sig.out" "$FIX/expected_8bit.json" <<'PYEOF'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+exp = json.load(open(sys.argv[2]))["frames"]
+assert rows[0][0] == "Frame" and len(rows) > 1, "no rows"
+for i, row in enumerate(rows[1:]):
+    assert int(row[0]) == i, row[0]
+    for k, cell in zip(rows[0][1:], row[1:]):
+        assert float(cell) == exp[i % len(exp)][k], (i, k, cell)
+print("    %d CSV rows equal libvmaf" % (len(rows) - 1))
+PYEOF
+        then pass "$name"; else failed "$name"; fi
+        return
+    fi
+    if $CHECK prefix "$TMP/sig.out" "$FIX/expected_8bit.json" "$mode" >"$TMP/prefix"; then
+        sed -n 's/^    /    /p' "$TMP/prefix"
+        n=$(sed -n 's/^FRAMES=//p' "$TMP/prefix")
+        if [ "$mode" = killed ] || grep -q -F "stopped by SIG$sig after $n frames; the output is complete for them" "$TMP/err"; then
+            pass "$name"
+        else
+            failed "$name: stderr lacks 'stopped by SIG$sig after $n frames'"
+            sed 's/^/    stderr: /' "$TMP/err"
+        fi
+    else
+        failed "$name"
+    fi
+}
+if command -v mkfifo >/dev/null 2>&1; then
+    stop_test "SIGINT: exit 130, complete JSON of the frames scored" INT 130 complete
+    stop_test "SIGTERM: exit 143, complete JSON of the frames scored" TERM 143 complete
+    stop_test "SIGKILL: the cut-off JSON repaired as README says holds the frames" KILL 137 killed
+    stop_test "SIGTERM with --csv: every row written equals libvmaf" TERM 143 csv --csv
+else
+    echo "SKIP: signal tests (no mkfifo)"
+fi
+
+# ---- default features: what the frame size allows ------------------------------
+run_cli -r "$TMP/small.yuv" -d "$TMP/small.yuv" -w 100 -h 100 -p 420 -b 8
+expect_ok "100x100, no --feature: MS-SSIM left out" keys "$TMP/out" float_ssim,float_ansnr,float_anpsnr,ssim
+if grep -q -F "gpussim: warning: the frame size 100x100 is below MS-SSIM's minimum of 176x176: float_ms_ssim is not computed (left out of the default features; --feature float_ms_ssim makes this an error)" "$TMP/err"; then
+    pass "  ... with a warning naming it and why"
+else
+    failed "  ... warning missing"; sed 's/^/    stderr: /' "$TMP/err"
+fi
+cp "$TMP/out" "$TMP/small_default.json"
+run_cli -r "$TMP/small.yuv" -d "$TMP/small.yuv" -w 100 -h 100 -p 420 -b 8 --feature float_ssim --feature ansnr --feature ssim
+expect_ok "  ... values == the same features named" same "$TMP/small_default.json" "$TMP/out"
+run_cli -r "$TMP/small.yuv" -d "$TMP/small.yuv" -w 100 -h 100 -p 420 -b 8 --feature all
+expect_setup_error "100x100 --feature all: still an error" "MS-SSIM needs at least 176x176"
+run_cli -r "$TMP/352x200.yuv" -d "$TMP/352x200.yuv" -w 352 -h 200 -p 420 -b 8 --planes all
+expect_ok "352x200 --planes all, no --feature: MS-SSIM left out for the chroma size" keys "$TMP/out" float_ssim,float_ansnr,float_anpsnr,ssim,float_ssim.u,float_ansnr.u,float_anpsnr.u,ssim.u,float_ssim.v,float_ansnr.v,float_anpsnr.v,ssim.v
+if grep -q -F "the chroma plane size (--planes all) 176x100 is below MS-SSIM's minimum of 176x176" "$TMP/err"; then pass "  ... warned"; else failed "  ... no warning"; fi
+head -c $((8 * 8 * 3 / 2)) "$(ref 8)" >"$TMP/8x8.yuv"
+run_cli -r "$TMP/8x8.yuv" -d "$TMP/8x8.yuv" -w 8 -h 8 -p 420 -b 8
+expect_ok "8x8, no --feature: only what fits (float_ansnr, ssim)" keys "$TMP/out" float_ansnr,float_anpsnr,ssim
+if grep -q -F "the frame size 8x8 is below float_ssim's 11x11 window of 11x11: float_ssim is not computed" "$TMP/err"; then pass "  ... float_ssim left out with a warning"; else failed "  ... no float_ssim warning"; sed 's/^/    stderr: /' "$TMP/err"; fi
+
+# ---- NaN scores: libvmaf's arithmetic, kept; warned and counted -------------------
+$CHECK noise "$TMP/noise_r.y4m" 176 176 6 1
+$CHECK noise "$TMP/noise_d.y4m" 176 176 6 2
+run_cli -r "$TMP/noise_r.y4m" -d "$TMP/noise_d.y4m" --feature float_ms_ssim --feature float_ssim
+expect_ok "176x176 noise: float_ms_ssim NaN on 5 frames, pooled over the 6th" nan "$TMP/out" float_ms_ssim 0,1,2,3,4 6
+if grep -q -F "gpussim: warning: float_ms_ssim is NaN (not a number) on 5 of 6 frames (frames 0, 1, 2, 3, 4): those frames are left out of its pooled statistics (pooled_metrics_frames_left_out)" "$TMP/err"; then
+    pass "  ... warning with the count and the frames"
+else
+    failed "  ... warning missing"; sed 's/^/    stderr: /' "$TMP/err"
+fi
+
+# ---- samples above the bit depth: refused, never a silently different number ------
+cp "$(ref 10)" "$TMP/ref10_hot.yuv"
+$CHECK poke16 "$TMP/ref10_hot.yuv" $((FS16 + (2 * W + 5) * 2)) 1024
+run_cli -r "$TMP/ref10_hot.yuv" -d "$(dis 10)" -w $W -h $H -p 420 -b 10 $FEATS
+expect_partial "10-bit sample 1024 in frame 1: refused, frame 0 kept" \
+    "$TMP/ref10_hot.yuv: frame 1: 1 sample(s) above the 10-bit maximum 1023 (the first: 1024 in plane Y at x=5 y=2): this is not 10-bit little-endian video" \
+    expect "$TMP/out" "$FIX/expected_10bit.json" 1
+$CHECK y4m "$(dis 12)" "$TMP/dis12_hot.y4m" $W $H 420 2 "YUV4MPEG2 W576 H324 C420p12"
+# frame 0's U plane, x=3 y=1 (after the header line and "FRAME\n")
+hdr=$(( $(head -n 1 "$TMP/dis12_hot.y4m" | wc -c) + 6 ))
+$CHECK poke16 "$TMP/dis12_hot.y4m" $((hdr + W * H * 2 + (W / 2 + 3) * 2)) 4103
+$CHECK poke16 "$TMP/dis12_hot.y4m" $((hdr + W * H * 2 + (W / 2 + 4) * 2)) 65535
+run_cli -r "$TMP/ref12.y4m" -d "$TMP/dis12_hot.y4m" $FEATS
+expect_partial "12-bit y4m, two samples above 4095 in U: refused at frame 0" \
+    "$TMP/dis12_hot.y4m: frame 0: 2 sample(s) above the 12-bit maximum 4095 (the first: 4103 in plane U at x=3 y=1)" \
+    expect "$TMP/out" "$FIX/expected_12bit.json" 0 all
+
+# ---- compressed input: say what gpussim reads, show the FFmpeg line ----------------
+printf '\000\000\000\040ftypisom\000\000\002\000isomiso2avc1mp41' >"$TMP/dis.mp4"
+run_cli -r "$TMP/ref8.y4m" -d "$TMP/dis.mp4"
+if expect_setup_error "MP4 input: refused with advice" \
+    "$TMP/dis.mp4 is compressed video (MP4/QuickTime): gpussim reads only YUV4MPEG2 (.y4m) and raw planar YUV."; then
+    if grep -q -x -F "    ffmpeg -i $TMP/dis.mp4 -strict -1 -f yuv4mpegpipe - | gpussim -r $TMP/ref8.y4m -d -" "$TMP/err"; then
+        pass "  ... with the ffmpeg | gpussim line"
+    else failed "  ... no ffmpeg line"; sed 's/^/    stderr: /' "$TMP/err"; fi
+fi
+head -c 5000 "$(ref 8)" >"$TMP/ref.mkv"
+run_cli -r "$TMP/ref.mkv" -d "$TMP/dis.mp4" -w $W -h $H -p 420 -b 8
+if expect_setup_error "two compressed inputs (.mkv by name, MP4 by content)" "$TMP/ref.mkv is compressed video (Matroska)"; then
+    if grep -q -x -F "    ffmpeg -i $TMP/dis.mp4 -strict -1 -f yuv4mpegpipe - | gpussim -r ref.y4m -d -" "$TMP/err"; then
+        pass "  ... converting one to a file, piping the other"
+    else failed "  ... wrong advice"; sed 's/^/    stderr: /' "$TMP/err"; fi
+fi
+
+# ---- device, one stream twice, CR LF, control bytes ------------------------------
+run_cli $R8 --backend cpu --device 7
+expect_setup_error "--backend cpu --device 7: refused" "--device 7: the cpu backend has no devices"
+run_cli $R8 --device 1000 --feature float_ssim
+expect_ok "--device 1000 on auto: scored (on the CPU)" expect "$TMP/out" "$FIX/expected_8bit.json" all float_ssim
+if grep -q -F "gpussim: warning: --device 1000 is ignored: no GPU backend could use it, so the frames are scored on the cpu backend" "$TMP/err"; then
+    pass "  ... with a warning"
+else failed "  ... no warning"; sed 's/^/    stderr: /' "$TMP/err"; fi
+cat "$TMP/ref8.y4m" | "$CLI" -r - -d /dev/stdin >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_setup_error "-r - -d /dev/stdin on a pipe: one stream twice" \
+    "the reference (stdin) and the distorted input (/dev/stdin) are the same stream (a pipe or device): only one input can be read from stdin or a pipe"
+"$CLI" -r - -d /dev/stdin --feature float_ssim <"$TMP/ref8.y4m" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_ok "-r - -d /dev/stdin on a regular file: two opens, identity" expect "$TMP/out" "$FIX/expected_8bit_identity.json" all float_ssim
+{ printf 'YUV4MPEG2 W576 H324 C420jpeg\r\nFRAME\r\n'; head -c $FS8 "$(ref 8)"; } >"$TMP/crlf.y4m"
+run_cli -r "$TMP/crlf.y4m" -d "$TMP/dis8.y4m"
+expect_setup_error "CR LF y4m header: named visibly" \
+    "$TMP/crlf.y4m: the y4m header line ends with CR LF (\\r\\n), not LF: the file went through a text-mode (DOS line ending) conversion"
+{ printf 'YUV4MPEG2 W576 H324 C420jpeg\nFRAME\n'; head -c $FS8 "$(dis 8)"; printf 'FRAME\r\n'; head -c $FS8 "$(dis 8)"; } >"$TMP/crlf_frame.y4m"
+run_cli -r "$TMP/ref8.y4m" -d "$TMP/crlf_frame.y4m" $FEATS
+expect_partial "CR LF FRAME header at frame 1" "$TMP/crlf_frame.y4m: frame 1: the FRAME header ends with CR LF (\\r\\n)" \
+    expect "$TMP/out" "$FIX/expected_8bit.json" 1
+{ printf 'YUV4MPEG2 W576 H324 C420jpeg\nFRAME\n'; head -c $FS8 "$(dis 8)"; printf 'FRAM\001\377\033[31mRED\n'; } >"$TMP/binframe.y4m"
+run_cli -r "$TMP/ref8.y4m" -d "$TMP/binframe.y4m" $FEATS
+expect_partial "binary bytes in a FRAME line: escaped" \
+    "$TMP/binframe.y4m: frame 1: expected a y4m FRAME header, found 'FRAM\\x01\\xff\\x1b[31mRED'" \
+    expect "$TMP/out" "$FIX/expected_8bit.json" 1
+if $CHECK printable "$TMP/err"; then pass "  ... no raw control byte reaches the terminal"; else failed "  ... raw bytes in stderr"; fi
+{ printf 'YUV4MPEG2 W576 H324 X\033]0;title\007 C420jpeg\n'; } >"$TMP/binhdr.y4m"
+run_cli -r "$TMP/binhdr.y4m" -d "$TMP/dis8.y4m"
+expect_setup_error "control bytes in a y4m header: escaped" \
+    "$TMP/binhdr.y4m: the y4m header holds a control byte 0x1b at offset 21: 'W576 H324 X\\x1b]0;title\\x07 C420jpeg'"
+
+# ---- a size change mid-stream (concatenated y4m): the frame where it happens -----
+{ cat "$TMP/ref8.y4m"; printf 'YUV4MPEG2 W352 H288 C420jpeg\nFRAME\n'; head -c $((352 * 288 * 3 / 2)) "$(ref 8)"; } >"$TMP/concat.y4m"
+{ cat "$TMP/dis8.y4m"; tail -c $((FS8 + 6)) "$TMP/dis8.y4m"; } >"$TMP/dis8_4f.y4m"
+run_cli -r "$TMP/concat.y4m" -d "$TMP/dis8_4f.y4m" $FEATS
+expect_partial "concatenated y4m with a size change at frame 3" \
+    "$TMP/concat.y4m: frame 3: a new y4m stream header ('YUV4MPEG2 W352 H288 C420jpeg') where a FRAME header was expected: concatenated y4m streams (a format or size change mid-stream) are not supported; the stream so far is 576x324 4:2:0 8-bit" \
+    expect "$TMP/out" "$FIX/expected_8bit.json" 3
+run_cli -r "$(ref 8)" -d "$TMP/dis8_2f.yuv" -w $W -h $H -p 420 -b 8 $FEATS
+expect_partial "raw inputs of different lengths: the frame where one ends" \
+    "the inputs have different frame counts: at frame 2, the distorted $TMP/dis8_2f.yuv ended (after 2 frames) while the reference $(ref 8) has more" \
+    expect "$TMP/out" "$FIX/expected_8bit.json" 2
 
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

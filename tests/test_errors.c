@@ -5,6 +5,7 @@
  * error code and a message naming the limit; bad calls fail cleanly.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,91 @@ int main(void)
         CHECK(ctx == NULL, "destroy clears the handle");
         test_packed_free(&pk);
         test_frame_free(&f);
+    }
+    /* strides the picture check must refuse without undefined behaviour:
+     * odd strides or addresses of 16-bit words, PTRDIFF_MIN (whose negation
+     * overflows), strides whose last-row offset overflows; a negative stride
+     * (bottom-up rows) still works and scores like the top-down copy */
+    {
+        enum { W = 64, H = 64 };
+        p = base(W, H, 10);
+        p.metrics = GPUSSIM_METRIC_FLOAT_SSIM | GPUSSIM_METRIC_SSIM;
+        p.max_in_flight = 1;
+        GpussimContext *ctx = NULL;
+        CHECK(gpussim_create(&ctx, &p) == 0, "create 64x64 10-bit: %s", test_last_error);
+        /* room for a 2*W+1 byte stride plus one byte of misalignment */
+        const size_t size = (size_t)(2 * W + 2) * H + 2;
+        uint16_t *words = calloc(size / 2 + 1, 2);
+        uint8_t *bytes = (uint8_t *)words;
+        uint64_t seed = 5;
+        for (size_t i = 0; i < size; i++)
+            bytes[i] = (uint8_t)(test_rand(&seed) & (i & 1 ? 0x03 : 0xff)); /* LE 10-bit words */
+        struct gpussim_picture good = { 0 }, bad;
+        good.data[0] = bytes;
+        good.stride[0] = 2 * W;
+
+        bad = good;
+        bad.stride[0] = 2 * W + 1;
+        CHECK(gpussim_submit(ctx, &bad, &good) == -EINVAL &&
+                  strstr(test_last_error, "reference picture: plane 0 stride 129 is odd; 10-bit "
+                                          "samples are 16-bit words, so the stride must be a "
+                                          "multiple of 2 bytes"),
+              "odd 10-bit stride: %s", test_last_error);
+        bad = good;
+        bad.stride[0] = -(2 * W + 1);
+        bad.data[0] = bytes + (size_t)(2 * W + 1) * (H - 1);
+        CHECK(gpussim_submit(ctx, &good, &bad) == -EINVAL &&
+                  strstr(test_last_error, "distorted picture: plane 0 stride -129 is odd"),
+              "odd negative 10-bit stride: %s", test_last_error);
+        bad = good;
+        bad.data[0] = bytes + 1;
+        CHECK(gpussim_submit(ctx, &bad, &good) == -EINVAL &&
+                  strstr(test_last_error, "reference picture: plane 0 starts at an odd address; "
+                                          "10-bit samples are 16-bit words and must be 2-byte "
+                                          "aligned"),
+              "odd 10-bit address: %s", test_last_error);
+        bad = good;
+        bad.stride[0] = PTRDIFF_MIN;
+        CHECK(gpussim_submit(ctx, &bad, &good) == -EINVAL &&
+                  strstr(test_last_error, "reference picture: plane 0 stride -9223372036854775808 "
+                                          "is too large for 64 rows"),
+              "PTRDIFF_MIN stride: %s", test_last_error);
+        bad.stride[0] = PTRDIFF_MAX;
+        CHECK(gpussim_submit(ctx, &good, &bad) == -EINVAL &&
+                  strstr(test_last_error, "distorted picture: plane 0 stride 9223372036854775807 "
+                                          "is too large for 64 rows"),
+              "PTRDIFF_MAX stride: %s", test_last_error);
+        bad.stride[0] = PTRDIFF_MAX / 63 + 1;
+        CHECK(gpussim_submit(ctx, &good, &bad) == -EINVAL && strstr(test_last_error, "too large for 64 rows"),
+              "stride just above the overflow bound: %s", test_last_error);
+        bad.stride[0] = -(2 * W - 2);
+        CHECK(gpussim_submit(ctx, &good, &bad) == -EINVAL &&
+                  strstr(test_last_error, "plane 0 stride -126 is smaller than a row (128 bytes)"),
+              "short negative stride: %s", test_last_error);
+
+        /* the same samples top-down and bottom-up (negative stride) */
+        uint16_t *flip = malloc(sizeof(uint16_t) * W * H);
+        for (int y = 0; y < H; y++)
+            memcpy(flip + (size_t)(H - 1 - y) * W, bytes + (size_t)y * 2 * W, 2 * W);
+        struct gpussim_picture up = { 0 };
+        up.data[0] = flip + (size_t)(H - 1) * W;
+        up.stride[0] = -2 * W;
+        struct gpussim_picture zero = good;
+        zero.data[0] = bytes + 2 * W; /* rows shifted by one: not identical */
+        struct gpussim_result res;
+        double top[2], bottom[2];
+        CHECK(gpussim_submit(ctx, &good, &zero) == 0, "top-down submit: %s", test_last_error);
+        CHECK(gpussim_collect(ctx, &res, 1) == 1 && res.nb_values == 2, "top-down collect");
+        memcpy(top, res.values, sizeof(top));
+        CHECK(gpussim_submit(ctx, &up, &zero) == 1, "bottom-up submit: %s", test_last_error);
+        CHECK(gpussim_collect(ctx, &res, 1) == 1, "bottom-up collect");
+        memcpy(bottom, res.values, sizeof(bottom));
+        CHECK(top[0] == bottom[0] && top[1] == bottom[1] && top[0] < 1.0,
+              "negative stride scores %.17g %.17g, positive %.17g %.17g", bottom[0], bottom[1],
+              top[0], top[1]);
+        free(flip);
+        free(words);
+        gpussim_destroy(&ctx);
     }
     CHECK(strcmp(gpussim_strerror(-EAGAIN), "too many frames in flight; collect results first") == 0,
           "strerror");

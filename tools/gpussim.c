@@ -6,15 +6,16 @@
  * on the CPU or a GPU, and print libvmaf-layout JSON or CSV.
  *
  * Flow: parse options, open both inputs (raw or y4m) and check they share
- * one format, create one library context per option group, then a pipeline:
- * submit frame N, read frame N+1 while the workers compute, collect results in
- * order. Whatever goes wrong after scoring began, the frames scored so far
- * are written out completely before the non-zero exit.
+ * one format, create one library context per option group, open the output,
+ * then a pipeline: submit frame N, read frame N+1 while the workers compute,
+ * collect results in order and write each frame (flushed) as soon as every
+ * context returned it. Whatever goes wrong after scoring began, and on
+ * SIGINT/SIGTERM, the frames scored so far are in the output, which is then
+ * closed properly (pooled statistics) before the non-zero exit.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,457 +26,26 @@
 
 #include <gpussim/gpussim.h>
 
+#include "cli_msg.h"
 #include "input.h"
+#include "options.h"
 #include "output.h"
 
-/* exit statuses (documented in tools/README-cli.md) */
+/* exit statuses (documented in README.md; a stop signal gives 128 + its number) */
 #define EXIT_SCORING_ERROR 1 /* failed after scoring began; output has the frames before it */
 #define EXIT_SETUP_ERROR 2   /* bad options, inputs or configuration; nothing scored or written */
 
-/* ---- messages ------------------------------------------------------------- */
+/* ---- library contexts ----------------------------------------------------------- */
 
-static void cli_msg(const char *level, const char *fmt, ...)
-{
-    va_list ap;
-    char msg[1024];
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    /* one fprintf per message: stderr is locked per call, so lines from the
-     * library's worker threads never interleave with ours */
-    fprintf(stderr, "gpussim: %s: %s\n", level, msg);
-}
-
-#define cli_error(...) cli_msg("error", __VA_ARGS__)
-
-static void log_callback(void *opaque, enum gpussim_log_level level, const char *msg)
-{
-    (void)opaque;
-    const char *name = level <= GPUSSIM_LOG_ERROR     ? "error"
-                       : level <= GPUSSIM_LOG_WARNING ? "warning"
-                       : level <= GPUSSIM_LOG_INFO    ? "info"
-                       : level <= GPUSSIM_LOG_VERBOSE ? "verbose"
-                                                      : "debug";
-    cli_msg(name, "%s", msg);
-}
-
-/* ---- features --------------------------------------------------------------- */
-
-enum feature_id {
-    FEAT_FLOAT_SSIM = 0,
-    FEAT_FLOAT_MS_SSIM,
-    FEAT_FLOAT_ANSNR,
-    FEAT_SSIM,
-    FEAT_COUNT,
-};
-
-static const struct feature_info {
-    const char *name;
-    const char *alias;
-    unsigned metric;
-    const char *options; /* for messages */
-} features[FEAT_COUNT] = {
-    [FEAT_FLOAT_SSIM] = { "float_ssim", NULL, GPUSSIM_METRIC_FLOAT_SSIM,
-                          "scale, enable_lcs, enable_db, clip_db" },
-    [FEAT_FLOAT_MS_SSIM] = { "float_ms_ssim", "ms_ssim", GPUSSIM_METRIC_FLOAT_MS_SSIM,
-                             "enable_lcs, enable_db, clip_db" },
-    [FEAT_FLOAT_ANSNR] = { "float_ansnr", "ansnr", GPUSSIM_METRIC_FLOAT_ANSNR, "none" },
-    [FEAT_SSIM] = { "ssim", NULL, GPUSSIM_METRIC_SSIM, "none" },
-};
-
-struct feature_request {
-    int requested;
-    int named; /* given by name (with its options), not only through "all" */
-    int enable_lcs, enable_db, clip_db;
-    int scale; /* float_ssim only; 0 = auto */
-};
-
-static int parse_bool(const char *v, int *out)
-{
-    if (!strcmp(v, "true") || !strcmp(v, "1")) {
-        *out = 1;
-        return 0;
-    }
-    if (!strcmp(v, "false") || !strcmp(v, "0")) {
-        *out = 0;
-        return 0;
-    }
-    return -1;
-}
-
-static int parse_int(const char *s, long min, long max, int *out)
-{
-    char *end;
-    errno = 0;
-    const long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < min || v > max)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_feature_option(enum feature_id id, struct feature_request *req, char *opt)
-{
-    const char *fname = features[id].name;
-    char *eq = strchr(opt, '=');
-    if (!eq) {
-        cli_error("--feature %s: option '%s' has no value (write %s=<value>)", fname, opt, opt);
-        return -1;
-    }
-    *eq = '\0';
-    const char *key = opt, *val = eq + 1;
-    int *flag = NULL;
-    if (id == FEAT_FLOAT_SSIM && !strcmp(key, "scale")) {
-        if (parse_int(val, 0, 10, &req->scale) < 0) {
-            cli_error("--feature float_ssim: scale must be 0 (auto) to 10, got '%s'", val);
-            return -1;
-        }
-        return 0;
-    }
-    if (id == FEAT_FLOAT_SSIM || id == FEAT_FLOAT_MS_SSIM) {
-        if (!strcmp(key, "enable_lcs"))
-            flag = &req->enable_lcs;
-        else if (!strcmp(key, "enable_db"))
-            flag = &req->enable_db;
-        else if (!strcmp(key, "clip_db"))
-            flag = &req->clip_db;
-    }
-    if (!flag) {
-        cli_error("--feature %s: unknown option '%s' (options: %s)", fname, key, features[id].options);
-        return -1;
-    }
-    if (parse_bool(val, flag) < 0) {
-        cli_error("--feature %s: %s must be true, false, 1 or 0, got '%s'", fname, key, val);
-        return -1;
-    }
-    return 0;
-}
-
-/* NAME[=opt=val[:opt=val...]] */
-static int parse_feature(const char *arg, struct feature_request req[FEAT_COUNT])
-{
-    char buf[512];
-    if (strlen(arg) >= sizeof(buf)) {
-        cli_error("--feature argument is too long");
-        return -1;
-    }
-    strcpy(buf, arg);
-    char *opts = strchr(buf, '=');
-    if (opts)
-        *opts++ = '\0';
-
-    if (!strcmp(buf, "all")) {
-        if (opts) {
-            cli_error("--feature all takes no options; give the feature by name to set options");
-            return -1;
-        }
-        /* features named elsewhere on the command line keep their options */
-        for (int i = 0; i < FEAT_COUNT; i++)
-            req[i].requested = 1;
-        return 0;
-    }
-
-    int id = -1;
-    for (int i = 0; i < FEAT_COUNT; i++)
-        if (!strcmp(buf, features[i].name) || (features[i].alias && !strcmp(buf, features[i].alias)))
-            id = i;
-    if (id < 0) {
-        cli_error("unknown feature '%s' (features: float_ssim, ssim, float_ms_ssim (ms_ssim), "
-                  "float_ansnr (ansnr), all)",
-                  buf);
-        return -1;
-    }
-    struct feature_request r = { .requested = 1, .named = 1 };
-    if (opts) {
-        char *save = NULL;
-        for (char *o = strtok_r(opts, ":", &save); o; o = strtok_r(NULL, ":", &save))
-            if (parse_feature_option((enum feature_id)id, &r, o) < 0)
-                return -1;
-    }
-    /* a second mention with the same options is harmless; different options
-     * would need two instances of one feature, which gpussim does not run */
-    if (req[id].named && memcmp(&req[id], &r, sizeof(r))) {
-        cli_error("--feature %s is given twice with different options", features[id].name);
-        return -1;
-    }
-    req[id] = r;
-    return 0;
-}
-
-/* ---- option groups: one library context each -------------------------------- */
-
-/*
- * The library has one option set per context. enable_lcs only adds keys, so
- * a shared context computes them when any feature asks and the tool prints
- * each feature's keys only where that feature asked for them. enable_db and
- * clip_db change float_ssim's and float_ms_ssim's main values, so when the two
- * features disagree on them they run in two contexts on the same frames.
- */
 struct group {
     GpussimContext *ctx;
-    unsigned metrics;
-    int enable_lcs, enable_db, clip_db, ssim_scale;
+    struct cli_group_plan plan;
     int nb_values;
     int *column; /* per library score: output column, or -1 when not printed */
     uint64_t submitted, collected;
 };
 
-#define MAX_GROUPS 2
-
-static int db_key(const struct feature_request *r)
-{
-    /* clip_db only matters with enable_db */
-    return r->enable_db ? 1 + r->clip_db : 0;
-}
-
-static void plan_groups(const struct feature_request req[FEAT_COUNT], struct group g[MAX_GROUPS],
-                        int *nb_groups)
-{
-    const struct feature_request *fs = &req[FEAT_FLOAT_SSIM], *ms = &req[FEAT_FLOAT_MS_SSIM];
-    int n = 1;
-    memset(g, 0, sizeof(*g) * MAX_GROUPS);
-    /* group 0 holds float_ssim; MS-SSIM, ANSNR and ssim go last so the key
-     * order stays libvmaf's (float_ssim, float_ms_ssim, float_ansnr, ssim) */
-    if (fs->requested && ms->requested && db_key(fs) != db_key(ms))
-        n = 2;
-    for (int i = 0; i < FEAT_COUNT; i++) {
-        if (!req[i].requested)
-            continue;
-        struct group *gi = (i == FEAT_FLOAT_SSIM) ? &g[0] : &g[n - 1];
-        gi->metrics |= features[i].metric;
-        gi->enable_lcs |= req[i].enable_lcs;
-        if (i == FEAT_FLOAT_SSIM)
-            gi->ssim_scale = req[i].scale;
-        if (i == FEAT_FLOAT_SSIM || i == FEAT_FLOAT_MS_SSIM) {
-            gi->enable_db = req[i].enable_db;
-            gi->clip_db = req[i].enable_db && req[i].clip_db;
-        }
-    }
-    *nb_groups = n;
-}
-
-/* Is a library score name one of the keys the requested features print in libvmaf? */
-static int name_is_printed(const char *name, const struct feature_request req[FEAT_COUNT])
-{
-    char base[64];
-    snprintf(base, sizeof(base), "%s", name);
-    char *dot = strchr(base, '.'); /* planes=all: ".u" / ".v" suffixes */
-    if (dot)
-        *dot = '\0';
-    if (!strcmp(base, "float_ssim"))
-        return req[FEAT_FLOAT_SSIM].requested;
-    if (!strncmp(base, "float_ssim_", 11))
-        return req[FEAT_FLOAT_SSIM].requested && req[FEAT_FLOAT_SSIM].enable_lcs;
-    if (!strcmp(base, "float_ms_ssim"))
-        return req[FEAT_FLOAT_MS_SSIM].requested;
-    if (!strncmp(base, "float_ms_ssim_", 14))
-        return req[FEAT_FLOAT_MS_SSIM].requested && req[FEAT_FLOAT_MS_SSIM].enable_lcs;
-    if (!strcmp(base, "float_ansnr") || !strcmp(base, "float_anpsnr"))
-        return req[FEAT_FLOAT_ANSNR].requested;
-    if (!strcmp(base, "ssim"))
-        return req[FEAT_SSIM].requested;
-    return 0;
-}
-
-/* ---- options ----------------------------------------------------------------- */
-
-struct options {
-    const char *ref_path, *dis_path, *out_path;
-    int width, height, pix, bit_depth; /* 0 = not given */
-    struct feature_request feat[FEAT_COUNT];
-    enum gpussim_backend_type backend;
-    int device, threads;
-    enum gpussim_planes planes;
-    enum cli_output_format format;
-    int quiet, verbose;
-};
-
-static void usage(FILE *f)
-{
-    fputs("usage: gpussim -r REF -d DIS [options]\n"
-          "\n"
-          "Scores DIS against REF with libvmaf's SSIM-family metrics (bit-identical values).\n"
-          "Inputs are .y4m (format from the header) or raw planar YUV (needs -w -h -p -b);\n"
-          "'-' reads one of them from stdin.\n"
-          "\n"
-          "  -r, --reference FILE    reference video\n"
-          "  -d, --distorted FILE    distorted video\n"
-          "  -w, --width N           raw input width\n"
-          "  -h, --height N          raw input height\n"
-          "  -p, --pixel-format F    raw chroma: 420, 422, 444 or 400 (gray)\n"
-          "  -b, --bitdepth N        raw bit depth: 8, 10, 12 or 16 (>8: 16-bit little-endian)\n"
-          "      --feature NAME[=opt=val[:opt=val...]]\n"
-          "                          float_ssim (scale, enable_lcs, enable_db, clip_db),\n"
-          "                          float_ms_ssim|ms_ssim (enable_lcs, enable_db, clip_db),\n"
-          "                          float_ansnr|ansnr (also float_anpsnr), ssim, all;\n"
-          "                          repeatable; default: all\n"
-          "      --backend B         auto (default), cpu, cuda, vulkan, hip, ze\n"
-          "      --device N          GPU index (default 0)\n"
-          "      --threads N         CPU worker threads (default: number of CPUs)\n"
-          "      --planes P          luma (default, as libvmaf) or all (adds .u/.v scores)\n"
-          "      --json | --csv      output format (default JSON, libvmaf's layout)\n"
-          "  -o, --output FILE       write scores to FILE instead of stdout\n"
-          "  -q, --quiet             no progress, library messages only for warnings and errors\n"
-          "  -v, --verbose           more library messages\n"
-          "      --help, --version\n",
-          f);
-}
-
-enum {
-    OPT_FEATURE = 256,
-    OPT_BACKEND,
-    OPT_DEVICE,
-    OPT_THREADS,
-    OPT_PLANES,
-    OPT_JSON,
-    OPT_CSV,
-    OPT_HELP,
-    OPT_VERSION,
-};
-
-/* @return 0 to run, 1 to exit successfully (--help/--version), -1 on a usage error */
-static int parse_options(int argc, char **argv, struct options *o)
-{
-    static const struct option longopts[] = {
-        { "reference", required_argument, NULL, 'r' },
-        { "distorted", required_argument, NULL, 'd' },
-        { "width", required_argument, NULL, 'w' },
-        { "height", required_argument, NULL, 'h' },
-        { "pixel-format", required_argument, NULL, 'p' },
-        { "bitdepth", required_argument, NULL, 'b' },
-        { "output", required_argument, NULL, 'o' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "verbose", no_argument, NULL, 'v' },
-        { "feature", required_argument, NULL, OPT_FEATURE },
-        { "backend", required_argument, NULL, OPT_BACKEND },
-        { "device", required_argument, NULL, OPT_DEVICE },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "planes", required_argument, NULL, OPT_PLANES },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "csv", no_argument, NULL, OPT_CSV },
-        { "help", no_argument, NULL, OPT_HELP },
-        { "version", no_argument, NULL, OPT_VERSION },
-        { NULL, 0, NULL, 0 },
-    };
-    static const char *const backends[] = { "auto", "cpu", "cuda", "vulkan", "hip", "ze" };
-    int any_feature = 0, ch;
-
-    memset(o, 0, sizeof(*o));
-    opterr = 0; /* our own messages */
-    while ((ch = getopt_long(argc, argv, ":r:d:w:h:p:b:o:qv", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'r': o->ref_path = optarg; break;
-        case 'd': o->dis_path = optarg; break;
-        case 'o': o->out_path = optarg; break;
-        case 'q': o->quiet = 1; break;
-        case 'v': o->verbose = 1; break;
-        case 'w':
-            if (parse_int(optarg, 1, 32768, &o->width) < 0) {
-                cli_error("-w: width must be 1..32768, got '%s'", optarg);
-                return -1;
-            }
-            break;
-        case 'h':
-            if (parse_int(optarg, 1, 32768, &o->height) < 0) {
-                cli_error("-h: height must be 1..32768, got '%s'", optarg);
-                return -1;
-            }
-            break;
-        case 'p':
-            if (parse_int(optarg, 0, 999, &o->pix) < 0 ||
-                (o->pix != 420 && o->pix != 422 && o->pix != 444 && o->pix != 400)) {
-                cli_error("-p: pixel format must be 420, 422, 444 or 400, got '%s'", optarg);
-                return -1;
-            }
-            break;
-        case 'b':
-            if (parse_int(optarg, 1, 64, &o->bit_depth) < 0 ||
-                (o->bit_depth != 8 && o->bit_depth != 10 && o->bit_depth != 12 && o->bit_depth != 16)) {
-                cli_error("-b: unsupported bit depth '%s' (8, 10, 12 or 16)", optarg);
-                return -1;
-            }
-            break;
-        case OPT_FEATURE:
-            if (parse_feature(optarg, o->feat) < 0)
-                return -1;
-            any_feature = 1;
-            break;
-        case OPT_BACKEND: {
-            int found = -1;
-            for (int i = 0; i < (int)(sizeof(backends) / sizeof(*backends)); i++)
-                if (!strcmp(optarg, backends[i]))
-                    found = i;
-            if (found < 0) {
-                cli_error("--backend: unknown backend '%s' (auto, cpu, cuda, vulkan, hip, ze)", optarg);
-                return -1;
-            }
-            /* the names are listed in enum gpussim_backend_type order */
-            o->backend = (enum gpussim_backend_type)found;
-            break;
-        }
-        case OPT_DEVICE:
-            if (parse_int(optarg, 0, 1024, &o->device) < 0) {
-                cli_error("--device: expected a device index >= 0, got '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_THREADS:
-            if (parse_int(optarg, 0, 256, &o->threads) < 0) {
-                cli_error("--threads: expected 0 (all CPUs) to 256, got '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_PLANES:
-            if (!strcmp(optarg, "luma"))
-                o->planes = GPUSSIM_PLANES_LUMA;
-            else if (!strcmp(optarg, "all"))
-                o->planes = GPUSSIM_PLANES_ALL;
-            else {
-                cli_error("--planes: expected luma or all, got '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_JSON: o->format = CLI_OUTPUT_JSON; break;
-        case OPT_CSV: o->format = CLI_OUTPUT_CSV; break;
-        case OPT_HELP: usage(stdout); return 1;
-        case OPT_VERSION: printf("gpussim %s\n", PACKAGE_VERSION); return 1;
-        case ':':
-            cli_error("option %s needs a value", argv[optind - 1]);
-            return -1;
-        default:
-            cli_error("unknown option '%s' (see --help)", argv[optind - 1]);
-            return -1;
-        }
-    }
-    if (optind < argc) {
-        cli_error("unexpected argument '%s' (inputs are given with -r and -d)", argv[optind]);
-        return -1;
-    }
-    if (!o->ref_path || !o->dis_path) {
-        cli_error("both -r REF and -d DIS are required (see --help)");
-        return -1;
-    }
-    if (!strcmp(o->ref_path, "-") && !strcmp(o->dis_path, "-")) {
-        cli_error("only one input can be read from stdin");
-        return -1;
-    }
-    if (!any_feature)
-        for (int i = 0; i < FEAT_COUNT; i++)
-            o->feat[i].requested = 1;
-    return 0;
-}
-
 /* ---- inputs ------------------------------------------------------------------ */
-
-static enum gpussim_chroma chroma_from_pix(int pix)
-{
-    switch (pix) {
-    case 422: return GPUSSIM_CHROMA_422;
-    case 444: return GPUSSIM_CHROMA_444;
-    case 400: return GPUSSIM_CHROMA_GRAY;
-    default: return GPUSSIM_CHROMA_420;
-    }
-}
 
 /* y4m inputs bring their format; raw ones take -w -h -p -b, or the other
  * input's y4m format when those are not given. Options given alongside a y4m
@@ -483,7 +53,7 @@ static enum gpussim_chroma chroma_from_pix(int pix)
 static int resolve_format(const struct options *o, struct cli_input *in[2], struct cli_video_format *out)
 {
     const int nb_opts = !!o->width + !!o->height + !!o->pix + !!o->bit_depth;
-    struct cli_video_format opt_fmt = { o->width, o->height, o->bit_depth, chroma_from_pix(o->pix) };
+    struct cli_video_format opt_fmt = { o->width, o->height, o->bit_depth, cli_chroma_from_pix(o->pix) };
     char a[64], b[64];
 
     for (int i = 0; i < 2; i++) {
@@ -525,33 +95,124 @@ static int resolve_format(const struct options *o, struct cli_input *in[2], stru
     return 0;
 }
 
+/* Single quotes for a shell line when a path needs them. */
+static const char *shell_word(const char *s, char *buf, size_t size)
+{
+    if (s[0] && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+,:=@%") ==
+                    strlen(s))
+        return s;
+    size_t o = 0;
+    if (size < 3)
+        return "''";
+    buf[o++] = '\'';
+    for (; *s && o + 6 < size; s++) {
+        if (*s == '\'') {
+            memcpy(buf + o, "'\\''", 4);
+            o += 4;
+        } else {
+            buf[o++] = *s;
+        }
+    }
+    buf[o++] = '\'';
+    buf[o] = '\0';
+    return buf;
+}
+
+/* gpussim reads decoded video only: say so, and show the FFmpeg line that
+ * decodes a compressed input into y4m for it. */
+static int refuse_compressed(struct cli_input *in[2])
+{
+    const int r = in[0]->compressed != NULL, d = in[1]->compressed != NULL;
+    if (!r && !d)
+        return 0;
+    char a[512], b[512];
+    const char *rp = shell_word(in[0]->path, a, sizeof(a)), *dp = shell_word(in[1]->path, b, sizeof(b));
+    const struct cli_input *c = r ? in[0] : in[1];
+    cli_error("%s is compressed video (%s): gpussim reads only YUV4MPEG2 (.y4m) and raw planar "
+              "YUV. Decode it with FFmpeg and pipe y4m into gpussim ('-' reads stdin; -strict -1 "
+              "lets FFmpeg write y4m deeper than 8 bits), e.g.:",
+              c->path, c->compressed);
+    if (r && d)
+        fprintf(stderr, "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe ref.y4m &&\n"
+                        "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe - | gpussim -r ref.y4m -d -\n",
+                rp, dp);
+    else if (r)
+        fprintf(stderr, "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe - | gpussim -r - -d %s\n", rp, dp);
+    else
+        fprintf(stderr, "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe - | gpussim -r %s -d -\n", dp, rp);
+    return -1;
+}
+
+/* Two names of one pipe (-r - -d /dev/stdin, one FIFO twice) would split
+ * one stream between the inputs. Two opens of one regular file are fine:
+ * each has its own offset (scoring a file against itself). */
+static int refuse_shared_stream(struct cli_input *in[2])
+{
+    if (!in[0]->identity_known || !in[1]->identity_known)
+        return 0;
+    if (in[0]->dev != in[1]->dev || in[0]->ino != in[1]->ino || in[0]->is_regular)
+        return 0;
+    cli_error("the reference (%s) and the distorted input (%s) are the same stream (a pipe or "
+              "device): only one input can be read from stdin or a pipe",
+              in[0]->path, in[1]->path);
+    return -1;
+}
+
+/* ---- the scoring pipeline ------------------------------------------------------- */
+
+/* SIGINT/SIGTERM: stop reading, finish the frames in flight, write a
+ * complete file and exit with 128 + the signal's number, as shells report.
+ * The handler is one-shot: a second signal ends the process at once. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+static void install_stop_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    /* no SA_RESTART: a read blocked on a pipe returns (EINTR) and the loop
+     * sees the request */
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 /* Reads the next (reference, distorted) pair.
- * @return 1 pair read, 0 both ended together, -1 error (reported) */
+ * @return 1 pair read, 0 both ended together, -1 error (reported), -2
+ *         interrupted by a stop signal (nothing reported) */
 static int read_pair(struct cli_input *ref, struct cli_input *dis)
 {
     const int r = cli_input_read_frame(ref);
+    if (r < 0 && stop_signal)
+        return -2;
     if (r < 0) {
         cli_error("%s", ref->err);
         return -1;
     }
     const int d = cli_input_read_frame(dis);
+    if (d < 0 && stop_signal)
+        return -2;
     if (d < 0) {
         cli_error("%s", dis->err);
         return -1;
     }
     if (r != d) {
         const struct cli_input *ended = r ? dis : ref, *longer = r ? ref : dis;
-        cli_error("the inputs have different frame counts: %s %s ended after %llu frames, "
-                  "%s %s has more",
-                  ended == ref ? "reference" : "distorted", ended->path,
-                  (unsigned long long)ended->frames_read, longer == ref ? "reference" : "distorted",
-                  longer->path);
+        cli_error("the inputs have different frame counts: at frame %llu, the %s %s ended (after "
+                  "%llu frames) while the %s %s has more",
+                  (unsigned long long)ended->frames_read, ended == ref ? "reference" : "distorted",
+                  ended->path, (unsigned long long)ended->frames_read,
+                  longer == ref ? "reference" : "distorted", longer->path);
         return -1;
     }
     return r;
 }
-
-/* ---- the scoring pipeline ------------------------------------------------------- */
 
 static double now_seconds(void)
 {
@@ -561,9 +222,12 @@ static double now_seconds(void)
 }
 
 struct run {
-    struct group groups[MAX_GROUPS];
+    struct group groups[CLI_MAX_GROUPS];
     int nb_groups;
-    struct cli_scores scores;
+    const char **columns; /* printed score names (the contexts' strings) */
+    int nb_columns;
+    struct cli_scores scores; /* rows of the frames in flight */
+    struct cli_writer out;
     int failed;           /* a frame failed in the library: stop and report */
     uint64_t good_frames; /* frames before the first failed one */
     int progress;
@@ -589,7 +253,7 @@ static int collect_one(struct run *run, struct group *g, int wait)
     }
     g->collected++;
     /* the row exists: it was made before this frame was submitted */
-    double *row = run->scores.rows + res.index * (uint64_t)run->scores.nb_columns;
+    double *row = cli_scores_row(&run->scores, res.index);
     for (int k = 0; k < res.nb_values && k < g->nb_values; k++)
         if (g->column[k] >= 0)
             row[g->column[k]] = res.values[k];
@@ -602,7 +266,23 @@ static uint64_t frames_complete(const struct run *run)
     for (int i = 1; i < run->nb_groups; i++)
         if (run->groups[i].collected < n)
             n = run->groups[i].collected;
+    if (run->failed && run->good_frames < n)
+        n = run->good_frames;
     return n;
+}
+
+/* Writes every frame that all contexts have returned, in order. */
+static int write_complete_frames(struct run *run)
+{
+    const uint64_t n = frames_complete(run);
+    while (run->scores.base < n) {
+        if (cli_writer_frame(&run->out, run->scores.rows) < 0) {
+            cli_error("%s", run->out.err);
+            return -1;
+        }
+        cli_scores_pop(&run->scores);
+    }
+    return 0;
 }
 
 static void show_progress(struct run *run, int final)
@@ -629,7 +309,7 @@ static int submit_pair(struct run *run, const struct gpussim_picture *ref, const
         cli_error("out of memory storing the scores of frame %llu", (unsigned long long)index);
         return -1;
     }
-    for (int c = 0; c < run->scores.nb_columns; c++)
+    for (int c = 0; c < run->nb_columns; c++)
         row[c] = NAN;
     for (int i = 0; i < run->nb_groups; i++) {
         struct group *g = &run->groups[i];
@@ -647,7 +327,7 @@ static int submit_pair(struct run *run, const struct gpussim_picture *ref, const
         }
         g->submitted++;
     }
-    /* take what is ready without waiting, so rows and progress stay current */
+    /* take what is ready without waiting, so the file and progress stay current */
     for (int i = 0; i < run->nb_groups; i++)
         while (run->groups[i].collected < run->groups[i].submitted) {
             const int ret = collect_one(run, &run->groups[i], 0);
@@ -656,6 +336,8 @@ static int submit_pair(struct run *run, const struct gpussim_picture *ref, const
             if (ret == 0)
                 break;
         }
+    if (write_complete_frames(run) < 0)
+        return -1;
     show_progress(run, 0);
     return 0;
 }
@@ -675,26 +357,28 @@ static int create_groups(struct run *run, const struct options *o, const struct 
     const int log_level = o->verbose ? GPUSSIM_LOG_VERBOSE : o->quiet ? GPUSSIM_LOG_WARNING : GPUSSIM_LOG_INFO;
     int nb_columns = 0, max_columns = 0;
 
-    plan_groups(o->feat, run->groups, &run->nb_groups);
+    struct cli_group_plan plans[CLI_MAX_GROUPS];
+    cli_plan_groups(o->feat, plans, &run->nb_groups);
     for (int i = 0; i < run->nb_groups; i++) {
         struct group *g = &run->groups[i];
+        g->plan = plans[i];
         struct gpussim_params p;
         gpussim_default_params(&p);
         p.backend = o->backend;
         p.device = o->device;
         p.threads = o->threads;
         p.planes = o->planes;
-        p.metrics = g->metrics;
-        p.ssim_scale = g->ssim_scale;
-        p.enable_lcs = g->enable_lcs;
-        p.enable_db = g->enable_db;
-        p.clip_db = g->clip_db;
+        p.metrics = g->plan.metrics;
+        p.ssim_scale = g->plan.ssim_scale;
+        p.enable_lcs = g->plan.enable_lcs;
+        p.enable_db = g->plan.enable_db;
+        p.clip_db = g->plan.clip_db;
         p.format.width = fmt->width;
         p.format.height = fmt->height;
         p.format.bit_depth = fmt->bit_depth;
         p.format.chroma = fmt->chroma;
         p.format.packing = GPUSSIM_PACKING_PLANAR;
-        p.log_cb = log_callback;
+        p.log_cb = cli_log_callback;
         p.log_level = (enum gpussim_log_level)log_level;
         const int err = gpussim_create(&g->ctx, &p);
         if (err < 0) {
@@ -705,6 +389,11 @@ static int create_groups(struct run *run, const struct options *o, const struct 
         g->nb_values = gpussim_score_names(g->ctx, &names);
         max_columns += g->nb_values;
     }
+    /* auto fell back to the CPU although a GPU index was asked for */
+    if (o->device_given && !strcmp(gpussim_backend_name(run->groups[0].ctx), "cpu"))
+        cli_msg("warning", "--device %d is ignored: no GPU backend could use it, so the frames are "
+                "scored on the cpu backend (-v says why)",
+                o->device);
 
     /* the printed columns, pointing at the contexts' names (alive until exit) */
     const char **columns = calloc((size_t)max_columns + 1, sizeof(*columns));
@@ -712,18 +401,18 @@ static int create_groups(struct run *run, const struct options *o, const struct 
         cli_error("out of memory");
         return -1;
     }
+    run->columns = columns;
     for (int i = 0; i < run->nb_groups; i++) {
         struct group *g = &run->groups[i];
         const char *const *names;
         gpussim_score_names(g->ctx, &names);
         g->column = malloc(sizeof(*g->column) * (size_t)(g->nb_values ? g->nb_values : 1));
         if (!g->column) {
-            free(columns);
             cli_error("out of memory");
             return -1;
         }
         for (int k = 0; k < g->nb_values; k++) {
-            g->column[k] = name_is_printed(names[k], o->feat) ? nb_columns : -1;
+            g->column[k] = cli_name_is_printed(names[k], o->feat) ? nb_columns : -1;
             if (g->column[k] >= 0)
                 columns[nb_columns++] = names[k];
         }
@@ -731,15 +420,15 @@ static int create_groups(struct run *run, const struct options *o, const struct 
             cli_msg("verbose", "context %d on backend %s: %d scores", i, gpussim_backend_name(g->ctx),
                     g->nb_values);
     }
-    run->scores.names = columns;
+    run->nb_columns = nb_columns;
     run->scores.nb_columns = nb_columns;
     return 0;
 }
 
 static void destroy_groups(struct run *run)
 {
-    free((void *)run->scores.names);
-    run->scores.names = NULL;
+    free(run->columns);
+    run->columns = NULL;
     for (int i = 0; i < run->nb_groups; i++) {
         gpussim_destroy(&run->groups[i].ctx);
         free(run->groups[i].column);
@@ -748,30 +437,27 @@ static void destroy_groups(struct run *run)
     cli_scores_free(&run->scores);
 }
 
-static int write_output(const struct options *o, const struct run *run, uint64_t nb_frames, double fps)
+/* libvmaf's arithmetic gives NaN on some valid input (float_ms_ssim when a
+ * scale's structure term is negative and raised to a fractional power); the
+ * pools leave such frames out, and this says which. */
+static void warn_nan_scores(const struct run *run)
 {
-    FILE *out = stdout;
-    char err[256] = "";
-    if (o->out_path && strcmp(o->out_path, "-")) {
-        out = fopen(o->out_path, "w");
-        if (!out) {
-            cli_error("cannot write %s: %s", o->out_path, strerror(errno));
-            return -1;
-        }
+    const struct cli_writer *w = &run->out;
+    for (int c = 0; c < w->nb_columns; c++) {
+        const uint64_t n = w->nan_count[c];
+        if (!n)
+            continue;
+        char list[256];
+        size_t o = 0;
+        const uint64_t shown = n < CLI_NAN_FRAMES_LISTED ? n : CLI_NAN_FRAMES_LISTED;
+        for (uint64_t i = 0; i < shown; i++)
+            o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%llu", i ? ", " : "",
+                                  (unsigned long long)w->nan_frames[c][i]);
+        cli_msg("warning", "%s is NaN (not a number) on %llu of %llu frames (frame%s %s%s): those "
+                "frames are left out of its pooled statistics (pooled_metrics_frames_left_out)",
+                w->names[c], (unsigned long long)n, (unsigned long long)w->frames, n > 1 ? "s" : "",
+                list, n > shown ? ", ..." : "");
     }
-    int ret = cli_write_scores(out, o->format, &run->scores, nb_frames, "gpussim " PACKAGE_VERSION, fps,
-                               err, sizeof(err));
-    if (ret < 0)
-        cli_error("%s", err);
-    if (fflush(out) != 0 || ferror(out)) {
-        cli_error("writing %s failed: %s", out == stdout ? "stdout" : o->out_path, strerror(errno));
-        ret = -1;
-    }
-    if (out != stdout && fclose(out) != 0) {
-        cli_error("closing %s failed: %s", o->out_path, strerror(errno));
-        ret = -1;
-    }
-    return ret;
 }
 
 int main(int argc, char **argv)
@@ -782,12 +468,13 @@ int main(int argc, char **argv)
     struct cli_video_format fmt;
     struct run run;
     int status = EXIT_SETUP_ERROR;
+    int out_open = 0;
 
     memset(&ref_in, 0, sizeof(ref_in));
     memset(&dis_in, 0, sizeof(dis_in));
     memset(&run, 0, sizeof(run));
 
-    int ret = parse_options(argc, argv, &o);
+    int ret = cli_parse_options(argc, argv, &o);
     if (ret != 0)
         return ret > 0 ? EXIT_SUCCESS : EXIT_SETUP_ERROR;
 
@@ -795,17 +482,35 @@ int main(int argc, char **argv)
         cli_error("%s", ref_in.err[0] ? ref_in.err : dis_in.err);
         goto fail;
     }
+    if (refuse_compressed(in) < 0 || refuse_shared_stream(in) < 0)
+        goto fail;
     if (resolve_format(&o, in, &fmt) < 0)
         goto fail;
     if (cli_input_start(&ref_in, &fmt) < 0 || cli_input_start(&dis_in, &fmt) < 0) {
         cli_error("%s", ref_in.err[0] ? ref_in.err : dis_in.err);
         goto fail;
     }
+    for (int i = 0; i < 2; i++)
+        if (in[i]->warning[0])
+            cli_msg("warning", "%s", in[i]->warning);
+    cli_apply_default_features(&o, &fmt);
     if (create_groups(&run, &o, &fmt) < 0)
         goto fail;
+    /* the output before any frame is read: an unwritable path is a setup error */
+    if (cli_writer_open(&run.out, o.out_path, o.format) < 0) {
+        cli_error("%s", run.out.err);
+        goto fail;
+    }
+    out_open = 1;
 
-    /* scoring has begun: from here on every exit writes the frames scored */
+    /* scoring has begun: from here on every exit leaves the frames scored */
     status = EXIT_SUCCESS;
+    install_stop_handlers();
+    if (cli_writer_begin(&run.out, run.columns, run.nb_columns, "gpussim " PACKAGE_VERSION) < 0) {
+        cli_error("%s", run.out.err);
+        status = EXIT_SCORING_ERROR;
+        goto fail;
+    }
     run.progress = !o.quiet && isatty(STDERR_FILENO);
     run.start = run.last_progress = now_seconds();
 
@@ -813,15 +518,17 @@ int main(int argc, char **argv)
     cli_input_picture(&ref_in, &ref_pic);
     cli_input_picture(&dis_in, &dis_pic);
     uint64_t index = 0;
-    for (;;) {
+    while (!stop_signal) {
         /* while the previous frame computes, this reads the next one: the
          * library copied the host buffers in gpussim_submit() */
         ret = read_pair(&ref_in, &dis_in);
         if (ret <= 0) {
-            if (ret < 0)
+            if (ret == -1)
                 status = EXIT_SCORING_ERROR;
             break;
         }
+        if (stop_signal) /* a whole pair read, but the run is over */
+            break;
         if (submit_pair(&run, &ref_pic, &dis_pic, index) < 0) {
             status = EXIT_SCORING_ERROR;
             break;
@@ -829,26 +536,37 @@ int main(int argc, char **argv)
         index++;
     }
     drain(&run);
+    if (write_complete_frames(&run) < 0)
+        status = EXIT_SCORING_ERROR;
     const double elapsed = now_seconds() - run.start;
-    uint64_t nb_frames = frames_complete(&run);
+    const uint64_t nb_frames = run.out.frames;
     if (run.failed) {
         status = EXIT_SCORING_ERROR;
-        if (run.good_frames < nb_frames)
-            nb_frames = run.good_frames;
         cli_error("stopped after frame %llu failed; writing the %llu frames scored before it",
                   (unsigned long long)run.good_frames, (unsigned long long)nb_frames);
     } else if (status != EXIT_SUCCESS) {
         cli_error("writing the %llu frames scored before the error", (unsigned long long)nb_frames);
+    } else if (stop_signal) {
+        cli_msg("warning", "stopped by %s after %llu frames; the output is complete for them",
+                stop_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)nb_frames);
+        status = 128 + stop_signal;
     } else if (nb_frames == 0) {
         cli_error("the inputs hold no frames");
         status = EXIT_SCORING_ERROR;
     }
     show_progress(&run, 1);
-
-    if (write_output(&o, &run, nb_frames, elapsed > 0 ? (double)nb_frames / elapsed : 0.0) < 0)
+    warn_nan_scores(&run);
+    if (!run.out.failed && cli_writer_finish(&run.out, elapsed > 0 ? (double)nb_frames / elapsed : 0.0) < 0) {
+        cli_error("%s", run.out.err);
         status = EXIT_SCORING_ERROR;
+    }
 
 fail:
+    if (out_open && cli_writer_close(&run.out) < 0) {
+        cli_error("%s", run.out.err);
+        if (status == EXIT_SUCCESS)
+            status = EXIT_SCORING_ERROR;
+    }
     destroy_groups(&run);
     cli_input_close(&ref_in);
     cli_input_close(&dis_in);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "input.h"
 
@@ -34,6 +35,44 @@ static int input_error(struct cli_input *in, const char *fmt, ...)
     vsnprintf(in->err, sizeof(in->err), fmt, ap);
     va_end(ap);
     return -1;
+}
+
+/* Copies n bytes of untrusted input into out as visible text for a message:
+ * printable ASCII as is, \r \n \t and other bytes escaped (\xNN), cut
+ * with "..." to fit. Never echoes raw control bytes to a terminal. */
+const char *cli_escape(const char *s, size_t n, char *out, size_t size)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char ch = (unsigned char)s[i];
+        char tmp[8];
+        if (ch == '\\')
+            snprintf(tmp, sizeof(tmp), "\\\\");
+        else if (ch == '\r')
+            snprintf(tmp, sizeof(tmp), "\\r");
+        else if (ch == '\n')
+            snprintf(tmp, sizeof(tmp), "\\n");
+        else if (ch == '\t')
+            snprintf(tmp, sizeof(tmp), "\\t");
+        else if (ch < 0x20 || ch > 0x7e)
+            snprintf(tmp, sizeof(tmp), "\\x%02x", ch);
+        else
+            snprintf(tmp, sizeof(tmp), "%c", ch);
+        const size_t t = strlen(tmp);
+        /* keep room for "..." and the NUL after every piece */
+        if (o + t + 4 > size) {
+            if (size >= 4)
+                memcpy(out + o, "...", 4);
+            else if (size)
+                out[0] = '\0';
+            return out;
+        }
+        memcpy(out + o, tmp, t);
+        o += t;
+    }
+    if (size)
+        out[o] = '\0';
+    return out;
 }
 
 /* Reads up to n bytes, replaying the sniffed prefix first. */
@@ -93,9 +132,12 @@ static int parse_positive(const char *s, int max, int *out)
 
 /* Y4M C tags: 420jpeg 420mpeg2 420paldv 420 422 444 mono, each optionally
  * with a depth (420p10, 422p12, 444p16, mono12). */
-static int parse_y4m_colorspace(struct cli_input *in, const char *tag, struct cli_video_format *f)
+static int parse_y4m_colorspace(struct cli_input *in, const char *raw_tag, struct cli_video_format *f)
 {
+    char tag[96];
     const char *rest;
+    cli_escape(raw_tag, strlen(raw_tag), tag, sizeof(tag));
+    raw_tag = tag; /* only printable bytes from here on: what is parsed is what is echoed */
     if (!strncmp(tag, "420", 3)) {
         f->chroma = GPUSSIM_CHROMA_420;
         rest = tag + 3;
@@ -150,6 +192,21 @@ static int parse_y4m_header(struct cli_input *in)
         return input_error(in, "%s: y4m header is empty", in->path);
     if (n < 0)
         return n;
+    if (n > 0 && line[n - 1] == '\r')
+        return input_error(in,
+                           "%s: the y4m header line ends with CR LF (\\r\\n), not LF: the file went "
+                           "through a text-mode (DOS line ending) conversion, which also corrupts "
+                           "its binary frame data; write it again without conversion",
+                           in->path);
+    for (int i = 0; i < n; i++) {
+        const unsigned char ch = (unsigned char)line[i];
+        if (ch < 0x20 || ch == 0x7f) {
+            char shown[96];
+            return input_error(in, "%s: the y4m header holds a control byte 0x%02x at offset %d: '%s'",
+                               in->path, ch, Y4M_SIGNATURE_LEN + i,
+                               cli_escape(line, (size_t)n, shown, sizeof(shown)));
+        }
+    }
 
     struct cli_video_format f = { 0, 0, 8, GPUSSIM_CHROMA_420 };
     int have_w = 0, have_h = 0;
@@ -157,15 +214,18 @@ static int parse_y4m_header(struct cli_input *in)
     for (char *tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
         const char tag = tok[0];
         const char *val = tok + 1;
+        char shown[64];
         switch (tag) {
         case 'W':
             if (parse_positive(val, MAX_SIDE, &f.width) < 0)
-                return input_error(in, "%s: bad y4m width '%s' (1..%d)", in->path, val, MAX_SIDE);
+                return input_error(in, "%s: bad y4m width '%s' (1..%d)", in->path,
+                                   cli_escape(val, strlen(val), shown, sizeof(shown)), MAX_SIDE);
             have_w = 1;
             break;
         case 'H':
             if (parse_positive(val, MAX_SIDE, &f.height) < 0)
-                return input_error(in, "%s: bad y4m height '%s' (1..%d)", in->path, val, MAX_SIDE);
+                return input_error(in, "%s: bad y4m height '%s' (1..%d)", in->path,
+                                   cli_escape(val, strlen(val), shown, sizeof(shown)), MAX_SIDE);
             have_h = 1;
             break;
         case 'I':
@@ -176,7 +236,8 @@ static int parse_y4m_header(struct cli_input *in)
                                    "%s: interlaced y4m (I%s) is not supported: deinterlace first "
                                    "(the metrics are defined on progressive frames)",
                                    in->path, val);
-            return input_error(in, "%s: bad y4m interlacing field 'I%s'", in->path, val);
+            return input_error(in, "%s: bad y4m interlacing field 'I%s'", in->path,
+                               cli_escape(val, strlen(val), shown, sizeof(shown)));
         case 'C':
             if (parse_y4m_colorspace(in, val, &f) < 0)
                 return -1;
@@ -203,28 +264,86 @@ static int has_y4m_name(const char *path)
     return n >= 4 && !strcasecmp(path + n - 4, ".y4m");
 }
 
+/* Compressed video: gpussim reads decoded frames only. A strong signature
+ * (four or more fixed bytes) or a video file name; raw YUV starting with one
+ * of these byte strings is not a practical concern. */
+static const char *compressed_kind(const unsigned char *b, size_t n, const char *path)
+{
+    static const struct { const char *ext, *name; } exts[] = {
+        { ".mp4", "MP4" }, { ".m4v", "MP4" }, { ".mov", "QuickTime" }, { ".mkv", "Matroska" },
+        { ".webm", "WebM" }, { ".avi", "AVI" }, { ".ts", "MPEG-TS" }, { ".m2ts", "MPEG-TS" },
+        { ".mts", "MPEG-TS" }, { ".mxf", "MXF" }, { ".flv", "FLV" }, { ".ivf", "IVF" },
+        { ".264", "H.264" }, { ".h264", "H.264" }, { ".265", "HEVC" }, { ".h265", "HEVC" },
+        { ".hevc", "HEVC" }, { ".av1", "AV1" }, { ".obu", "AV1" }, { ".mpg", "MPEG" },
+        { ".mpeg", "MPEG" }, { ".vob", "MPEG" }, { ".ogv", "Ogg" }, { ".wmv", "ASF/WMV" },
+        { ".3gp", "3GP" }, { ".vvc", "VVC" }, { ".266", "VVC" },
+    };
+    if (n >= 8 && (!memcmp(b + 4, "ftyp", 4) || !memcmp(b + 4, "moov", 4) || !memcmp(b + 4, "mdat", 4) ||
+                   !memcmp(b + 4, "wide", 4)))
+        return "MP4/QuickTime";
+    if (n >= 4 && !memcmp(b, "\x1a\x45\xdf\xa3", 4))
+        return "Matroska/WebM";
+    if (n >= 12 && !memcmp(b, "RIFF", 4) && !memcmp(b + 8, "AVI ", 4))
+        return "AVI";
+    if (n >= 4 && !memcmp(b, "\x00\x00\x01\xba", 4))
+        return "MPEG program stream";
+    if (n >= 4 && (!memcmp(b, "FLV\x01", 4)))
+        return "FLV";
+    if (n >= 4 && !memcmp(b, "OggS", 4))
+        return "Ogg";
+    if (n >= 4 && !memcmp(b, "DKIF", 4))
+        return "IVF";
+    if (n >= 4 && !memcmp(b, "\x06\x0e\x2b\x34", 4))
+        return "MXF";
+    if (n >= 8 && !memcmp(b, "\x30\x26\xb2\x75\x8e\x66\xcf\x11", 8))
+        return "ASF/WMV";
+    const size_t len = strlen(path);
+    for (size_t i = 0; i < sizeof(exts) / sizeof(*exts); i++) {
+        const size_t e = strlen(exts[i].ext);
+        if (len > e && !strcasecmp(path + len - e, exts[i].ext))
+            return exts[i].name;
+    }
+    return NULL;
+}
+
 int cli_input_open(struct cli_input *in, const char *path)
 {
+    if (!strcmp(path, "-"))
+        return cli_input_open_stream(in, stdin, path);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        memset(in, 0, sizeof(*in));
+        in->path = path;
+        return input_error(in, "cannot open %s: %s", path, strerror(errno));
+    }
+    return cli_input_open_stream(in, f, path);
+}
+
+int cli_input_open_stream(struct cli_input *in, FILE *f, const char *path)
+{
     memset(in, 0, sizeof(*in));
-    in->path = path;
-    if (!strcmp(path, "-")) {
-        in->f = stdin;
-        in->path = "stdin";
-    } else {
-        in->f = fopen(path, "rb");
-        if (!in->f)
-            return input_error(in, "cannot open %s: %s", path, strerror(errno));
+    in->f = f;
+    in->path = f == stdin ? "stdin" : path;
+
+    struct stat st;
+    if (fstat(fileno(in->f), &st) == 0) {
+        in->dev = st.st_dev;
+        in->ino = st.st_ino;
+        in->is_regular = S_ISREG(st.st_mode);
+        in->file_size = in->is_regular ? (uint64_t)st.st_size : 0;
+        in->identity_known = 1;
     }
 
-    in->prefix_len = fread(in->prefix, 1, Y4M_SIGNATURE_LEN, in->f);
+    in->prefix_len = fread(in->prefix, 1, CLI_SNIFF_LEN, in->f);
     if (ferror(in->f))
         return input_error(in, "%s: read error: %s", in->path, strerror(errno));
-    if (in->prefix_len == Y4M_SIGNATURE_LEN && !memcmp(in->prefix, Y4M_SIGNATURE, Y4M_SIGNATURE_LEN)) {
+    if (in->prefix_len >= Y4M_SIGNATURE_LEN && !memcmp(in->prefix, Y4M_SIGNATURE, Y4M_SIGNATURE_LEN)) {
         in->kind = CLI_INPUT_Y4M;
-        in->prefix_pos = in->prefix_len;
+        in->prefix_pos = Y4M_SIGNATURE_LEN;
         return parse_y4m_header(in);
     }
-    if (has_y4m_name(path))
+    in->compressed = compressed_kind(in->prefix, in->prefix_len, path);
+    if (has_y4m_name(path) && !in->compressed)
         return input_error(in, "%s: not a YUV4MPEG2 file (no 'YUV4MPEG2 ' signature)", in->path);
     in->kind = CLI_INPUT_RAW;
     return 0;
@@ -252,10 +371,60 @@ int cli_input_start(struct cli_input *in, const struct cli_video_format *fmt)
         off += (size_t)w * bps * (size_t)h;
     }
     in->frame_size = off;
+    if (in->kind == CLI_INPUT_RAW && in->is_regular && in->file_size % in->frame_size) {
+        char desc[64];
+        snprintf(in->warning, sizeof(in->warning),
+                 "%s: its %llu bytes are not a whole number of %zu-byte frames (%s): frame %llu "
+                 "will be truncated (%llu bytes); are -w/-h/-p/-b right?",
+                 in->path, (unsigned long long)in->file_size, in->frame_size,
+                 cli_format_describe(f, desc, sizeof(desc)),
+                 (unsigned long long)(in->file_size / in->frame_size),
+                 (unsigned long long)(in->file_size % in->frame_size));
+    }
     in->buf = malloc(in->frame_size);
     if (!in->buf)
         return input_error(in, "%s: cannot allocate a %zu-byte frame buffer", in->path, in->frame_size);
     return 0;
+}
+
+/* 10- and 12-bit samples are 16-bit little-endian words whose upper bits
+ * must be zero. A word above the maximum means the input is not what -b or
+ * the y4m C tag says (a 12/16-bit or big-endian file): libvmaf would score
+ * the raw words, the library masks them; neither number means anything, so
+ * the frame is refused, naming the first such sample and the count. */
+static int check_sample_range(struct cli_input *in)
+{
+    const unsigned max = (1u << in->fmt.bit_depth) - 1;
+    const unsigned char *b = in->buf;
+    const size_t nb_words = in->frame_size / 2;
+    unsigned any = 0;
+    for (size_t i = 0; i < nb_words; i++)
+        any |= (unsigned)b[2 * i] | (unsigned)b[2 * i + 1] << 8;
+    if (!(any & ~max))
+        return 0;
+
+    uint64_t count = 0;
+    size_t first = 0;
+    for (size_t i = nb_words; i-- > 0;)
+        if (((unsigned)b[2 * i] | (unsigned)b[2 * i + 1] << 8) > max) {
+            count++;
+            first = i;
+        }
+    static const char *const plane_names[] = { "Y", "U", "V" };
+    int p = 0;
+    while (p + 1 < in->nb_planes && first * 2 >= in->plane_offset[p + 1])
+        p++;
+    const size_t in_plane = (first * 2 - in->plane_offset[p]) / 2;
+    const size_t w = (size_t)in->stride[p] / 2;
+    const unsigned v = (unsigned)b[2 * first] | (unsigned)b[2 * first + 1] << 8;
+    return input_error(in,
+                       "%s: frame %llu: %llu sample(s) above the %d-bit maximum %u (the first: %u "
+                       "in plane %s at x=%zu y=%zu): this is not %d-bit little-endian video (is -b "
+                       "or the y4m C tag right?); libvmaf would score the raw 16-bit words and "
+                       "gpussim would mask them, so the frame is refused",
+                       in->path, (unsigned long long)in->frames_read, (unsigned long long)count,
+                       in->fmt.bit_depth, max, v, plane_names[p], in_plane % w, in_plane / w,
+                       in->fmt.bit_depth);
 }
 
 static int read_frame_header(struct cli_input *in)
@@ -266,11 +435,28 @@ static int read_frame_header(struct cli_input *in)
         return 0;
     if (n < 0)
         return -1;
+    char shown[96], fmt[64];
+    const unsigned long long frame = (unsigned long long)in->frames_read;
+    /* a second stream appended to the first (cat a.y4m b.y4m): the format
+     * may change there, which one run cannot follow */
+    if ((size_t)n >= Y4M_SIGNATURE_LEN && !memcmp(line, Y4M_SIGNATURE, Y4M_SIGNATURE_LEN))
+        return input_error(in,
+                           "%s: frame %llu: a new y4m stream header ('%s') where a FRAME header "
+                           "was expected: concatenated y4m streams (a format or size change "
+                           "mid-stream) are not supported; the stream so far is %s",
+                           in->path, frame, cli_escape(line, (size_t)n, shown, sizeof(shown)),
+                           cli_format_describe(&in->fmt, fmt, sizeof(fmt)));
+    if (n == 6 && !memcmp(line, "FRAME\r", 6))
+        return input_error(in,
+                           "%s: frame %llu: the FRAME header ends with CR LF (\\r\\n): the file "
+                           "went through a text-mode (DOS line ending) conversion, which also "
+                           "corrupts the frame data",
+                           in->path, frame);
     /* "FRAME" optionally followed by " params" (ignored: per-frame
      * overrides of interlacing/aspect do not change the sample layout) */
-    if (strncmp(line, "FRAME", 5) || (line[5] && line[5] != ' '))
-        return input_error(in, "%s: frame %llu: expected a y4m FRAME header, found '%.20s'",
-                           in->path, (unsigned long long)in->frames_read, line);
+    if (n < 5 || memcmp(line, "FRAME", 5) || (n > 5 && line[5] != ' '))
+        return input_error(in, "%s: frame %llu: expected a y4m FRAME header, found '%s'", in->path,
+                           frame, cli_escape(line, (size_t)n < 24 ? (size_t)n : 24, shown, sizeof(shown)));
     return 1;
 }
 
@@ -293,6 +479,11 @@ int cli_input_read_frame(struct cli_input *in)
                            "complete frames)",
                            in->path, (unsigned long long)in->frames_read, got, in->frame_size,
                            (unsigned long long)in->frames_read);
+    }
+    if (in->fmt.bit_depth == 10 || in->fmt.bit_depth == 12) {
+        const int ret = check_sample_range(in);
+        if (ret < 0)
+            return ret;
     }
     in->frames_read++;
     return 1;

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <gpussim/gpussim.h>
 
@@ -40,7 +41,18 @@ struct cli_input {
     int has_format;   /**< y4m: from the header; raw: after cli_input_start() */
     struct cli_video_format fmt;
 
+    /** non-NULL for compressed video (by signature or name): "MP4/QuickTime"... */
+    const char *compressed;
+    /** what the file is, to tell two names of one pipe apart (fstat) */
+    int identity_known, is_regular;
+    dev_t dev;
+    ino_t ino;
+    uint64_t file_size; /**< regular files only */
+    /** a warning for the caller to print (raw file size not a whole number of frames) */
+    char warning[320];
+
     /* bytes read while sniffing the file type, replayed before the file */
+#define CLI_SNIFF_LEN 12
     unsigned char prefix[16];
     size_t prefix_len, prefix_pos;
 
@@ -56,8 +68,12 @@ struct cli_input {
 
 /** Opens path ("-" = stdin) and detects raw vs y4m by content (a .y4m name
  *  without the YUV4MPEG2 signature is an error). For y4m the header is parsed
- *  and has_format is set. */
+ *  and has_format is set. Compressed video (MP4, Matroska...) is opened as
+ *  raw with `compressed` set: the caller refuses it with advice. */
 int cli_input_open(struct cli_input *in, const char *path);
+/** The same on an open stream, which in then owns (closed unless stdin);
+ *  path names it in messages and for the file-name checks. */
+int cli_input_open_stream(struct cli_input *in, FILE *f, const char *path);
 
 /** Fixes the format (raw inputs take fmt; y4m inputs must already have one),
  *  computes the plane layout and allocates the frame buffer. */
@@ -72,6 +88,10 @@ int cli_input_read_frame(struct cli_input *in);
 void cli_input_picture(const struct cli_input *in, struct gpussim_picture *pic);
 
 void cli_input_close(struct cli_input *in);
+
+/** Copies n bytes of untrusted input into out (size bytes) as visible text:
+ *  printable ASCII as is, \r \n \t \\ and \xNN escapes, "..." when cut. */
+const char *cli_escape(const char *s, size_t n, char *out, size_t size);
 
 /** "576x324 4:2:0 10-bit" */
 const char *cli_format_describe(const struct cli_video_format *f, char *buf, size_t size);

@@ -1,25 +1,28 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * Writers for the score table. The JSON follows libvmaf's output layout so
+ * Writers for the scores. The JSON follows libvmaf's output layout so
  * scripts that parse `vmaf --json` read it unchanged; numbers carry 17
- * significant digits so every double round-trips exactly.
+ * significant digits so every double round-trips exactly. Frames are written
+ * and flushed as they complete: an interrupted or killed run keeps them.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <gpussim/gpussim.h>
 
 #include "output.h"
 
 double *cli_scores_row(struct cli_scores *s, uint64_t index)
 {
-    if (index >= s->capacity) {
-        uint64_t cap = s->capacity ? s->capacity : 256;
-        while (cap <= index)
+    if (index < s->base)
+        return NULL;
+    const uint64_t i = index - s->base;
+    const size_t cols = s->nb_columns > 0 ? (size_t)s->nb_columns : 1;
+    if (i >= s->capacity) {
+        uint64_t cap = s->capacity ? s->capacity : 16;
+        while (cap <= i)
             cap *= 2;
-        const size_t cols = s->nb_columns > 0 ? (size_t)s->nb_columns : 1;
         if (cap > SIZE_MAX / sizeof(double) / cols)
             return NULL;
         double *rows = realloc(s->rows, (size_t)cap * cols * sizeof(double));
@@ -28,9 +31,20 @@ double *cli_scores_row(struct cli_scores *s, uint64_t index)
         s->rows = rows;
         s->capacity = cap;
     }
-    if (index >= s->nb_rows)
-        s->nb_rows = index + 1;
-    return s->rows + index * (uint64_t)s->nb_columns;
+    if (i >= s->nb_rows)
+        s->nb_rows = i + 1;
+    return s->rows + i * cols;
+}
+
+void cli_scores_pop(struct cli_scores *s)
+{
+    if (!s->nb_rows)
+        return;
+    const size_t cols = s->nb_columns > 0 ? (size_t)s->nb_columns : 1;
+    /* a handful of rows: the frames in flight */
+    memmove(s->rows, s->rows + cols, (size_t)(s->nb_rows - 1) * cols * sizeof(double));
+    s->nb_rows--;
+    s->base++;
 }
 
 void cli_scores_free(struct cli_scores *s)
@@ -38,6 +52,44 @@ void cli_scores_free(struct cli_scores *s)
     free(s->rows);
     s->rows = NULL;
     s->nb_rows = s->capacity = 0;
+}
+
+/* ---- the writer --------------------------------------------------------------- */
+
+static int write_failed(struct cli_writer *w)
+{
+    if (!w->failed) {
+        snprintf(w->err, sizeof(w->err), "writing %s failed: %s", w->path, strerror(errno ? errno : EIO));
+        w->failed = 1;
+    }
+    return -1;
+}
+
+/* Flushes and checks: every frame reaches the file when it is written. */
+static int flush_checked(struct cli_writer *w)
+{
+    errno = 0;
+    if (fflush(w->f) != 0 || ferror(w->f))
+        return write_failed(w);
+    return 0;
+}
+
+int cli_writer_open(struct cli_writer *w, const char *path, enum cli_output_format format)
+{
+    memset(w, 0, sizeof(*w));
+    w->format = format;
+    if (!path || !strcmp(path, "-")) {
+        w->f = stdout;
+        w->path = "stdout";
+        return 0;
+    }
+    w->path = path;
+    w->f = fopen(path, "w");
+    if (!w->f) {
+        snprintf(w->err, sizeof(w->err), "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 /* JSON has no NaN or infinity: null keeps the document valid. */
@@ -64,63 +116,91 @@ static void json_string(FILE *out, const char *s)
     putc('"', out);
 }
 
-static int pool_column(const struct cli_scores *s, int col, uint64_t nb_frames,
-                       struct gpussim_pool_stats *st, char *err, size_t err_size)
+int cli_writer_begin(struct cli_writer *w, const char *const *names, int nb_columns, const char *version)
 {
-    GpussimPool *pool = NULL;
-    int ret = gpussim_pool_create(&pool);
-    if (ret < 0)
-        goto fail;
-    for (uint64_t i = 0; i < nb_frames; i++) {
-        const double v = s->rows[i * (uint64_t)s->nb_columns + (uint64_t)col];
-        /* a NaN score has no place in a mean; the frame shows it as null */
-        if (isnan(v))
-            continue;
-        ret = gpussim_pool_add(pool, v);
-        if (ret < 0)
-            goto fail;
-    }
-    ret = gpussim_pool_stats(pool, st);
-    if (ret < 0)
-        goto fail;
-    gpussim_pool_destroy(&pool);
-    return 0;
+    w->names = names;
+    w->nb_columns = nb_columns;
+    const size_t n = nb_columns > 0 ? (size_t)nb_columns : 1;
+    w->pools = calloc(n, sizeof(*w->pools));
+    w->nan_count = calloc(n, sizeof(*w->nan_count));
+    w->nan_frames = calloc(n, sizeof(*w->nan_frames));
+    if (!w->pools || !w->nan_count || !w->nan_frames)
+        goto nomem;
+    for (int c = 0; c < nb_columns; c++)
+        if (gpussim_pool_create(&w->pools[c]) < 0)
+            goto nomem;
 
-fail:
-    snprintf(err, err_size, "pooling %s failed: %s", s->names[col], gpussim_strerror(ret));
-    gpussim_pool_destroy(&pool);
+    if (w->format == CLI_OUTPUT_CSV) {
+        fputs("Frame", w->f);
+        for (int c = 0; c < nb_columns; c++)
+            fprintf(w->f, ",%s", names[c]);
+        putc('\n', w->f);
+    } else {
+        fputs("{\n  \"version\": ", w->f);
+        json_string(w->f, version);
+        fputs(",\n  \"frames\": [", w->f);
+    }
+    return flush_checked(w);
+
+nomem:
+    snprintf(w->err, sizeof(w->err), "out of memory for %d score columns", nb_columns);
+    w->failed = 1;
     return -1;
 }
 
-static int write_json(FILE *out, const struct cli_scores *s, uint64_t nb_frames, const char *version,
-                      double fps, char *err, size_t err_size)
+int cli_writer_frame(struct cli_writer *w, const double *row)
 {
-    fputs("{\n  \"version\": ", out);
-    json_string(out, version);
-    fputs(",\n  \"fps\": ", out);
-    json_number(out, fps);
-    fputs(",\n  \"frames\": [", out);
-    for (uint64_t i = 0; i < nb_frames; i++) {
-        const double *row = s->rows + i * (uint64_t)s->nb_columns;
-        fprintf(out, "%s\n    {\n      \"frameNum\": %llu,\n      \"metrics\": {", i ? "," : "",
-                (unsigned long long)i);
-        for (int c = 0; c < s->nb_columns; c++) {
-            fputs(c ? ",\n        " : "\n        ", out);
-            json_string(out, s->names[c]);
-            fputs(": ", out);
-            json_number(out, row[c]);
+    const uint64_t index = w->frames;
+    for (int c = 0; c < w->nb_columns; c++) {
+        /* a NaN score has no place in a mean: the frame shows it (null in
+         * JSON), the pool leaves it out and the count says so */
+        if (isnan(row[c])) {
+            if (w->nan_count[c] < CLI_NAN_FRAMES_LISTED)
+                w->nan_frames[c][w->nan_count[c]] = index;
+            w->nan_count[c]++;
+            continue;
         }
-        fputs("\n      }\n    }", out);
-    }
-    fputs(nb_frames ? "\n  ],\n" : "],\n", out);
-
-    fputs("  \"pooled_metrics\": {", out);
-    for (int c = 0; c < s->nb_columns; c++) {
-        struct gpussim_pool_stats st;
-        if (pool_column(s, c, nb_frames, &st, err, err_size) < 0)
+        const int ret = gpussim_pool_add(w->pools[c], row[c]);
+        if (ret < 0) {
+            snprintf(w->err, sizeof(w->err), "pooling %s failed: %s", w->names[c], gpussim_strerror(ret));
+            w->failed = 1;
             return -1;
+        }
+    }
+    if (w->format == CLI_OUTPUT_CSV) {
+        fprintf(w->f, "%llu", (unsigned long long)index);
+        /* printf spells non-finite values nan/inf/-inf, which float() parsers accept */
+        for (int c = 0; c < w->nb_columns; c++)
+            fprintf(w->f, ",%.17g", row[c]);
+        putc('\n', w->f);
+    } else {
+        fprintf(w->f, "%s\n    {\n      \"frameNum\": %llu,\n      \"metrics\": {", index ? "," : "",
+                (unsigned long long)index);
+        for (int c = 0; c < w->nb_columns; c++) {
+            fputs(c ? ",\n        " : "\n        ", w->f);
+            json_string(w->f, w->names[c]);
+            fputs(": ", w->f);
+            json_number(w->f, row[c]);
+        }
+        fputs("\n      }\n    }", w->f);
+    }
+    w->frames++;
+    return flush_checked(w);
+}
+
+int cli_writer_finish(struct cli_writer *w, double fps)
+{
+    FILE *out = w->f;
+    if (w->format == CLI_OUTPUT_CSV)
+        return flush_checked(w);
+
+    fputs(w->frames ? "\n  ],\n" : "],\n", out);
+    fputs("  \"pooled_metrics\": {", out);
+    for (int c = 0; c < w->nb_columns; c++) {
+        struct gpussim_pool_stats st;
+        gpussim_pool_stats(w->pools[c], &st);
         fputs(c ? ",\n    " : "\n    ", out);
-        json_string(out, s->names[c]);
+        json_string(out, w->names[c]);
         fputs(": {\n      \"min\": ", out);
         json_number(out, st.min);
         fputs(",\n      \"max\": ", out);
@@ -131,35 +211,38 @@ static int write_json(FILE *out, const struct cli_scores *s, uint64_t nb_frames,
         json_number(out, st.harmonic_mean);
         fputs("\n    }", out);
     }
-    fputs(s->nb_columns ? "\n  },\n" : "},\n", out);
-    fputs("  \"aggregate_metrics\": {}\n}\n", out);
-    return 0;
+    fputs(w->nb_columns ? "\n  },\n" : "},\n", out);
+    fputs("  \"pooled_metrics_frames_left_out\": {", out);
+    for (int c = 0; c < w->nb_columns; c++) {
+        fputs(c ? ",\n    " : "\n    ", out);
+        json_string(out, w->names[c]);
+        fprintf(out, ": %llu", (unsigned long long)w->nan_count[c]);
+    }
+    fputs(w->nb_columns ? "\n  },\n" : "},\n", out);
+    fputs("  \"aggregate_metrics\": {},\n  \"fps\": ", out);
+    json_number(out, fps);
+    fputs("\n}\n", out);
+    return flush_checked(w);
 }
 
-/* Names are libgpussim's score names (letters, digits, '_', '.'): no quoting needed. */
-static void write_csv(FILE *out, const struct cli_scores *s, uint64_t nb_frames)
+int cli_writer_close(struct cli_writer *w)
 {
-    fputs("Frame", out);
-    for (int c = 0; c < s->nb_columns; c++)
-        fprintf(out, ",%s", s->names[c]);
-    putc('\n', out);
-    for (uint64_t i = 0; i < nb_frames; i++) {
-        const double *row = s->rows + i * (uint64_t)s->nb_columns;
-        fprintf(out, "%llu", (unsigned long long)i);
-        for (int c = 0; c < s->nb_columns; c++) {
-            /* printf spells non-finite values nan/inf/-inf, which float() parsers accept */
-            fprintf(out, ",%.17g", row[c]);
-        }
-        putc('\n', out);
+    int ret = 0;
+    if (w->f && w->f != stdout && fclose(w->f) != 0) {
+        if (!w->failed)
+            snprintf(w->err, sizeof(w->err), "closing %s failed: %s", w->path, strerror(errno));
+        w->failed = 1;
+        ret = -1;
     }
-}
-
-int cli_write_scores(FILE *out, enum cli_output_format format, const struct cli_scores *s,
-                     uint64_t nb_frames, const char *version, double fps, char *err, size_t err_size)
-{
-    if (format == CLI_OUTPUT_CSV) {
-        write_csv(out, s, nb_frames);
-        return 0;
-    }
-    return write_json(out, s, nb_frames, version, fps, err, err_size);
+    w->f = NULL;
+    if (w->pools)
+        for (int c = 0; c < w->nb_columns; c++)
+            gpussim_pool_destroy(&w->pools[c]);
+    free(w->pools);
+    free(w->nan_count);
+    free(w->nan_frames);
+    w->pools = NULL;
+    w->nan_count = NULL;
+    w->nan_frames = NULL;
+    return ret;
 }

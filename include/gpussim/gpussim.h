@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define GPUSSIM_API_VERSION_MAJOR 1
-#define GPUSSIM_API_VERSION_MINOR 0
+#define GPUSSIM_API_VERSION_MINOR 1
 
 /** Where the metrics run. AUTO picks the first available GPU backend whose
  *  device can read the frames' memory, else CPU. */
@@ -76,7 +76,9 @@ enum gpussim_chroma {
 /** How the samples are laid out in memory. */
 enum gpussim_packing {
     /** One plane per component (yuv420p, yuv420p10le, gray...). Samples of
-     *  depth > 8 are 16-bit little-endian words holding the value in the low bits. */
+     *  depth > 8 are 16-bit little-endian words holding the value in the low
+     *  bits; bits above bit_depth are ignored (masked off), whereas libvmaf
+     *  reads the whole word: such input is not valid at that depth. */
     GPUSSIM_PACKING_PLANAR = 0,
     /** Luma plane + one interleaved UV plane (NV12, P010, P012, P016, P210...). */
     GPUSSIM_PACKING_SEMIPLANAR_UV,
@@ -117,7 +119,11 @@ enum gpussim_memory {
 struct gpussim_picture {
     enum gpussim_memory memory;
     const void *data[GPUSSIM_MAX_PLANES]; /**< host pointers, or device addresses */
-    ptrdiff_t stride[GPUSSIM_MAX_PLANES]; /**< bytes between rows (pitch); may be negative for host */
+    /** Bytes between rows (pitch); may be negative for host memory. For bit
+     *  depths above 8 the samples are 16-bit words: strides must be even and
+     *  plane addresses (dma-buf: offsets) 2-byte aligned, else submit fails
+     *  with -EINVAL. */
+    ptrdiff_t stride[GPUSSIM_MAX_PLANES];
     int fd[GPUSSIM_MAX_PLANES];           /**< dma-buf fds (DMABUF only) */
     uint64_t offset[GPUSSIM_MAX_PLANES];  /**< byte offsets inside fd (DMABUF only) */
     uint64_t modifier;                    /**< DRM format modifier (DMABUF only) */
@@ -252,9 +258,13 @@ struct gpussim_pool_stats {
 int gpussim_pool_create(GpussimPool **pool);
 void gpussim_pool_destroy(GpussimPool **pool);
 /** Adds one value. NaN is rejected with -EINVAL; +-inf (an enable_db score
- *  of a perfect frame without clip_db) is accepted and makes the mean infinite. */
+ *  of a perfect frame without clip_db) is accepted and makes the mean
+ *  infinite. Finite values beyond +-2^900 (~8.5e270; no metric comes near)
+ *  are rejected with -ERANGE: the exact sums must not overflow. */
 int gpussim_pool_add(GpussimPool *pool, double v);
-/** dst becomes the pool of dst's values followed by src's. */
+/** dst becomes the pool of dst's values followed by src's. src may be dst:
+ *  the pool then holds each of its values twice. All or nothing: on failure
+ *  (-ENOMEM) dst is unchanged. */
 int gpussim_pool_merge(GpussimPool *dst, const GpussimPool *src);
 /** Fills *st; on an empty pool count is 0 and the other fields are NaN. */
 int gpussim_pool_stats(const GpussimPool *pool, struct gpussim_pool_stats *st);
@@ -263,12 +273,24 @@ int gpussim_pool_stats(const GpussimPool *pool, struct gpussim_pool_stats *st);
 int gpussim_pool_percentile(const GpussimPool *pool, double q, double *out);
 
 /**
- * Serialises a pool into a self-describing text blob (exact: values in
- * hexadecimal floating point), so chunks scored by different processes can be
- * merged later. *buf is malloc()ed; free() it.
+ * Serialises a pool into a self-describing text blob, so chunks scored by
+ * different processes can be merged later: a versioned header with the value
+ * count, every value exactly (its IEEE-754 bits in hexadecimal), and a CRC-32
+ * of all that. *buf is malloc()ed (free() it) and NUL-terminated; *len
+ * does not count the NUL.
  */
 int gpussim_pool_serialize(const GpussimPool *pool, char **buf, size_t *len);
-/** Parses gpussim_pool_serialize()'s output into a new pool. */
+/**
+ * Parses gpussim_pool_serialize()'s output (exactly len bytes) into a new
+ * pool. A blob that is truncated, extended, corrupted (checksum), of another
+ * format version, or holding a NaN is refused with -EINVAL; nothing is
+ * allocated beyond what len bytes can describe. *pool is NULL on failure.
+ * The reason goes to log_cb (may be NULL) at GPUSSIM_LOG_ERROR.
+ * @since API 1.1
+ */
+int gpussim_pool_deserialize2(GpussimPool **pool, const char *buf, size_t len, gpussim_log_fn log_cb,
+                              void *log_opaque);
+/** gpussim_pool_deserialize2() without a log callback. */
 int gpussim_pool_deserialize(GpussimPool **pool, const char *buf, size_t len);
 
 #ifdef __cplusplus
