@@ -15,6 +15,8 @@ n=0
 for f in $(git -C "$top" ls-files); do
     case $f in
     *.md | .gitignore | LICENSE | COPYING.*) continue ;;
+    # binary seed inputs of the fuzz targets: licensed by their folder's README.md
+    tests/fuzz/corpus/*/*) continue ;;
     vf_gpussim/* | patches/*.patch | patches/*/*.patch) want=LGPL-2.1-or-later ;;
     *) want=BSD-2-Clause ;;
     esac

@@ -260,7 +260,8 @@ void gpussim_pool_destroy(GpussimPool **pool);
 /** Adds one value. NaN is rejected with -EINVAL; +-inf (an enable_db score
  *  of a perfect frame without clip_db) is accepted and makes the mean
  *  infinite. Finite values beyond +-2^900 (~8.5e270; no metric comes near)
- *  are rejected with -ERANGE: the exact sums must not overflow. */
+ *  are rejected with -ERANGE: the exact sums must not overflow. On any
+ *  failure (also -ENOMEM) the pool is unchanged. */
 int gpussim_pool_add(GpussimPool *pool, double v);
 /** dst becomes the pool of dst's values followed by src's. src may be dst:
  *  the pool then holds each of its values twice. All or nothing: on failure
