@@ -9,10 +9,18 @@
  *
  * Context: an adopted one (struct gpussim_cuda_device, e.g. FFmpeg's
  * AVCUDADeviceContext: its CUcontext and CUstream) or the primary context of
- * params.device with a stream of our own. Every entry point pushes the
- * context and pops it on every path.
+ * params.device. Every entry point pushes the context and pops it on every
+ * path.
  *
- * A frame is a sequence of launches on the stream and returns at once:
+ * Stream: always a non-blocking stream of our own. An adopted stream is only
+ * where the pictures' producer wrote them: a CUDA-memory frame records an
+ * event on it and our stream waits for that event, so the metric runs after
+ * the frame is ready and concurrently with whatever the producer queues next.
+ * Working on the producer's stream instead serialises the two: FFmpeg's is
+ * the legacy default stream (NULL), on which NVDEC maps and copies out every
+ * decoded frame, so the decoder stalled behind the metric kernels.
+ *
+ * A frame is a sequence of launches on our stream and returns at once:
  *   [host pictures: rows copied into the slot's pinned staging, then one
  *    async host->device copy per plane]
  *   frame descriptor (where the pictures are) -> metric kernels, which read
@@ -92,6 +100,7 @@ struct cuda_slot {
     struct gpussim_cuda_frame_desc *host_desc; /* pinned, after host_out */
     CUdeviceptr dev_out, dev_desc; /* one allocation, same layout */
     CUevent start, done;
+    CUevent ready; /* recorded on the producer's stream: the pictures are written */
     CUgraphExec graph; /* the whole frame, captured once; NULL: direct launches */
     void *imports; /* the target's imported pictures of the slot's frame */
 };
@@ -103,9 +112,10 @@ struct cuda_backend {
     CUdevice device;
     int sm_count;
     CUcontext ctx;
-    CUstream stream;
+    CUstream stream;        /* ours, non-blocking: every frame's work */
+    CUstream producer;      /* adopted: where CUDA-memory pictures were written */
     CUstream launch_stream; /* where launch() enqueues: stream, or a capture stream */
-    int own_ctx, own_stream;
+    int own_ctx, adopted;
     CUmodule module;
     CUfunction fn[K_COUNT];
 
@@ -527,6 +537,7 @@ int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *r
     struct cuda_slot *slot = &be->slots[idx];
     const struct gpussim_picture *pics[2] = { ref, dis };
     struct gpussim_cuda_frame_desc *desc = slot->host_desc;
+    int in_cuda_memory = 0;
     int err = push_ctx(be);
     if (err < 0)
         return err;
@@ -550,6 +561,7 @@ int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *r
             }
         } else if (pics[k]->memory == GPUSSIM_MEMORY_CUDA && be->t->cuda_memory) {
             /* read in place */
+            in_cuda_memory = 1;
             for (int sp = 0; sp < be->nb_src_planes; sp++) {
                 desc->src[k][sp] = (uint64_t)(uintptr_t)pics[k]->data[sp];
                 desc->pitch[k][sp] = (int64_t)pics[k]->stride[sp];
@@ -569,6 +581,16 @@ int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *r
             err = -EINVAL;
             goto fail;
         }
+    }
+    /* the pictures' writes were queued on the producer's stream before this
+     * submit: everything after them waits, nothing else does */
+    if (in_cuda_memory && be->adopted) {
+        err = CHECK_CU(cuEventRecord(slot->ready, be->producer));
+        if (err < 0)
+            goto fail;
+        err = CHECK_CU(cuStreamWaitEvent(be->stream, slot->ready, 0));
+        if (err < 0)
+            goto fail;
     }
     /* the slot's pinned descriptor is rewritten only after the slot's
      * previous frame was waited for, so this async copy cannot race */
@@ -726,7 +748,7 @@ void gpussim_gpu_plan_uninit(void **ppriv)
     if (!be)
         return;
     if (be->ctx && push_ctx(be) == 0) {
-        if (!be->own_stream || be->stream)
+        if (be->stream)
             CHECK_CU(cuStreamSynchronize(be->stream));
         for (int i = 0; i < CUDA_SLOTS; i++) {
             struct cuda_slot *s = &be->slots[i];
@@ -742,6 +764,8 @@ void gpussim_gpu_plan_uninit(void **ppriv)
                 CHECK_CU(cuEventDestroy(s->start));
             if (s->done)
                 CHECK_CU(cuEventDestroy(s->done));
+            if (s->ready)
+                CHECK_CU(cuEventDestroy(s->ready));
             if (s->imports)
                 be->t->release_imports(&s->imports, 1);
         }
@@ -765,7 +789,7 @@ void gpussim_gpu_plan_uninit(void **ppriv)
             CHECK_CU(cuMemFree(be->jobs));
         if (be->module)
             CHECK_CU(cuModuleUnload(be->module));
-        if (be->own_stream && be->stream)
+        if (be->stream)
             CHECK_CU(cuStreamDestroy(be->stream));
         pop_ctx(be);
     }
@@ -836,7 +860,8 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
             return -EINVAL;
         }
         be->ctx = hw->cu_context;
-        be->stream = hw->cu_stream;
+        be->producer = hw->cu_stream;
+        be->adopted = 1;
     } else {
         err = cuda_open_device(be);
         if (err < 0)
@@ -850,12 +875,12 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
         err = CHECK_CU(cuCtxGetDevice(&be->device));
         if (err < 0)
             goto fail;
-    } else {
-        err = CHECK_CU(cuStreamCreate(&be->stream, CU_STREAM_NON_BLOCKING));
-        if (err < 0)
-            goto fail;
-        be->own_stream = 1;
     }
+    /* non-blocking: no implicit ordering with the legacy default stream,
+     * which FFmpeg's decoders and copies use */
+    err = CHECK_CU(cuStreamCreate(&be->stream, CU_STREAM_NON_BLOCKING));
+    if (err < 0)
+        goto fail;
 
     /* machine code for the known architectures is in the image: no JIT */
     err = CHECK_CU(cuModuleLoadData(&be->module, t->image));
@@ -916,6 +941,11 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
         err = CHECK_CU(cuEventCreate(&s->done, CU_EVENT_BLOCKING_SYNC));
         if (err < 0)
             goto fail;
+        if (be->adopted) {
+            err = CHECK_CU(cuEventCreate(&s->ready, CU_EVENT_DISABLE_TIMING));
+            if (err < 0)
+                goto fail;
+        }
     }
     be->launch_stream = be->stream;
     /* one graph per slot: a frame is then one launch, without per-kernel
