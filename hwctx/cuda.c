@@ -9,15 +9,24 @@
  *
  * Context: an adopted one (struct gpussim_cuda_device, e.g. FFmpeg's
  * AVCUDADeviceContext: its CUcontext and CUstream) or the primary context of
- * params.device with a stream of our own. Every entry point pushes the
- * context and pops it on every path.
+ * params.device. Every entry point pushes the context and pops it on every
+ * path.
  *
- * A frame is a sequence of launches on the stream and returns at once:
+ * Stream: always a non-blocking stream of our own. An adopted stream is only
+ * where the pictures' producer wrote them: a CUDA-memory frame records an
+ * event on it and our stream waits for that event, so the metric runs after
+ * the frame is ready and concurrently with whatever the producer queues next.
+ * Working on the producer's stream instead would queue everything the
+ * producer does next behind the metric: FFmpeg's is the legacy default
+ * stream (NULL), on which NVDEC maps and copies out every decoded frame.
+ *
+ * A frame is a sequence of launches on our stream and returns at once:
  *   [host pictures: rows copied into the slot's pinned staging, then one
  *    async host->device copy per plane]
  *   frame descriptor (where the pictures are) -> metric kernels, which read
- *   the pictures in place -> reduce_partials -> one small device->host
- *   copy of the frame's result block -> event.
+ *   the pictures in place (in a CUDA graph, one parallel branch per metric
+ *   family) -> reduce_partials -> one small device->host copy of the
+ *   frame's result block -> event.
  * wait() queries/synchronises that event and turns the exact fixed-point
  * sums into the doubles the shared recipe expects (see resolve_sum()).
  * Everything is allocated at init (host staging at the first host picture);
@@ -92,6 +101,7 @@ struct cuda_slot {
     struct gpussim_cuda_frame_desc *host_desc; /* pinned, after host_out */
     CUdeviceptr dev_out, dev_desc; /* one allocation, same layout */
     CUevent start, done;
+    CUevent ready; /* recorded on the producer's stream: the pictures are written */
     CUgraphExec graph; /* the whole frame, captured once; NULL: direct launches */
     void *imports; /* the target's imported pictures of the slot's frame */
 };
@@ -103,9 +113,10 @@ struct cuda_backend {
     CUdevice device;
     int sm_count;
     CUcontext ctx;
-    CUstream stream;
+    CUstream stream;        /* ours, non-blocking: every frame's work */
+    CUstream producer;      /* adopted: where CUDA-memory pictures were written */
     CUstream launch_stream; /* where launch() enqueues: stream, or a capture stream */
-    int own_ctx, own_stream;
+    int own_ctx, adopted;
     CUmodule module;
     CUfunction fn[K_COUNT];
 
@@ -352,9 +363,10 @@ static int launch(struct cuda_backend *be, enum cuda_kernel k, unsigned gx, unsi
                     kernel_names[k]);
 }
 
-/* The metric kernels of one scored plane. Kernels that read the picture
- * read it in place through the slot's frame descriptor. */
-static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
+/* The kernels of the metric families in `metrics` for one scored plane.
+ * Kernels that read the picture read it in place through the slot's frame
+ * descriptor. */
+static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot, unsigned metrics)
 {
     const struct gpussim_config *cfg = &be->cfg;
     const struct gpussim_plane_geometry *g = &cfg->plane[p];
@@ -367,7 +379,7 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
     struct gpussim_cuda_plane_fmt *fmt = &pl->fmt;
     int err;
 
-    if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
+    if (metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
         CUdeviceptr part = be->partials + pl->ssim_part;
         if (g->ssim_scale > 1) {
             int factor = g->ssim_scale, sw = g->ssim_width, sh = g->ssim_height;
@@ -388,7 +400,7 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
             return err;
     }
 
-    if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
+    if (metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
         for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
             int lw = g->ms_width[s], lh = g->ms_height[s];
             CUdeviceptr part = be->partials + pl->ms_part[s];
@@ -426,7 +438,7 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
         }
     }
 
-    if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
+    if (metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
         CUdeviceptr sig = be->partials + pl->ansnr_sig, noise = be->partials + pl->ansnr_noise;
         void *args[] = { desc, fmt, &w, &h, &scaler, &sig, &noise };
         err = launch(be, K_ANSNR, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, args);
@@ -434,7 +446,7 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot)
             return err;
     }
 
-    if (cfg->metrics & GPUSSIM_METRIC_SSIM) {
+    if (metrics & GPUSSIM_METRIC_SSIM) {
         const unsigned samplemax = (1u << bd) - 1;
         /* spec §4.5, as kernels/c/issim_tmpl.c */
         double c1base = (double)samplemax * samplemax * (0.01 * 0.01);
@@ -468,18 +480,62 @@ static int upload_host_picture(struct cuda_backend *be, struct cuda_slot *slot, 
     return 0;
 }
 
+/* The metric families in the order their branches start: MS-SSIM's chain
+ * of ten kernels is the longest. */
+static const unsigned metric_order[] = {
+    GPUSSIM_METRIC_FLOAT_MS_SSIM, GPUSSIM_METRIC_SSIM, GPUSSIM_METRIC_FLOAT_ANSNR,
+    GPUSSIM_METRIC_FLOAT_SSIM,
+};
+#define NB_FAMILIES (int)(sizeof(metric_order) / sizeof(metric_order[0]))
+
+/* Streams of a graph capture: the metric families are independent until
+ * the final reduction (each writes its own partial sums and intermediate
+ * planes), so each is captured on a branch of its own and the graph runs
+ * them concurrently, filling the GPU where one family alone would not. */
+struct capture_branches {
+    CUstream stream[NB_FAMILIES];
+    CUevent fork, join[NB_FAMILIES];
+};
+
 /* Everything a frame runs after its pictures are in place, on
- * be->launch_stream: per plane unpack + metrics, the final reduction and the
- * one device->host copy of the result block. Captured once per slot into a
- * CUDA graph when the driver has graphs. */
-static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot)
+ * be->launch_stream (with br: forked onto br's streams and joined back):
+ * per plane unpack + metrics, the final reduction and the one device->host
+ * copy of the result block. Captured once per slot into a CUDA graph when
+ * the driver has graphs. */
+static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot,
+                         const struct capture_branches *br)
 {
-    int err;
-    for (int p = 0; p < be->cfg.nb_planes; p++) {
-        err = run_plane(be, p, slot);
+    const CUstream origin = be->launch_stream;
+    int err = 0;
+    if (br) {
+        err = CHECK_CU(cuEventRecord(br->fork, origin));
         if (err < 0)
             return err;
     }
+    for (int m = 0; m < NB_FAMILIES; m++) {
+        if (!(be->cfg.metrics & metric_order[m]))
+            continue;
+        if (br) {
+            err = CHECK_CU(cuStreamWaitEvent(br->stream[m], br->fork, 0));
+            if (err < 0)
+                break;
+            be->launch_stream = br->stream[m];
+        }
+        for (int p = 0; p < be->cfg.nb_planes && err >= 0; p++)
+            err = run_plane(be, p, slot, metric_order[m]);
+        if (br) {
+            if (err >= 0)
+                err = CHECK_CU(cuEventRecord(br->join[m], br->stream[m]));
+            be->launch_stream = origin;
+            if (err >= 0)
+                err = CHECK_CU(cuStreamWaitEvent(origin, br->join[m], 0));
+        }
+        if (err < 0)
+            break;
+    }
+    be->launch_stream = origin;
+    if (err < 0)
+        return err;
     void *args[] = { &be->jobs, &be->partials, &slot->dev_out };
     err = launch(be, K_REDUCE, (unsigned)be->nb_jobs, 1, 1, REDUCE_THREADS, 1, args);
     if (err < 0)
@@ -489,22 +545,32 @@ static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot)
                                       be->launch_stream));
 }
 
-/* Captures slot's frame into a graph on a private stream (never on an
+/* Captures slot's frame into a graph on private streams (never on an
  * adopted one, which other threads may be using). */
 static int capture_slot_graph(struct cuda_backend *be, struct cuda_slot *slot)
 {
     const struct gpussim_cuda_api *cu = be->cu;
+    struct capture_branches br;
     CUstream cs = NULL;
     CUgraph graph = NULL;
+    memset(&br, 0, sizeof(br));
     int err = CHECK_CU(cuStreamCreate(&cs, CU_STREAM_NON_BLOCKING));
     if (err < 0)
         return err;
+    err = CHECK_CU(cuEventCreate(&br.fork, CU_EVENT_DISABLE_TIMING));
+    for (int m = 0; m < NB_FAMILIES && err >= 0; m++) {
+        err = CHECK_CU(cuStreamCreate(&br.stream[m], CU_STREAM_NON_BLOCKING));
+        if (err >= 0)
+            err = CHECK_CU(cuEventCreate(&br.join[m], CU_EVENT_DISABLE_TIMING));
+    }
+    if (err < 0)
+        goto fail;
     err = cu_check(be, cu->cuStreamBeginCapture(cs, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
                    "cuStreamBeginCapture");
     if (err < 0)
         goto fail;
     be->launch_stream = cs;
-    const int qerr = enqueue_frame(be, slot);
+    const int qerr = enqueue_frame(be, slot, &br);
     be->launch_stream = be->stream;
     err = cu_check(be, cu->cuStreamEndCapture(cs, &graph), "cuStreamEndCapture");
     if (qerr < 0 || err < 0) {
@@ -516,6 +582,14 @@ static int capture_slot_graph(struct cuda_backend *be, struct cuda_slot *slot)
 fail:
     if (graph)
         cu->cuGraphDestroy(graph);
+    for (int m = 0; m < NB_FAMILIES; m++) {
+        if (br.join[m])
+            CHECK_CU(cuEventDestroy(br.join[m]));
+        if (br.stream[m])
+            CHECK_CU(cuStreamDestroy(br.stream[m]));
+    }
+    if (br.fork)
+        CHECK_CU(cuEventDestroy(br.fork));
     CHECK_CU(cuStreamDestroy(cs));
     return err;
 }
@@ -527,6 +601,7 @@ int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *r
     struct cuda_slot *slot = &be->slots[idx];
     const struct gpussim_picture *pics[2] = { ref, dis };
     struct gpussim_cuda_frame_desc *desc = slot->host_desc;
+    int in_cuda_memory = 0;
     int err = push_ctx(be);
     if (err < 0)
         return err;
@@ -550,6 +625,7 @@ int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *r
             }
         } else if (pics[k]->memory == GPUSSIM_MEMORY_CUDA && be->t->cuda_memory) {
             /* read in place */
+            in_cuda_memory = 1;
             for (int sp = 0; sp < be->nb_src_planes; sp++) {
                 desc->src[k][sp] = (uint64_t)(uintptr_t)pics[k]->data[sp];
                 desc->pitch[k][sp] = (int64_t)pics[k]->stride[sp];
@@ -570,6 +646,16 @@ int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *r
             goto fail;
         }
     }
+    /* the pictures' writes were queued on the producer's stream before this
+     * submit: everything after them waits, nothing else does */
+    if (in_cuda_memory && be->adopted) {
+        err = CHECK_CU(cuEventRecord(slot->ready, be->producer));
+        if (err < 0)
+            goto fail;
+        err = CHECK_CU(cuStreamWaitEvent(be->stream, slot->ready, 0));
+        if (err < 0)
+            goto fail;
+    }
     /* the slot's pinned descriptor is rewritten only after the slot's
      * previous frame was waited for, so this async copy cannot race */
     err = CHECK_CU(cuMemcpyHtoDAsync(slot->dev_desc, desc, sizeof(*desc), be->stream));
@@ -581,7 +667,7 @@ int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *r
     if (slot->graph)
         err = CHECK_CU(cuGraphLaunch(slot->graph, be->stream));
     else
-        err = enqueue_frame(be, slot);
+        err = enqueue_frame(be, slot, NULL);
     if (err < 0)
         goto fail;
     err = CHECK_CU(cuEventRecord(slot->done, be->stream));
@@ -726,7 +812,7 @@ void gpussim_gpu_plan_uninit(void **ppriv)
     if (!be)
         return;
     if (be->ctx && push_ctx(be) == 0) {
-        if (!be->own_stream || be->stream)
+        if (be->stream)
             CHECK_CU(cuStreamSynchronize(be->stream));
         for (int i = 0; i < CUDA_SLOTS; i++) {
             struct cuda_slot *s = &be->slots[i];
@@ -742,6 +828,8 @@ void gpussim_gpu_plan_uninit(void **ppriv)
                 CHECK_CU(cuEventDestroy(s->start));
             if (s->done)
                 CHECK_CU(cuEventDestroy(s->done));
+            if (s->ready)
+                CHECK_CU(cuEventDestroy(s->ready));
             if (s->imports)
                 be->t->release_imports(&s->imports, 1);
         }
@@ -765,7 +853,7 @@ void gpussim_gpu_plan_uninit(void **ppriv)
             CHECK_CU(cuMemFree(be->jobs));
         if (be->module)
             CHECK_CU(cuModuleUnload(be->module));
-        if (be->own_stream && be->stream)
+        if (be->stream)
             CHECK_CU(cuStreamDestroy(be->stream));
         pop_ctx(be);
     }
@@ -836,7 +924,8 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
             return -EINVAL;
         }
         be->ctx = hw->cu_context;
-        be->stream = hw->cu_stream;
+        be->producer = hw->cu_stream;
+        be->adopted = 1;
     } else {
         err = cuda_open_device(be);
         if (err < 0)
@@ -850,12 +939,12 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
         err = CHECK_CU(cuCtxGetDevice(&be->device));
         if (err < 0)
             goto fail;
-    } else {
-        err = CHECK_CU(cuStreamCreate(&be->stream, CU_STREAM_NON_BLOCKING));
-        if (err < 0)
-            goto fail;
-        be->own_stream = 1;
     }
+    /* non-blocking: no implicit ordering with the legacy default stream,
+     * which FFmpeg's decoders and copies use */
+    err = CHECK_CU(cuStreamCreate(&be->stream, CU_STREAM_NON_BLOCKING));
+    if (err < 0)
+        goto fail;
 
     /* machine code for the known architectures is in the image: no JIT */
     err = CHECK_CU(cuModuleLoadData(&be->module, t->image));
@@ -916,11 +1005,16 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
         err = CHECK_CU(cuEventCreate(&s->done, CU_EVENT_BLOCKING_SYNC));
         if (err < 0)
             goto fail;
+        if (be->adopted) {
+            err = CHECK_CU(cuEventCreate(&s->ready, CU_EVENT_DISABLE_TIMING));
+            if (err < 0)
+                goto fail;
+        }
     }
     be->launch_stream = be->stream;
     /* one graph per slot: a frame is then one launch, without per-kernel
      * launch gaps; without graph support, kernels are launched one by one */
-    if (be->cu->cuGraphLaunch) {
+    if (be->cu->cuGraphLaunch && be->cu->cuStreamWaitEvent) {
         for (int i = 0; i < be->nb_slots && err >= 0; i++)
             err = capture_slot_graph(be, &be->slots[i]);
         if (err < 0) {

@@ -56,6 +56,7 @@ static void cuda_load_once(void)
     SYM(cuEventCreate, "cuEventCreate", NULL);
     SYM(cuEventDestroy, "cuEventDestroy_v2", NULL);
     SYM(cuEventRecord, "cuEventRecord", NULL);
+    SYM(cuStreamWaitEvent, "cuStreamWaitEvent", NULL);
     SYM(cuEventQuery, "cuEventQuery", NULL);
     SYM(cuEventSynchronize, "cuEventSynchronize", NULL);
     SYM(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime");

@@ -30,6 +30,7 @@ typedef struct CUgraphExec_st *CUgraphExec;
 #define CU_STREAM_NON_BLOCKING 0x1
 #define CU_EVENT_DEFAULT 0x0
 #define CU_EVENT_BLOCKING_SYNC 0x1
+#define CU_EVENT_DISABLE_TIMING 0x2
 #define CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
 #define CU_STREAM_CAPTURE_MODE_THREAD_LOCAL 1
 #define CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT 9
@@ -63,6 +64,8 @@ struct gpussim_cuda_api {
     CUresult (*cuEventCreate)(CUevent *e, unsigned flags);
     CUresult (*cuEventDestroy)(CUevent e);
     CUresult (*cuEventRecord)(CUevent e, CUstream s);
+    /* CUDA only (HIP: NULL): orders our stream after an adopted stream's work */
+    CUresult (*cuStreamWaitEvent)(CUstream s, CUevent e, unsigned flags);
     CUresult (*cuEventQuery)(CUevent e);
     CUresult (*cuEventSynchronize)(CUevent e);
     CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);

@@ -9,7 +9,12 @@
  *   - the same frames as CUDA-memory pictures read in place, through an
  *     adopted context and stream (FFmpeg's AVCUDADeviceContext path): they
  *     must give exactly the values of the host pictures;
- *   - the libvmaf fixtures (when GPUSSIM_FIXTURES is set).
+ *   - the libvmaf fixtures (when GPUSSIM_FIXTURES is set);
+ *   - ordering after the producer: pictures written on the legacy default
+ *     stream (FFmpeg's) behind a gate that only the host opens. The frame
+ *     must not complete while the gate is closed, and its scores must be
+ *     those of the written pictures (the backend runs on its own stream and
+ *     waits for the producer's event, spec of gpussim_cuda.h).
  * Asserts: every value within the spec's tolerance (5e-5 float metrics,
  * 1e-9 integer ssim), CUDA-memory == host-memory bit for bit, a second run
  * identical to the first (determinism). Reports the bit-identical counts per
@@ -19,11 +24,13 @@
  * GPUSSIM_PARITY_QUICK=2 a tiny one, 3 two cases, 4 one frame of one case
  * (racecheck, which is far slower).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpussim/gpussim_cuda.h"
 #include "hwctx/cuda_loader.h"
@@ -368,6 +375,139 @@ static void run_fixtures(void)
     }
 }
 
+/* Pictures written on the legacy default stream after a host-opened gate:
+ * scoring must wait for the writes (not run on stale memory) and must not
+ * finish before the gate opens. */
+static void run_producer_order(void)
+{
+    typedef CUresult (*wait_value_fn)(CUstream s, CUdeviceptr addr, unsigned v, unsigned flags);
+    typedef CUresult (*host_dptr_fn)(CUdeviceptr *d, void *p, unsigned flags);
+    wait_value_fn wait_value = (wait_value_fn)dlsym(cu->lib, "cuStreamWaitValue32_v2");
+    if (!wait_value)
+        wait_value = (wait_value_fn)dlsym(cu->lib, "cuStreamWaitValue32");
+    host_dptr_fn host_dptr = (host_dptr_fn)dlsym(cu->lib, "cuMemHostGetDevicePointer_v2");
+    if (!wait_value || !host_dptr) {
+        printf("producer ordering: no cuStreamWaitValue32 in this driver: skipped\n");
+        return;
+    }
+    const int W = 576, H = 324;
+    struct gpussim_params p;
+    gpussim_default_params(&p);
+    p.format = (struct gpussim_format){ .width = W, .height = H, .bit_depth = 8 };
+    p.log_cb = test_log_cb;
+    struct test_frame rf, df;
+    struct test_packed rpk, dpk;
+    test_frame_alloc(&rf, &p.format);
+    test_frame_alloc(&df, &p.format);
+    test_fill(&rf, 8, PATTERN_GRADIENT, 4242);
+    test_distort(&rf, &df, 8, 12, 4243);
+    test_pack(&rf, &p.format, &rpk);
+    test_pack(&df, &p.format, &dpk);
+    double *vc = NULL;
+    char **names = NULL;
+    p.backend = GPUSSIM_BACKEND_CPU;
+    const int n = test_score(&p, &rpk.pic, &dpk.pic, 1, &vc, &names);
+    CHECK(n > 0, "producer ordering: cpu failed: %s", test_last_error);
+
+    const struct test_packed *pk[2] = { &rpk, &dpk };
+    const int rows[3] = { H, rf.ch, rf.ch };
+    struct gpussim_picture dev[2];
+    CUdeviceptr mem[2][3] = { { 0 } }, gate_dev = 0;
+    void *staged[2][3] = { { NULL } };
+    volatile uint32_t *gate = NULL;
+    CUcontext dummy;
+    GpussimContext *g = NULL;
+    int ok = cu->cuCtxPushCurrent(cu_ctx) == CUDA_SUCCESS;
+    CHECK(ok, "producer ordering: cannot push the context");
+    if (!ok)
+        goto done;
+    memset(dev, 0, sizeof(dev));
+    for (int k = 0; k < 2 && ok; k++) {
+        dev[k].memory = GPUSSIM_MEMORY_CUDA;
+        for (int pl = 0; pl < 3 && ok; pl++) {
+            const size_t bytes = (size_t)pk[k]->stride[pl] * rows[pl];
+            ok = !cu->cuMemAlloc(&mem[k][pl], bytes) &&
+                 !cu->cuMemsetD8Async(mem[k][pl], 0, bytes, NULL) &&
+                 !cu->cuMemAllocHost(&staged[k][pl], bytes);
+            if (ok)
+                memcpy(staged[k][pl], pk[k]->plane[pl], bytes);
+            dev[k].data[pl] = (const void *)(uintptr_t)mem[k][pl];
+            dev[k].stride[pl] = pk[k]->stride[pl];
+        }
+    }
+    ok = ok && !cu->cuMemAllocHost((void **)&gate, sizeof(*gate));
+    if (ok)
+        *gate = 0;
+    ok = ok && !host_dptr(&gate_dev, (void *)gate, 0) && !cu->cuStreamSynchronize(NULL);
+    cu->cuCtxPopCurrent(&dummy);
+    CHECK(ok, "producer ordering: device set-up failed");
+    if (!ok)
+        goto done;
+
+    struct gpussim_cuda_device hw = { cu_ctx, NULL }; /* FFmpeg's default: the legacy stream */
+    p.backend = GPUSSIM_BACKEND_CUDA;
+    p.hw_device = &hw;
+    ok = gpussim_create(&g, &p) == 0;
+    CHECK(ok, "producer ordering: create failed: %s", test_last_error);
+    if (!ok)
+        goto done;
+    /* the producer: gate, then the pictures' contents, on the legacy stream */
+    cu->cuCtxPushCurrent(cu_ctx);
+    CUresult r = wait_value(NULL, gate_dev, 1, 0 /* CU_STREAM_WAIT_VALUE_GEQ */);
+    for (int k = 0; k < 2 && r == CUDA_SUCCESS; k++)
+        for (int pl = 0; pl < 3 && r == CUDA_SUCCESS; pl++)
+            r = cu->cuMemcpyHtoDAsync(mem[k][pl], staged[k][pl],
+                                      (size_t)pk[k]->stride[pl] * rows[pl], NULL);
+    cu->cuCtxPopCurrent(&dummy);
+    if (r != CUDA_SUCCESS) {
+        *gate = 1;
+        printf("producer ordering: stream memory operations unavailable (%d): skipped\n", r);
+        goto done;
+    }
+    const int64_t idx = gpussim_submit(g, &dev[0], &dev[1]);
+    CHECK(idx == 0, "producer ordering: submit failed: %s", test_last_error);
+    struct gpussim_result res;
+    int early = 0;
+    /* the frame cannot be done while its pictures are not written */
+    for (int i = 0; i < 50 && idx == 0 && !early; i++) {
+        const struct timespec ts = { 0, 2000000 };
+        early = gpussim_collect(g, &res, 0) != 0;
+        nanosleep(&ts, NULL);
+    }
+    CHECK(!early, "producer ordering: the frame finished before its producer wrote the pictures");
+    *gate = 1;
+    if (idx == 0 && !early) {
+        const int got = gpussim_collect(g, &res, 1);
+        CHECK(got == 1 && res.nb_values == n, "producer ordering: collect failed: %s",
+              test_last_error);
+        if (got == 1 && res.nb_values == n)
+            compare("producer ordering", vc, res.values, names, n, 1);
+    }
+
+done:
+    if (gate)
+        *gate = 1;
+    gpussim_destroy(&g);
+    cu->cuCtxPushCurrent(cu_ctx);
+    cu->cuStreamSynchronize(NULL);
+    for (int k = 0; k < 2; k++)
+        for (int pl = 0; pl < 3; pl++) {
+            if (mem[k][pl])
+                cu->cuMemFree(mem[k][pl]);
+            if (staged[k][pl])
+                cu->cuMemFreeHost(staged[k][pl]);
+        }
+    if (gate)
+        cu->cuMemFreeHost((void *)gate);
+    cu->cuCtxPopCurrent(&dummy);
+    free(vc);
+    test_free_names(names, n);
+    test_packed_free(&rpk);
+    test_packed_free(&dpk);
+    test_frame_free(&rf);
+    test_frame_free(&df);
+}
+
 int main(void)
 {
     quick = getenv("GPUSSIM_PARITY_QUICK") ? atoi(getenv("GPUSSIM_PARITY_QUICK")) : 0;
@@ -377,6 +517,7 @@ int main(void)
     }
     if (quick < 2)
         run_fixtures();
+    run_producer_order();
     run_generated();
     printf("\nCUDA vs CPU reference on generated inputs (%s set):\n", quick ? "quick" : "full");
     for (int f = 0; f < FAM_N; f++)

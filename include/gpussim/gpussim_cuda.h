@@ -7,6 +7,14 @@
  * CUDA backend run in an existing context (FFmpeg's AVCUDADeviceContext),
  * and submit pictures with memory = GPUSSIM_MEMORY_CUDA whose data[] hold
  * CUdeviceptr values (cast through uintptr_t) and stride[] the pitches.
+ *
+ * Ordering: the backend works on a non-blocking stream of its own. At
+ * gpussim_submit() it records an event on cu_stream and waits for it on its
+ * stream, so the metric reads a picture after every write queued on
+ * cu_stream before the submit, and never delays later work on cu_stream
+ * (decoding goes on while frames are scored). A picture must not be written
+ * again until its result has been collected. Without hw_device, CUDA-memory
+ * pictures must be complete when they are submitted.
  */
 #ifndef GPUSSIM_GPUSSIM_CUDA_H
 #define GPUSSIM_GPUSSIM_CUDA_H
@@ -17,7 +25,8 @@ extern "C" {
 
 struct gpussim_cuda_device {
     void *cu_context; /**< CUcontext; must outlive the gpussim context */
-    void *cu_stream;  /**< CUstream to order work after (e.g. FFmpeg's); NULL = default stream */
+    void *cu_stream;  /**< CUstream the pictures are written on (e.g. FFmpeg's);
+                           NULL = the legacy default stream */
 };
 
 #ifdef __cplusplus

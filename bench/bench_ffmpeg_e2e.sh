@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
+#
+# End-to-end frame rate of gpussim inside FFmpeg against decoding alone, on
+# an NVIDIA machine: does the metric overlap hardware (NVDEC) and software
+# decoding? Wall time of whole ffmpeg commands.
+#
+#   bench/bench_ffmpeg_e2e.sh clips DIR
+#       makes the clips with $FFMPEG (default: ffmpeg) into DIR (those not
+#       there yet):
+#         h264_1080p_{ref,dis}.mp4    1920x1080 8-bit H.264 (libx264
+#                                     $PRESET_1080, default medium),
+#                                     $FRAMES_1080 frames (default 1200) of
+#                                     testsrc2; ref CRF $REF_CRF_1080 (default
+#                                     20), dis = 960x540 rescaled, CRF 32
+#         hevc10_2160p_{ref,dis}.mp4  3840x2160 10-bit HEVC (hevc_nvenc when
+#                                     the machine has it, else libx265),
+#                                     $FRAMES_2160 frames (default 600)
+#       $CLIPS: which of them (default "h264 hevc10").
+#   bench/bench_ffmpeg_e2e.sh run DIR OUTDIR [SET...]
+#       SETs (default: all of them, in this order):
+#         h264-1080p     NVDEC both inputs, CUDA frames: decode only vs
+#                        gpussim=feature=all
+#         hevc10-2160p   the same on the 2160p 10-bit HEVC clips
+#         sw-1080p       software decoding: decode only vs
+#                        gpussim=feature=all (backend auto: the library
+#                        uploads the frames to the GPU)
+#         procs4-1080p   4 ffmpeg processes at once, each as in h264-1080p;
+#                        aggregate fps
+#         procs8-1080p   the same with 8 processes
+#       Each set: one untimed warm-up run of each pipeline, then $ROUNDS
+#       rounds (default 3) running the pipelines alternately (order reversed
+#       every other round); per pipeline the median wall time, the fps
+#       (frame pairs x processes / wall) and the ratio to decode only.
+#       $FEATURES: the gpussim feature= values measured, one pipeline each
+#       (default "all").
+#       $FFMPEG_BASE: a second ffmpeg (e.g. linked with another libgpussim)
+#       whose gpussim pipeline is measured alongside ("base" rows).
+#       $DEC_ARGS: extra decoder options for every input (e.g.
+#       "-extra_hw_frames 8", to reproduce NVDEC's set-up failure).
+#   bench/bench_ffmpeg_e2e.sh surfaces DIR OUTDIR
+#       NVDEC's decoder surfaces: for each clip, the largest -extra_hw_frames
+#       with which the decoder still sets up (frame threads as FFmpeg picks
+#       them, and -threads 1), and what happens to one pair of runs above it.
+#
+# Every run's log (-loglevel verbose) is checked; a set with any run where an
+# input fell back to software decoding ("Failed setup for format cuda",
+# cuvidCreateDecoder errors, an output that is not CUDA frames), that failed,
+# or that did not pass every frame is REFUSED: no figure is printed for it and
+# the exit status is 1. Kept in OUTDIR: the table (e2e.txt), the log of each
+# refused run and of the first process of each warm-up run.
+set -u
+
+mode=${1:-}
+dir=${2:-}
+ff=${FFMPEG:-ffmpeg}
+[ -n "$mode" ] && [ -n "$dir" ] || { sed -n '4,/^set -u/p' "$0" | sed '$d'; exit 2; }
+
+if [ "$mode" = clips ]; then
+    set -e
+    n1=${FRAMES_1080:-1200} n2=${FRAMES_2160:-600}
+    mkdir -p "$dir"
+    src1="testsrc2=s=1920x1080:r=24,format=yuv420p"
+    x264="-c:v libx264 -preset ${PRESET_1080:-medium} -g 48"
+    clips=${CLIPS:-h264 hevc10}
+    [ "${clips#*h264}" = "$clips" ] || [ -f "$dir/h264_1080p_ref.mp4" ] ||
+        "$ff" -hide_banner -loglevel error -nostdin -y -f lavfi -i "$src1" -frames:v "$n1" \
+            $x264 -crf "${REF_CRF_1080:-20}" "$dir/h264_1080p_ref.mp4"
+    [ "${clips#*h264}" = "$clips" ] || [ -f "$dir/h264_1080p_dis.mp4" ] ||
+        "$ff" -hide_banner -loglevel error -nostdin -y -f lavfi -i "$src1" -frames:v "$n1" \
+            -vf scale=960:540:flags=bicubic,scale=1920:1080:flags=bicubic $x264 -crf 32 \
+            "$dir/h264_1080p_dis.mp4"
+    [ "${clips#*hevc10}" != "$clips" ] || { ls -la "$dir"; exit 0; }
+    src2="testsrc2=s=3840x2160:r=30,format=p010le"
+    if "$ff" -hide_banner -loglevel error -f lavfi -i "$src2" -frames:v 1 -c:v hevc_nvenc \
+            -f null - 2>/dev/null; then
+        enc="-c:v hevc_nvenc -profile:v main10 -preset p5 -bf 3 -g 60 -rc constqp"
+        qr="-qp 20" qd="-qp 34"
+    else
+        enc="-c:v libx265 -preset ultrafast -g 60 -pix_fmt yuv420p10le"
+        qr="-crf 20" qd="-crf 32"
+    fi
+    [ -f "$dir/hevc10_2160p_ref.mp4" ] ||
+        "$ff" -hide_banner -loglevel error -nostdin -y -f lavfi -i "$src2" -frames:v "$n2" \
+            $enc $qr -tag:v hvc1 "$dir/hevc10_2160p_ref.mp4"
+    [ -f "$dir/hevc10_2160p_dis.mp4" ] ||
+        "$ff" -hide_banner -loglevel error -nostdin -y -f lavfi -i "$src2" -frames:v "$n2" \
+            -vf scale=1920:1080:flags=bicubic,scale=3840:2160:flags=bicubic $enc $qd -tag:v hvc1 \
+            "$dir/hevc10_2160p_dis.mp4"
+    echo "clips: $enc"
+    ls -la "$dir"
+    exit 0
+fi
+
+out=${3:?$mode needs an output folder}
+set -f # filtergraphs in unquoted arguments: no globbing
+mkdir -p "$out"
+nv="-hwaccel cuda -hwaccel_output_format cuda"
+dec=${DEC_ARGS:-}
+rounds=${ROUNDS:-3}
+status=0
+
+# frame pairs in a clip (the video stream's frame count in the mp4 header)
+count_frames() {
+    "$ff" -hide_banner -nostdin -i "$1" -map 0:v -c copy -f null - 2>&1 |
+        sed -n 's/.*frame= *\([0-9][0-9]*\).*/\1/p' | tail -n 1
+}
+
+# log problems of one run: prints a reason, empty when the run is good.
+# $1 log, $2 rc, $3 kind of frames expected at the outputs (cuda|sw),
+# $4 number of outputs, $5 frames per output
+check_log() {
+    local log=$1 rc=$2 kind=$3 nout=$4 frames=$5 bad n
+    [ "$rc" = 0 ] || { echo "exit status $rc: $(grep -m1 -iE 'error|fail' "$log")"; return; }
+    bad=$(grep -m1 -E 'Failed setup for format|hwaccel initiali[sz]ation returned error|cuvidCreateDecoder|No decoder surfaces left|decode surfaces might cause nvdec to fail|[Ee]rror while (decoding|filtering)' "$log")
+    [ -z "$bad" ] || { echo "$bad"; return; }
+    # the outputs' stream lines: "Video: wrapped_avframe, ..., cuda(progressive), ..."
+    if [ "$kind" = cuda ]; then
+        n=$(grep 'Video: wrapped_avframe' "$log" | grep -c ' cuda(')
+        [ "$n" = "$nout" ] || { echo "$n of $nout outputs carry CUDA frames (software decoding?)"; return; }
+    else
+        n=$(grep 'Video: wrapped_avframe' "$log" | grep -vc ' cuda(')
+        [ "$n" = "$nout" ] || { echo "$n of $nout outputs carry software frames"; return; }
+    fi
+    if grep -q 'Parsed_gpussim' "$log"; then
+        grep -qE 'Parsed_gpussim.*backend cuda' "$log" || { echo "gpussim did not run on the CUDA backend"; return; }
+    fi
+    n=$(grep -cE "Output stream #0:[0-9]+ \(video\): $frames frames encoded" "$log")
+    [ "$n" = "$nout" ] || echo "$n of $nout outputs passed all $frames frames"
+}
+
+now() { date +%s.%N; }
+
+# runs one pipeline with $procs processes at once; sets $wall and $why
+# $1 label, $2 ffmpeg binary, $3 kind, $4 outputs, $5 frames, rest: arguments
+run_once() {
+    local label=$1 bin=$2 kind=$3 nout=$4 frames=$5 t0 t1 i rc r
+    shift 5
+    why=
+    t0=$(now)
+    for i in $(seq 1 "$procs"); do
+        "$bin" -hide_banner -nostdin -nostats -loglevel verbose "$@" > "$out/$label.$i.log" 2>&1 &
+        pids[$i]=$!
+    done
+    for i in $(seq 1 "$procs"); do
+        wait "${pids[$i]}"
+        rc[$i]=$?
+    done
+    t1=$(now)
+    wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    for i in $(seq 1 "$procs"); do
+        r=$(check_log "$out/$label.$i.log" "${rc[$i]}" "$kind" "$nout" "$frames")
+        if [ -n "$r" ]; then
+            why="process $i: $r (log $out/$label.$i.log)"
+            return
+        fi
+        # the warm-up's first log stays, to be read
+        case $label in *.r0) [ "$i" = 1 ] || rm -f "$out/$label.$i.log" ;; *) rm -f "$out/$label.$i.log" ;; esac
+    done
+}
+
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# one set: $1 name, $2 processes, then pipelines as "label|bin|kind|outputs|args"
+run_set() {
+    local set=$1 p i r label bin kind nout args refused='' order
+    procs=$2
+    shift 2
+    local -a pipes=("$@") walls
+    for p in "${!pipes[@]}"; do walls[$p]=""; done
+    order=$(seq 0 $((${#pipes[@]} - 1)))
+    for r in $(seq 0 "$rounds"); do # round 0: warm-up
+        [ $((r % 2)) = 0 ] && list=$(echo "$order" | tac) || list=$order
+        for p in $list; do
+            IFS='|' read -r label bin kind nout args <<<"${pipes[$p]}"
+            # shellcheck disable=SC2086
+            run_once "$set.$(tr -c 'A-Za-z0-9\n' _ <<<"$label").r$r" "$bin" "$kind" "$nout" "$frames" $args
+            if [ -n "$why" ]; then
+                refused="$label, round $r: $why"
+                break 2
+            fi
+            [ "$r" = 0 ] || walls[$p]="${walls[$p]} $wall"
+        done
+    done
+    if [ -n "$refused" ]; then
+        printf '%-13s %5s  REFUSED: %s\n' "$set" "$procs" "$refused" | tee -a "$res"
+        status=1
+        return
+    fi
+    local base_fps=
+    for p in "${!pipes[@]}"; do
+        IFS='|' read -r label bin kind nout args <<<"${pipes[$p]}"
+        local med fps
+        med=$(echo "${walls[$p]}" | median)
+        fps=$(awk -v n="$frames" -v k="$procs" -v w="$med" 'BEGIN { printf "%.1f", n * k / w }')
+        [ -n "$base_fps" ] || base_fps=$fps
+        printf '%-13s %5s  %-34s %8.3f s %9s %7s %%   %s\n' "$set" "$procs" "$label" "$med" "$fps" \
+            "$(awk -v a="$fps" -v b="$base_fps" 'BEGIN { printf "%.1f", 100 * a / b }')" \
+            "${walls[$p]# }" | tee -a "$res"
+    done
+}
+
+if [ "$mode" = surfaces ]; then
+    res=$out/surfaces.txt
+    : > "$res"
+    for clip in h264_1080p hevc10_2160p; do
+        for thr in auto 1; do
+            last_ok=none
+            for x in 0 2 4 6 8 10 12 14 16 20 24 28; do
+                "$ff" -hide_banner -nostdin -nostats -threads "$thr" $nv -extra_hw_frames "$x" \
+                    -i "$dir/${clip}_ref.mp4" -frames:v 5 -f null - > "$out/s.log" 2>&1
+                if grep -qE 'Failed setup for format|cuvidCreateDecoder' "$out/s.log"; then
+                    echo "$clip threads=$thr: extra_hw_frames $x fails: $(grep -m1 -E 'decode surfaces|cuvidCreateDecoder' "$out/s.log")" >> "$res"
+                    break
+                fi
+                last_ok=$x
+            done
+            echo "$clip threads=$thr: largest extra_hw_frames that sets up: $last_ok" >> "$res"
+        done
+        # what the filter sees when the decoder cannot be set up
+        "$ff" -hide_banner -nostdin -nostats -loglevel verbose $nv -extra_hw_frames 28 -i "$dir/${clip}_dis.mp4" \
+            $nv -extra_hw_frames 28 -i "$dir/${clip}_ref.mp4" -frames:v 48 \
+            -lavfi "[0:v][1:v]gpussim=feature=all" -f null - > "$out/fallback-$clip.log" 2>&1
+        echo "$clip, -extra_hw_frames 28 on both inputs -> gpussim: exit $?;" \
+            "$(grep -cE 'Failed setup for format' "$out/fallback-$clip.log") failed set-up(s);" \
+            "gpussim: $(grep -m1 -oE 'Parsed_gpussim[^]]*\] [0-9]+x[0-9]+ .*' "$out/fallback-$clip.log")" >> "$res"
+    done
+    rm -f "$out/s.log"
+    cat "$res"
+    exit 0
+fi
+
+[ "$mode" = run ] || { echo "unknown mode $mode" >&2; exit 2; }
+shift 3
+sets=${*:-h264-1080p hevc10-2160p sw-1080p procs4-1080p procs8-1080p}
+res=$out/e2e.txt
+{
+    echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)," \
+        "$(nproc) CPUs, ffmpeg: $("$ff" -hide_banner -version | head -n 1)"
+    echo "# rounds $rounds (+1 warm-up), median wall time; DEC_ARGS='$dec'"
+    printf '%-13s %5s  %-34s %10s %9s %9s   %s\n' set procs pipeline wall fps "vs dec" "walls"
+} | tee "$res"
+
+for set in $sets; do
+    case $set in
+    h264-1080p | procs*-1080p) clip=h264_1080p ;;
+    hevc10-2160p) clip=hevc10_2160p ;;
+    sw-1080p) clip=h264_1080p ;;
+    *) echo "unknown set $set" >&2; exit 2 ;;
+    esac
+    d=$dir/${clip}_dis.mp4 r=$dir/${clip}_ref.mp4
+    frames=$(count_frames "$r")
+    n=1
+    case $set in procs*) n=${set#procs}; n=${n%%-*} ;; esac
+    if [ "$set" = sw-1080p ]; then
+        k=sw in="$dec -i $d $dec -i $r" name=sw
+    else
+        k=cuda in="$nv $dec -i $d $nv $dec -i $r" name=nvdec
+    fi
+    pipes=("$name decode only|$ff|$k|2|$in -map 0:v -map 1:v -f null -")
+    for f in ${FEATURES:-all}; do
+        g="[0:v][1:v]gpussim=feature=$f"
+        pipes+=("$name -> gpussim $f|$ff|$k|1|$in -lavfi $g -f null -")
+        [ -z "${FFMPEG_BASE:-}" ] ||
+            pipes+=("base: $name -> gpussim $f|$FFMPEG_BASE|$k|1|$in -lavfi $g -f null -")
+    done
+    run_set "$set" "$n" "${pipes[@]}"
+done
+exit $status
