@@ -14,6 +14,7 @@ pkgs=(
     ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clang llvm-14 llvm-spirv-14 libclc-14 libze-dev
     hipcc
     nasm dpkg-dev xz-utils ccache meson ninja-build
+    valgrind libclang-rt-14-dev
     # codec libraries linked statically into the gpussim ffmpeg (their -dev
     # packages ship the .a archives): H.264/HEVC/VP9/AV1 encode and decode,
     # Opus/Vorbis/MP3 audio; dav1d is built from source (no static archive
