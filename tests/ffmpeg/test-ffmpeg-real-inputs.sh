@@ -39,6 +39,21 @@ make_pair() {
     done
 }
 
+# cli_compare NAME LOG: the CLI on $work/NAME-{ref,dis}.y4m, then every value
+# of the filter's LOG against it (floats exactly, integer ssim within 1e-9)
+cli_compare() {
+    name=$1 log=$2
+    "$GPUSSIM_CLI" -q -r "$work/$name-ref.y4m" -d "$work/$name-dis.y4m" --backend cpu \
+        --feature float_ssim --feature float_ms_ssim --feature float_ansnr --feature ssim \
+        -o "$work/$name-cli.json" || fail "$name: the CLI failed on the exported frames"
+    frames=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['frames']))" "$log")
+    [ "$frames" = $N ] || fail "$name: the filter scored $frames frames, expected $N"
+    printf '%s (filter backend %s): ' "$name" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['backend'])" "$log")"
+    $COMPARE "log:$log" "log:$work/$name-cli.json" --keys float_ssim,float_ms_ssim,float_ansnr,float_anpsnr
+    printf '%s: ' "$name"
+    $COMPARE "log:$log" "log:$work/$name-cli.json" --keys ssim --tol 1e-9
+}
+
 # check NAME DIS REF DECODER [GRAPH_PREFIX] [EXPORT_FILTER]
 check_case() {
     name=$1 dis=$2 ref=$3 decoder=$4 pre=${5:-} exportvf=${6:-null}
@@ -65,16 +80,7 @@ check_case() {
         fail "$name: y4m export of the distorted input failed"
     ff -loglevel error -i "$ref" -map 0:v -f yuv4mpegpipe -strict -1 "$work/$name-ref.y4m" ||
         fail "$name: y4m export of the reference failed"
-    "$GPUSSIM_CLI" -q -r "$work/$name-ref.y4m" -d "$work/$name-dis.y4m" --backend cpu \
-        --feature float_ssim --feature float_ms_ssim --feature float_ansnr --feature ssim \
-        -o "$work/$name-cli.json" || fail "$name: the CLI failed on the exported frames"
-    frames=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['frames']))" "$log")
-    [ "$frames" = $N ] || fail "$name: the filter scored $frames frames, expected $N"
-    printf '%s (filter backend %s): ' "$name" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['backend'])" "$log")"
-    $COMPARE "log:$log" "log:$work/$name-cli.json" \
-        --keys float_ssim,float_ms_ssim,float_ansnr,float_anpsnr
-    printf '%s: ' "$name"
-    $COMPARE "log:$log" "log:$work/$name-cli.json" --keys ssim --tol 1e-9
+    cli_compare "$name" "$log"
 }
 
 x264='-c:v libx264 -preset veryfast -pix_fmt yuv420p'
@@ -122,12 +128,5 @@ log=$work/$name-filter.json
     > /dev/null 2> "$work/$name.err" || { cat "$work/$name.err" >&2; fail "$name: ffmpeg failed"; }
 ff -loglevel error -i "$work/$name-enc.mp4" -map 0:v -f yuv4mpegpipe "$work/$name-dis.y4m"
 ff -loglevel error -i "$work/mp4-h264-aac-ref.mp4" -map 0:v -f yuv4mpegpipe "$work/$name-ref.y4m"
-"$GPUSSIM_CLI" -q -r "$work/$name-ref.y4m" -d "$work/$name-dis.y4m" --backend cpu \
-    --feature float_ssim --feature float_ms_ssim --feature float_ansnr --feature ssim -o "$work/$name-cli.json"
-frames=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['frames']))" "$log")
-[ "$frames" = $N ] || fail "$name: the filter scored $frames frames, expected $N"
-printf '%s: ' "$name"
-$COMPARE "log:$log" "log:$work/$name-cli.json" --keys float_ssim,float_ms_ssim,float_ansnr,float_anpsnr
-printf '%s: ' "$name"
-$COMPARE "log:$log" "log:$work/$name-cli.json" --keys ssim --tol 1e-9
+cli_compare "$name" "$log"
 note "PASS"
