@@ -21,8 +21,6 @@
 # state (the tests do, to rehearse a pristine machine).
 set -eu
 
-# --orig-only is accepted for compatibility: only the tarball is ever fetched
-[ "${1:-}" != "--orig-only" ] || shift
 [ $# = 3 ] || { echo "usage: $0 PACKAGE UPSTREAM_VERSION DESTDIR" >&2; exit 2; }
 pkg=$1
 upver=$2
