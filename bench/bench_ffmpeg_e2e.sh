@@ -33,6 +33,9 @@
 #       rounds (default 3) running the pipelines alternately (order reversed
 #       every other round); per pipeline the median wall time, the fps
 #       (frame pairs x processes / wall) and the ratio to decode only.
+#       Every set also runs the two streams through a no-op two-input
+#       filter (streamselect); "vs 2-in" is gpussim's fps over that one's
+#       ($TWO_INPUT_BASELINE=0 leaves it out).
 #       $FEATURES: the gpussim feature= values measured, one pipeline each
 #       (default "all").
 #       $FFMPEG_BASE: a second ffmpeg (e.g. linked with another libgpussim)
@@ -188,16 +191,19 @@ run_set() {
         status=1
         return
     fi
-    local base_fps=
+    local base_fps= two_fps=
     for p in "${!pipes[@]}"; do
         IFS='|' read -r label bin kind nout args <<<"${pipes[$p]}"
-        local med fps
+        local med fps vs2=-
         med=$(echo "${walls[$p]}" | median)
         fps=$(awk -v n="$frames" -v k="$procs" -v w="$med" 'BEGIN { printf "%.1f", n * k / w }')
         [ -n "$base_fps" ] || base_fps=$fps
-        printf '%-13s %5s  %-34s %8.3f s %9s %7s %%   %s\n' "$set" "$procs" "$label" "$med" "$fps" \
+        case $label in *"2-input no-op") two_fps=$fps ;; esac
+        case $label in *gpussim*) [ -z "$two_fps" ] ||
+            vs2="$(awk -v a="$fps" -v b="$two_fps" 'BEGIN { printf "%.1f %%", 100 * a / b }')" ;; esac
+        printf '%-13s %5s  %-34s %8.3f s %9s %7s %%  %8s   %s\n' "$set" "$procs" "$label" "$med" "$fps" \
             "$(awk -v a="$fps" -v b="$base_fps" 'BEGIN { printf "%.1f", 100 * a / b }')" \
-            "${walls[$p]# }" | tee -a "$res"
+            "$vs2" "${walls[$p]# }" | tee -a "$res"
     done
 }
 
@@ -239,7 +245,7 @@ res=$out/e2e.txt
     echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)," \
         "$(nproc) CPUs, ffmpeg: $("$ff" -hide_banner -version | head -n 1)"
     echo "# rounds $rounds (+1 warm-up), median wall time; DEC_ARGS='$dec'"
-    printf '%-13s %5s  %-34s %10s %9s %9s   %s\n' set procs pipeline wall fps "vs dec" "walls"
+    printf '%-13s %5s  %-34s %10s %9s %9s  %8s   %s\n' set procs pipeline wall fps "vs dec" "vs 2-in" "walls"
 } | tee "$res"
 
 for set in $sets; do
@@ -259,6 +265,12 @@ for set in $sets; do
         k=cuda in="$nv $dec -i $d $nv $dec -i $r" name=nvdec
     fi
     pipes=("$name decode only|$ff|$k|2|$in -map 0:v -map 1:v -f null -")
+    # the same two streams through a two-input filter that does nothing
+    # (streamselect passes input 0 on): what any two-input filter can reach
+    # under ffmpeg's scheduler, which feeds a filter graph only from the
+    # input it currently waits for
+    [ "${TWO_INPUT_BASELINE:-1}" = 0 ] ||
+        pipes+=("$name -> 2-input no-op|$ff|$k|1|$in -lavfi [0:v][1:v]streamselect=inputs=2:map=0 -f null -")
     for f in ${FEATURES:-all}; do
         g="[0:v][1:v]gpussim=feature=$f"
         pipes+=("$name -> gpussim $f|$ff|$k|1|$in -lavfi $g -f null -")
