@@ -56,7 +56,7 @@
 #define ISSIM_TW 32
 #define ISSIM_TH 16
 #define ANSNR_ROWS 8
-#define ANSNR_THREADS 256
+#define ANSNR_THREADS (2 * 128 + 32)
 #define REDUCE_THREADS 256
 #define LPF_BX 32
 #define LPF_BY 8
@@ -69,8 +69,11 @@ enum cuda_kernel {
     K_WIN_RAW_T8,
     K_WIN_F32_T32,
     K_WIN_F32_T8,
+    K_WIN_DEC_T32,
+    K_WIN_DEC_T8,
     K_ANSNR,
     K_ISSIM_U32,
+    K_ISSIM_U32_8BIT,
     K_ISSIM_U64,
     K_REDUCE,
     K_COUNT,
@@ -79,8 +82,9 @@ enum cuda_kernel {
 static const char *const kernel_names[K_COUNT] = {
     "ssim_decimate_box", "msssim_decimate_lpf_raw",
     "msssim_decimate_lpf_f32", "ssim_windows_raw_t32", "ssim_windows_raw_t8",
-    "ssim_windows_f32_t32", "ssim_windows_f32_t8", "ansnr_rows",
-    "issim_windows_u32", "issim_windows_u64", "reduce_partials",
+    "ssim_windows_f32_t32", "ssim_windows_f32_t8", "ssim_windows_dec_t32",
+    "ssim_windows_dec_t8", "ansnr_rows",
+    "issim_windows_u32", "issim_windows_u32_8bit", "issim_windows_u64", "reduce_partials",
 };
 
 /* One scored plane's device buffers and partial-sum locations. */
@@ -389,7 +393,7 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot, uns
             if (err < 0)
                 return err;
             void *wargs[] = { &pl->ssim_dec[0], &pl->ssim_dec[1], &sw, &sh, &scaler, &part };
-            err = launch(be, pl->ssim_th == 32 ? K_WIN_F32_T32 : K_WIN_F32_T8, pl->ssim_gx,
+            err = launch(be, pl->ssim_th == 32 ? K_WIN_DEC_T32 : K_WIN_DEC_T8, pl->ssim_gx,
                          pl->ssim_gy, 1, WIN_BX, WIN_BY, wargs);
         } else {
             void *wargs[] = { desc, fmt, &w, &h, &scaler, &part };
@@ -453,8 +457,8 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot, uns
         double c2base = (double)samplemax * samplemax * (0.03 * 0.03);
         CUdeviceptr part = be->partials + pl->issim_part;
         void *args[] = { desc, fmt, &w, &h, &c1base, &c2base, &part };
-        err = launch(be, bd <= 12 ? K_ISSIM_U32 : K_ISSIM_U64, pl->issim_gx, pl->issim_gy, 1, 32,
-                     8, args);
+        err = launch(be, bd <= 8 ? K_ISSIM_U32_8BIT : bd <= 12 ? K_ISSIM_U32 : K_ISSIM_U64,
+                     pl->issim_gx, pl->issim_gy, 1, 32, 8, args);
         if (err < 0)
             return err;
     }

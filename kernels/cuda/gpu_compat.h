@@ -41,4 +41,19 @@ GPU_DEVICE uint64_t gpu_double_bits(double v)
     return (uint64_t)__double_as_longlong(v);
 }
 
+GPU_DEVICE uint32_t gpu_float_bits(float v)
+{
+    return __float_as_uint(v);
+}
+
+GPU_DEVICE float gpu_bits_float(uint32_t b)
+{
+    return __uint_as_float(b);
+}
+
+GPU_DEVICE double gpu_double_from_words(uint32_t hi, uint32_t lo)
+{
+    return __hiloint2double((int)hi, (int)lo);
+}
+
 #endif /* GPUSSIM_GPU_COMPAT_H */

@@ -31,21 +31,49 @@
 GPU_CONSTANT float gauss11[SSIM_K] = { GPUSSIM_GAUSSIAN11_TAPS };
 GPU_CONSTANT float msssim_lpf[LPF_K * LPF_K] = { GPUSSIM_MSSSIM_LPF_TAPS };
 GPU_CONSTANT int issim_taps[ISSIM_K] = { GPUSSIM_ISSIM_TAPS };
-GPU_CONSTANT int ansnr_ref_w[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN] = {
-    GPUSSIM_ANSNR_REF_WEIGHTS
-};
-GPU_CONSTANT int ansnr_dis_w[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN] = {
-    GPUSSIM_ANSNR_DIS_WEIGHTS
-};
 
 /* ---- helpers -------------------------------------------------------------- */
 
 /* spec §0: (float)v / scaler + offset. scaler is a power of two, so the
  * quotient equals the product with its exact reciprocal (inv_scaler, made
  * on the host), bit for bit, without a division per sample. */
+/* (float)v for v < 2^23 without the conversion unit: 2^23 + v is a float,
+ * exactly, and so is the difference */
+GPU_DEVICE float sample_to_float_u23(uint32_t v)
+{
+    return gpu_bits_float(0x4B000000u | v) - 8388608.0f;
+}
+
 GPU_DEVICE float sample_to_float(uint16_t v, float inv_scaler, float offset)
 {
-    return (float)v * inv_scaler + offset;
+    return sample_to_float_u23(v) * inv_scaler + offset;
+}
+
+/*
+ * The reference widens float products to double before adding them
+ * (`double sum += (float)(a * k)`). Its conversion instruction runs on the
+ * multiprocessors' slow conversion unit (a quarter of the double adds'
+ * rate), which bounds the window and pyramid kernels; for the values below
+ * the widening is two integer operations instead.
+ *
+ * nonneg_f2d(f): exactly (double)f for a positive normal float f; for +0 it
+ * gives 2^-127 (a "residue") instead of 0. Used only on sums of n terms
+ * that are each +0 or at least 2^-70 for n <= 11, 2^-66 for n <= 81
+ * (proved per use): then n residues stay below half an ulp of any nonzero
+ * term or partial sum, so they vanish in the first rounding after a
+ * nonzero term and every nonzero partial sum is the reference's; a sum of
+ * only +0 terms leaves at most n * 2^-127, which flush_residue() returns
+ * to 0 (every nonzero sum is far above 2^-100).
+ */
+GPU_DEVICE double nonneg_f2d(float f)
+{
+    const uint32_t b = gpu_float_bits(f);
+    return gpu_double_from_words((b >> 3) + 0x38000000u, b << 29);
+}
+
+GPU_DEVICE double flush_residue(double a)
+{
+    return fabs(a) < 0x1p-100 ? 0.0 : a;
 }
 
 /*
@@ -268,7 +296,11 @@ GPU_DEVICE void wsums_block_store(uint64_t *red, int tid, int nthreads,
 
 /* ---- decimation ----------------------------------------------------------- */
 
-/* float_ssim box decimation (spec §1.2), ref and dis together. */
+/* float_ssim box decimation (spec §1.2), ref and dis together. For a
+ * power-of-two factor the tap 1/factor^2 and 1/scaler are powers of two,
+ * so every term sample * k is exact, their double sum (at most 64 terms of
+ * 16 bits: < 2^22 units of 2^-(bits)) is exact and so is its rounding to
+ * float: the result is the integer sum of the samples times scaler * k. */
 GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
                                   int w, int h, float inv_scaler, int factor, float *out_ref,
                                   float *out_dis, int sw, int sh)
@@ -280,6 +312,21 @@ GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_c
     const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
     const int lo = -(factor / 2), hi = (factor & 1) ? factor / 2 : factor / 2 - 1;
     const float k = 1.0f / (factor * factor);
+    if ((factor & (factor - 1)) == 0) {
+        uint32_t sr = 0, sd = 0;
+        for (int v = lo; v <= hi; v++) {
+            const int iy = mirror_hss(y * factor + v, h);
+            for (int u = lo; u <= hi; u++) {
+                const int ix = mirror_hss(x * factor + u, w);
+                sr += raw_sample(ref, ix, iy);
+                sd += raw_sample(dis, ix, iy);
+            }
+        }
+        const float unit = inv_scaler * k;
+        out_ref[(size_t)y * sw + x] = sample_to_float_u23(sr) * unit;
+        out_dis[(size_t)y * sw + x] = sample_to_float_u23(sd) * unit;
+        return;
+    }
     double ar = 0.0, ad = 0.0;
     for (int v = lo; v <= hi; v++) {
         const int iy = mirror_hss(y * factor + v, h);
@@ -305,7 +352,7 @@ GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_c
 #define LPF_IN_H (2 * (LPF_BY - 1) + LPF_K)   /* input rows of one block */
 #define LPF_IN_HALF (LPF_BX + LPF_R)          /* columns of one parity */
 
-template <typename T>
+template <typename T, bool EXACT>
 __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, float inv_scaler,
                                     float *out_ref, float *out_dis, int sw, int sh)
 {
@@ -334,12 +381,43 @@ __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, fl
     if (x >= sw || y >= sh)
         return;
     double ar = 0.0, ad = 0.0;
-    for (int v = 0; v < LPF_K; v++) {
-        const int r = 2 * ty + v;
-        for (int u = 0; u < LPF_K; u++) {
-            const float tap = msssim_lpf[v * LPF_K + u];
-            ar += (double)(in[0][u & 1][r][tx + (u >> 1)] * tap);
-            ad += (double)(in[1][u & 1][r][tx + (u >> 1)] * tap);
+    if (EXACT) {
+        /* Level 0: every sample is +0 or >= 2^-8, every tap >= 2^-11.8 in
+         * magnitude and sum |tap| < 2, so every term is a multiple of
+         * 2^-43 and every partial sum is below 2^9: the reference's double
+         * sum is exact, in any order. The terms of positive and of negative
+         * taps are then summed apart (fl(p * -t) = -fl(p * t), terms +0 or
+         * >= 2^-20: nonneg_f2d applies) and subtracted once, exactly. */
+        constexpr float taps[LPF_K * LPF_K] = { GPUSSIM_MSSSIM_LPF_TAPS }; /* signs known */
+        double nr = 0.0, nd = 0.0;
+#pragma unroll
+        for (int v = 0; v < LPF_K; v++) {
+            const int r = 2 * ty + v;
+#pragma unroll
+            for (int u = 0; u < LPF_K; u++) {
+                const float tap = taps[v * LPF_K + u];
+                const float mag = fabsf(tap);
+                const double tr = nonneg_f2d(in[0][u & 1][r][tx + (u >> 1)] * mag);
+                const double td = nonneg_f2d(in[1][u & 1][r][tx + (u >> 1)] * mag);
+                if (tap > 0.0f) {
+                    ar += tr;
+                    ad += td;
+                } else {
+                    nr += tr;
+                    nd += td;
+                }
+            }
+        }
+        ar = flush_residue(ar - nr);
+        ad = flush_residue(ad - nd);
+    } else {
+        for (int v = 0; v < LPF_K; v++) {
+            const int r = 2 * ty + v;
+            for (int u = 0; u < LPF_K; u++) {
+                const float tap = msssim_lpf[v * LPF_K + u];
+                ar += (double)(in[0][u & 1][r][tx + (u >> 1)] * tap);
+                ad += (double)(in[1][u & 1][r][tx + (u >> 1)] * tap);
+            }
         }
     }
     out_ref[(size_t)y * sw + x] = (float)ar;
@@ -351,7 +429,7 @@ msssim_decimate_lpf_raw(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_
                         int h, float inv_scaler, float *out_ref, float *out_dis, int sw, int sh)
 {
     const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
-    msssim_decimate_lpf(ref, dis, w, h, inv_scaler, out_ref, out_dis, sw, sh);
+    msssim_decimate_lpf<raw_plane, true>(ref, dis, w, h, inv_scaler, out_ref, out_dis, sw, sh);
 }
 
 GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
@@ -359,7 +437,7 @@ msssim_decimate_lpf_f32(const float *ref, const float *dis, int w, int h, float 
                         float *out_ref, float *out_dis, int sw, int sh)
 {
     const float *r = ref, *d = dis;
-    msssim_decimate_lpf(r, d, w, h, inv_scaler, out_ref, out_dis, sw, sh);
+    msssim_decimate_lpf<const float *, false>(r, d, w, h, inv_scaler, out_ref, out_dis, sw, sh);
 }
 
 /* ---- SSIM windows ---------------------------------------------------------- */
@@ -409,7 +487,26 @@ GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, floa
     *so = s;
 }
 
-template <typename T, int TH>
+/*
+ * NN: the window's input samples are +0 or >= 2^-8 / scale^2: a picture's
+ * samples (>= 2^-8), or float_ssim's box decimation of one (a sum of
+ * terms sample * 1/scale^2). Then every horizontal term is +0 or
+ * >= 2^-26 / scale^4 (taps > 2^-10), so is every horizontal moment, and
+ * every vertical term is +0 or >= 2^-36 / scale^4, i.e. >= 2^-70 for any
+ * scale up to 300: nonneg_f2d applies (see there). MS-SSIM's levels 1-4
+ * have negative samples (the pyramid filter has negative taps): !NN there.
+ */
+template <bool NN> GPU_DEVICE double widen(float f)
+{
+    return NN ? nonneg_f2d(f) : (double)f;
+}
+
+template <bool NN> GPU_DEVICE double unresidue(double a)
+{
+    return NN ? flush_residue(a) : a;
+}
+
+template <typename T, int TH, bool NN>
 __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv_scaler,
                              uint64_t *partials)
 {
@@ -439,17 +536,17 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
         for (int u = 0; u < SSIM_K; u++) {
             const float k = gauss11[u];
             const float rv = sm.tile.in[0][r][c + u], dv = sm.tile.in[1][r][c + u];
-            a0 += (double)(rv * k);
-            a1 += (double)(dv * k);
-            a2 += (double)((rv * rv) * k);
-            a3 += (double)((dv * dv) * k);
-            a4 += (double)((rv * dv) * k);
+            a0 += widen<NN>(rv * k);
+            a1 += widen<NN>(dv * k);
+            a2 += widen<NN>((rv * rv) * k);
+            a3 += widen<NN>((dv * dv) * k);
+            a4 += widen<NN>((rv * dv) * k);
         }
-        sm.tile.mom[0][r][c] = (float)a0;
-        sm.tile.mom[1][r][c] = (float)a1;
-        sm.tile.mom[2][r][c] = (float)a2;
-        sm.tile.mom[3][r][c] = (float)a3;
-        sm.tile.mom[4][r][c] = (float)a4;
+        sm.tile.mom[0][r][c] = (float)unresidue<NN>(a0);
+        sm.tile.mom[1][r][c] = (float)unresidue<NN>(a1);
+        sm.tile.mom[2][r][c] = (float)unresidue<NN>(a2);
+        sm.tile.mom[3][r][c] = (float)unresidue<NN>(a3);
+        sm.tile.mom[4][r][c] = (float)unresidue<NN>(a4);
     }
     GPU_SYNC();
 
@@ -464,8 +561,8 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
         for (int q = 0; q < 5; q++) {
             double a = 0.0;
             for (int v = 0; v < SSIM_K; v++)
-                a += (double)(sm.tile.mom[q][oy + v][tx] * gauss11[v]);
-            m[q] = (float)a;
+                a += widen<NN>(sm.tile.mom[q][oy + v][tx] * gauss11[v]);
+            m[q] = (float)unresidue<NN>(a);
         }
         double t[GPUSSIM_WSUM_N];
         ssim_window_terms(m[0], m[1], m[2], m[3], m[4], &t[GPUSSIM_WSUM_TERM],
@@ -486,114 +583,172 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
          float inv_scaler, uint64_t *partials)                                   \
     {                                                                                      \
         const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt); \
-        ssim_windows<raw_plane, TH>(ref, dis, w, h, inv_scaler, partials);                 \
+        ssim_windows<raw_plane, TH, true>(ref, dis, w, h, inv_scaler, partials);           \
     }
-#define SSIM_WINDOWS_F32_KERNEL(name, TH)                                                  \
+#define SSIM_WINDOWS_F32_KERNEL(name, TH, NN)                                              \
     GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                  \
     name(const float *ref, const float *dis, int w, int h, float inv_scaler,               \
          uint64_t *partials)                                                     \
     {                                                                                      \
-        ssim_windows<const float *, TH>(ref, dis, w, h, inv_scaler, partials);             \
+        ssim_windows<const float *, TH, NN>(ref, dis, w, h, inv_scaler, partials);         \
     }
 SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32, 32)
 SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8, 8)
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32, 32)
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8, 8)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32, 32, false)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8, 8, false)
+/* float_ssim's decimated planes */
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t32, 32, true)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t8, 8, true)
 
 /* ---- ANSNR ----------------------------------------------------------------- */
 
 /*
  * Each block owns ANSNR_ROWS rows and walks them left to right in chunks of
- * ANSNR_CHUNK columns. Per chunk: the (reflected) input rows are converted
- * once into shared memory, every thread filters a few samples and stores
- * the products r*r and (r-d)^2; then one thread per row adds its row's
- * products left to right in float — exactly the reference's per-row sums
- * (spec §3.4). reduce_partials adds the rows' floats top to bottom.
+ * ANSNR_CHUNK columns. The row sums must be the reference's: one float
+ * chain per row, left to right (spec §3.4), so they are a sequential
+ * dependency of w adds per row. The block is split by role so that this
+ * chain never waits for the filtering: ANSNR_FILTER_THREADS threads filter
+ * chunk k (each one column, ANSNR_ROWS / 2 rows, the taps' inputs reused
+ * from registers) and store the products r*r and (r-d)^2, while the last
+ * warp adds chunk k-1's products to its rows' sums; the input of chunk k+1
+ * is loaded meanwhile (double buffers, one barrier per chunk).
+ * reduce_partials adds the rows' floats top to bottom.
  */
 #define ANSNR_ROWS 8
-#define ANSNR_CHUNK 256
-#define ANSNR_THREADS 256
+#define ANSNR_CHUNK 128
+#define ANSNR_FILTER_THREADS (2 * ANSNR_CHUNK)
+#define ANSNR_THREADS (ANSNR_FILTER_THREADS + 32)
 #define ANSNR_PAD 2 /* half of the larger (5x5) filter */
 #define ANSNR_IN_H (ANSNR_ROWS + 2 * ANSNR_PAD)
 #define ANSNR_IN_W (ANSNR_CHUNK + 2 * ANSNR_PAD)
+#define ANSNR_LOADS ((ANSNR_IN_H * ANSNR_IN_W + ANSNR_FILTER_THREADS - 1) / ANSNR_FILTER_THREADS)
 
-GPU_KERNEL void __launch_bounds__(ANSNR_THREADS)
+/* The reference's filter taps: double quotients rounded to float,
+ * compile-time constants. */
+GPU_DEVICE float ansnr_ref_coef(int i)
+{
+    const int wt[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN] = { GPUSSIM_ANSNR_REF_WEIGHTS };
+    return GPUSSIM_ANSNR_COEF(wt[i], GPUSSIM_ANSNR_REF_DIV);
+}
+
+GPU_DEVICE float ansnr_dis_coef(int i)
+{
+    const int wt[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN] = { GPUSSIM_ANSNR_DIS_WEIGHTS };
+    return GPUSSIM_ANSNR_COEF(wt[i], GPUSSIM_ANSNR_DIS_DIV);
+}
+
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
 ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
            float inv_scaler, float *row_sig, float *row_noise)
 {
     const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
     const int RK = GPUSSIM_ANSNR_REF_LEN, DK = GPUSSIM_ANSNR_DIS_LEN;
-    __shared__ float in[2][ANSNR_IN_H][ANSNR_IN_W];
-    __shared__ float sig[ANSNR_ROWS][ANSNR_CHUNK + 1];
-    __shared__ float noise[ANSNR_ROWS][ANSNR_CHUNK + 1];
-    __shared__ float ref_coef[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN];
-    __shared__ float dis_coef[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN];
+    const int HR = ANSNR_ROWS / 2; /* rows per filter thread */
+    __shared__ float in[2][2][ANSNR_IN_H][ANSNR_IN_W];         /* [buf][ref, dis] */
+    __shared__ float prod[2][2][ANSNR_ROWS][ANSNR_CHUNK + 1]; /* [buf][sig, noise] */
     const int tid = GPU_TID_X;
     const int y0 = GPU_BID_X * ANSNR_ROWS;
+    const int nchunks = (w + ANSNR_CHUNK - 1) / ANSNR_CHUNK;
+    const bool filter = tid < ANSNR_FILTER_THREADS;
+    uint16_t raw[2][ANSNR_LOADS];
 
-    /* coefficients: double quotients rounded to float, as the reference */
-    if (tid < RK * RK)
-        ref_coef[tid] = GPUSSIM_ANSNR_COEF(ansnr_ref_w[tid], GPUSSIM_ANSNR_REF_DIV);
-    if (tid < DK * DK)
-        dis_coef[tid] = GPUSSIM_ANSNR_COEF(ansnr_dis_w[tid], GPUSSIM_ANSNR_DIS_DIV);
+    /* input row rr of a chunk holds image row reflect(y0 + rr - PAD), column
+     * cc image column reflect(c0 + cc - PAD); positions past the last needed
+     * one (and past h + 1 / w + 1) are never read */
+#define ANSNR_FETCH(c0)                                                                      \
+    for (int l = 0; l < ANSNR_LOADS; l++) {                                                  \
+        const int i = tid + l * ANSNR_FILTER_THREADS;                                        \
+        const int rr = i / ANSNR_IN_W, cc = i % ANSNR_IN_W;                                  \
+        const int yy = y0 + rr - ANSNR_PAD, xx = (c0) + cc - ANSNR_PAD;                      \
+        raw[0][l] = raw[1][l] = 0;                                                           \
+        if (i < ANSNR_IN_H * ANSNR_IN_W && yy < h + ANSNR_PAD && xx < w + ANSNR_PAD) {       \
+            const int my = ansnr_reflect(yy, h), mx = ansnr_reflect(xx, w);                  \
+            raw[0][l] = raw_sample(ref, mx, my);                                             \
+            raw[1][l] = raw_sample(dis, mx, my);                                             \
+        }                                                                                    \
+    }
+#define ANSNR_STORE(b)                                                                       \
+    for (int l = 0; l < ANSNR_LOADS; l++) {                                                  \
+        const int i = tid + l * ANSNR_FILTER_THREADS;                                        \
+        if (i < ANSNR_IN_H * ANSNR_IN_W) {                                                   \
+            in[b][0][i / ANSNR_IN_W][i % ANSNR_IN_W] =                                       \
+                sample_to_float(raw[0][l], inv_scaler, -128.0f);                             \
+            in[b][1][i / ANSNR_IN_W][i % ANSNR_IN_W] =                                       \
+                sample_to_float(raw[1][l], inv_scaler, -128.0f);                             \
+        }                                                                                    \
+    }
+
+    if (filter) {
+        ANSNR_FETCH(0)
+        ANSNR_STORE(0)
+    }
+    GPU_SYNC();
 
     float sig_row = 0.0f, noise_row = 0.0f;
-    for (int c0 = 0; c0 < w; c0 += ANSNR_CHUNK) {
-        GPU_SYNC();
-        /* input row rr holds image row reflect(y0 + rr - PAD), column cc
-         * image column reflect(c0 + cc - PAD); positions past the last
-         * needed one (and past h + 1 / w + 1) are never read */
-        for (int i = tid; i < ANSNR_IN_H * ANSNR_IN_W; i += ANSNR_THREADS) {
-            const int rr = i / ANSNR_IN_W, cc = i % ANSNR_IN_W;
-            const int yy = y0 + rr - ANSNR_PAD, xx = c0 + cc - ANSNR_PAD;
-            float rv = 0.0f, dv = 0.0f;
-            if (yy < h + ANSNR_PAD && xx < w + ANSNR_PAD) {
-                const int my = ansnr_reflect(yy, h), mx = ansnr_reflect(xx, w);
-                rv = sample_to_float(raw_sample(ref, mx, my), inv_scaler, -128.0f);
-                dv = sample_to_float(raw_sample(dis, mx, my), inv_scaler, -128.0f);
+    for (int k = 0; k <= nchunks; k++) {
+        const int b = k & 1;
+        if (filter && k < nchunks) {
+            const int c0 = k * ANSNR_CHUNK;
+            const bool more = k + 1 < nchunks;
+            if (more) {
+                ANSNR_FETCH(c0 + ANSNR_CHUNK)
             }
-            in[0][rr][cc] = rv;
-            in[1][rr][cc] = dv;
-        }
-        GPU_SYNC();
-        for (int i = tid; i < ANSNR_ROWS * ANSNR_CHUNK; i += ANSNR_THREADS) {
-            const int r = i / ANSNR_CHUNK, c = i % ANSNR_CHUNK;
-            if (y0 + r >= h || c0 + c >= w)
-                continue;
-            /* all float, filter rows outer, no contraction (spec §3.3) */
-            float rf = 0.0f;
-            for (int fi = 0; fi < RK; fi++) {
-                float inner = 0.0f;
-                for (int fj = 0; fj < RK; fj++)
-                    inner += ref_coef[fi * RK + fj] *
-                             in[0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
-                rf += inner;
+            const int c = tid % ANSNR_CHUNK, r0 = (tid / ANSNR_CHUNK) * HR;
+            if (c0 + c < w) {
+                /* all float, filter rows outer, no contraction (spec §3.3) */
+#pragma unroll
+                for (int j = 0; j < HR; j++) {
+                    const int r = r0 + j;
+                    float rf = 0.0f;
+#pragma unroll
+                    for (int fi = 0; fi < RK; fi++) {
+                        float inner = 0.0f;
+#pragma unroll
+                        for (int fj = 0; fj < RK; fj++)
+                            inner += ansnr_ref_coef(fi * RK + fj) *
+                                     in[b][0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
+                        rf += inner;
+                    }
+                    float df = 0.0f;
+#pragma unroll
+                    for (int fi = 0; fi < DK; fi++) {
+                        float inner = 0.0f;
+#pragma unroll
+                        for (int fj = 0; fj < DK; fj++)
+                            inner += ansnr_dis_coef(fi * DK + fj) *
+                                     in[b][1][r + ANSNR_PAD - DK / 2 + fi][c + ANSNR_PAD - DK / 2 + fj];
+                        df += inner;
+                    }
+                    prod[b][0][r][c] = rf * rf;
+                    prod[b][1][r][c] = (rf - df) * (rf - df);
+                }
             }
-            float df = 0.0f;
-            for (int fi = 0; fi < DK; fi++) {
-                float inner = 0.0f;
-                for (int fj = 0; fj < DK; fj++)
-                    inner += dis_coef[fi * DK + fj] *
-                             in[1][r + ANSNR_PAD - DK / 2 + fi][c + ANSNR_PAD - DK / 2 + fj];
-                df += inner;
+            if (more) {
+                ANSNR_STORE(b ^ 1)
             }
-            sig[r][c] = rf * rf;
-            noise[r][c] = (rf - df) * (rf - df);
-        }
-        GPU_SYNC();
-        if (tid < ANSNR_ROWS && y0 + tid < h) {
-            const int n = w - c0 < ANSNR_CHUNK ? w - c0 : ANSNR_CHUNK;
-            /* unrolled so the loads run ahead of the two float add chains */
+        } else if (!filter && k > 0) {
+            const int row = tid - ANSNR_FILTER_THREADS;
+            if (row < ANSNR_ROWS && y0 + row < h) {
+                const int c0 = (k - 1) * ANSNR_CHUNK;
+                const int n = w - c0 < ANSNR_CHUNK ? w - c0 : ANSNR_CHUNK;
+                /* unrolled so the loads run ahead of the two float add chains */
 #pragma unroll 16
-            for (int c = 0; c < n; c++) {
-                sig_row += sig[tid][c];
-                noise_row += noise[tid][c];
+                for (int c = 0; c < n; c++) {
+                    sig_row += prod[b ^ 1][0][row][c];
+                    noise_row += prod[b ^ 1][1][row][c];
+                }
             }
         }
+        GPU_SYNC();
     }
-    if (tid < ANSNR_ROWS && y0 + tid < h) {
-        row_sig[y0 + tid] = sig_row;
-        row_noise[y0 + tid] = noise_row;
+#undef ANSNR_FETCH
+#undef ANSNR_STORE
+    if (!filter) {
+        const int row = tid - ANSNR_FILTER_THREADS;
+        if (row < ANSNR_ROWS && y0 + row < h) {
+            row_sig[y0 + row] = sig_row;
+            row_noise[y0 + row] = noise_row;
+        }
     }
 }
 
@@ -604,6 +759,7 @@ ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int 
 #define ISSIM_BX 32
 #define ISSIM_BY 8
 #define ISSIM_R (ISSIM_K / 2)
+#define ISSIM_RPT (ISSIM_TH / ISSIM_BY)
 #define ISSIM_IN_W (ISSIM_TW + 2 * ISSIM_R)
 #define ISSIM_IN_H (ISSIM_TH + 2 * ISSIM_R)
 
@@ -624,7 +780,7 @@ template <typename HM> union issim_smem {
  * horizontal moments exactly: uint32_t up to 12 bits (256 * 4095^2 < 2^32),
  * uint64_t at 16 bits.
  */
-template <typename HM>
+template <typename HM, typename VM, int RPT>
 __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
                               double c1base, double c2base, uint64_t *partials)
 {
@@ -672,38 +828,57 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
     for (int k = 0; k < ISSIM_K; k++)
         if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
             wsum_h += issim_taps[k];
-    for (int j = 0; j < ISSIM_TH / ISSIM_BY; j++) {
-        const int oy = ty + j * ISSIM_BY, gy = y0 + oy;
-        if (gx >= w || gy >= h)
-            continue;
-        uint64_t M[5] = { 0, 0, 0, 0, 0 };
-        int64_t vw = 0;
-        for (int k = 0; k < ISSIM_K; k++) {
-            const HM wk = (HM)issim_taps[k];
-            for (int q = 0; q < 5; q++) /* u32 moments: one widening multiply-add */
-                M[q] += (uint64_t)wk * sm.tile.mom[q][oy + k][tx];
-            if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
-                vw += wk;
+    /* RPT 2: each thread computes 2 vertically adjacent outputs, which
+     * share all but one of their moment rows (read once from shared memory;
+     * 32-bit accumulators keep that within the registers); RPT 1: one
+     * output per pass, rows ty and ty + ISSIM_BY */
+    for (int g = 0; g < ISSIM_RPT / RPT; g++) {
+        const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
+        VM M[RPT][5];
+    #pragma unroll
+        for (int j = 0; j < RPT; j++)
+    #pragma unroll
+            for (int q = 0; q < 5; q++)
+                M[j][q] = 0;
+    #pragma unroll
+        for (int q = 0; q < 5; q++)
+    #pragma unroll
+            for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
+                const HM m = sm.tile.mom[q][oy0 + v][tx];
+    #pragma unroll
+                for (int j = 0; j < RPT; j++)
+                    if (v - j >= 0 && v - j < ISSIM_K) /* VM u32: one multiply-add; else widening */
+                        M[j][q] += (VM)issim_taps[v - j] * (VM)m;
+            }
+    #pragma unroll
+        for (int j = 0; j < RPT; j++) {
+            const int oy = oy0 + j, gy = y0 + oy;
+            if (gx >= w || gy >= h)
+                continue;
+            int64_t vw = 0;
+            for (int k = 0; k < ISSIM_K; k++)
+                if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
+                    vw += issim_taps[k];
+            /* all below 2^49: exact as signed integers and as doubles */
+            const int64_t mux = (int64_t)M[j][0], muy = (int64_t)M[j][1], mx2 = (int64_t)M[j][2],
+                          mxy2 = (int64_t)M[j][3], my2 = (int64_t)M[j][4];
+            /* spec §4.5, grouping as kernels/c/issim_tmpl.c */
+            const int64_t mw = vw * wsum_h;
+            const double W = (double)mw;
+            const double c1 = c1base * W * W;
+            const double c2 = c2base * W * W;
+            const double mx2d = mux * (double)mux;
+            const double mxyd = mux * (double)muy;
+            const double my2d = muy * (double)muy;
+            const double A = 2 * mxyd + c1;
+            const double B = c2 + 2 * (mxy2 * W - mxyd);
+            const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
+            const double term = mw * A * B / D;
+            fx_add_double(&acc.sum[0], term);
+            acc.abs_sum[0] += fabs(term);
+            /* the weight is an integer: straight into the integer limb */
+            acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
         }
-        /* all below 2^49: exact as signed integers and as doubles */
-        const int64_t mux = (int64_t)M[0], muy = (int64_t)M[1], mx2 = (int64_t)M[2],
-                      mxy2 = (int64_t)M[3], my2 = (int64_t)M[4];
-        /* spec §4.5, grouping as kernels/c/issim_tmpl.c */
-        const int64_t mw = vw * wsum_h;
-        const double W = (double)mw;
-        const double c1 = c1base * W * W;
-        const double c2 = c2base * W * W;
-        const double mx2d = mux * (double)mux;
-        const double mxyd = mux * (double)muy;
-        const double my2d = muy * (double)muy;
-        const double A = 2 * mxyd + c1;
-        const double B = c2 + 2 * (mxy2 * W - mxyd);
-        const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
-        const double term = mw * A * B / D;
-        fx_add_double(&acc.sum[0], term);
-        acc.abs_sum[0] += fabs(term);
-        /* the weight is an integer: straight into the integer limb */
-        acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
     }
     wsums_block_store(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
@@ -714,7 +889,16 @@ issim_windows_u32(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fm
                   double c1base, double c2base, uint64_t *partials)
 {
     const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
-    issim_windows<uint32_t>(ref, dis, w, h, c1base, c2base, partials);
+    issim_windows<uint32_t, uint64_t, 1>(ref, dis, w, h, c1base, c2base, partials);
+}
+
+/* 8-bit: every vertical moment sum is below 65536 * 255^2 < 2^32 */
+GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
+issim_windows_u32_8bit(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
+                       int h, double c1base, double c2base, uint64_t *partials)
+{
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
+    issim_windows<uint32_t, uint32_t, 2>(ref, dis, w, h, c1base, c2base, partials);
 }
 
 GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
@@ -722,7 +906,7 @@ issim_windows_u64(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fm
                   double c1base, double c2base, uint64_t *partials)
 {
     const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
-    issim_windows<uint64_t>(ref, dis, w, h, c1base, c2base, partials);
+    issim_windows<uint64_t, uint64_t, 1>(ref, dis, w, h, c1base, c2base, partials);
 }
 
 /* ---- final reduction ---------------------------------------------------------- */
@@ -733,6 +917,7 @@ issim_windows_u64(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fm
  * are exact in any order; the magnitude sums (error bounds only) follow a
  * fixed order, so the whole result is deterministic. */
 #define REDUCE_ROWS_CHUNK 4096
+#define REDUCE_UNROLL 4
 
 GPU_KERNEL void __launch_bounds__(REDUCE_THREADS)
 reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, uint8_t *out)
@@ -778,7 +963,19 @@ reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, ui
     const uint64_t *src = (const uint64_t *)(partials + job.src_offset);
     gpussim_cuda_wsums acc;
     wsums_zero(&acc);
-    for (uint32_t i = tid; i < job.count; i += REDUCE_THREADS) {
+    /* REDUCE_UNROLL partials per step, loaded before they are added: one
+     * block is latency-bound on these loads, not on the adds */
+    uint32_t i = tid;
+    for (; i + (REDUCE_UNROLL - 1) * REDUCE_THREADS < job.count; i += REDUCE_UNROLL * REDUCE_THREADS) {
+        gpussim_cuda_wsums b[REDUCE_UNROLL];
+#pragma unroll
+        for (int u = 0; u < REDUCE_UNROLL; u++)
+            wsums_get(src, job.count, i + u * REDUCE_THREADS, &b[u]);
+#pragma unroll
+        for (int u = 0; u < REDUCE_UNROLL; u++)
+            wsums_add(&acc, &b[u]);
+    }
+    for (; i < job.count; i += REDUCE_THREADS) {
         gpussim_cuda_wsums b;
         wsums_get(src, job.count, i, &b);
         wsums_add(&acc, &b);
