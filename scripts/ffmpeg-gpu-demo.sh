@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The gpussim authors
-# NVDEC -> gpussim on CUDA frames, and the end-to-end fps comparison, for the
-# NVIDIA machine (the lead runs it; nothing here needs a GPU to prepare).
+# NVDEC -> gpussim on CUDA frames, and the end-to-end fps comparison, for a
+# machine with an NVIDIA GPU (preparing needs no GPU).
 #
 #   scripts/ffmpeg-gpu-demo.sh prepare DIR FFMPEG   (on the build machine)
 #       copies the static ffmpeg into DIR and encodes two 1080p H.264 clips
@@ -24,9 +24,8 @@
 #       difference; then the 8/10-bit fixtures as CUDA frames (hwupload_cuda)
 #       and as software frames on backend=cuda, against libvmaf's values.
 #
-# On the GPU machine: copy DIR into /work/main/.dev-ffmpeg, then
-#   run(carry [".device", ".dev-ffmpeg"],
-#       "source .device/env.sh; .dev-ffmpeg/ffmpeg-gpu-demo.sh run .dev-ffmpeg $OUT")
+# Copy DIR and this script to the GPU machine, then run there:
+#   sh ffmpeg-gpu-demo.sh run DIR OUTDIR
 set -eu
 
 mode=${1:-}
