@@ -252,6 +252,13 @@ version=$ffver
 patch=$(cat "$patchdir"/*.patch 2>/dev/null | cksum)
 pc=$(cat "$out/pkgconfig/gpussim.pc" "$deps"/lib/pkgconfig/*.pc 2>/dev/null | cksum)
 args=$*"
+# a build folder copied from another checkout keeps its link to that
+# checkout's FFmpeg sources (configure does not always replace it), and make
+# would compile those: drop the link and configure again
+if [ -L "$bdir/src" ] && [ "$(cd "$bdir/src" 2>/dev/null && pwd -P)" != "$(cd "$src" && pwd -P)" ]; then
+    say "the build folder's source link points elsewhere: configuring again"
+    rm -f "$bdir/src" "$bdir/.configure-stamp"
+fi
 if [ ! -f "$bdir/ffbuild/config.mak" ] || [ "$(cat "$bdir/.configure-stamp" 2>/dev/null)" != "$stamp_text" ]; then
     say "configuring FFmpeg $ffver in $bdir"
     rm -f "$bdir/.configure-stamp"
