@@ -168,10 +168,13 @@ void gpussim_log_free(struct gpussim_log **log);
  * the first log. Refused (-EINVAL, with a message naming the difference and
  * the two logs by index) when the logs differ in library version, metric
  * names, features and options, size, depth, chroma or planes, or when a log
- * has no config or pool state. params->format must be JSON; timestamps are
- * kept when every log has them.
+ * has no config or pool state. labels[i] names logs[i] in messages (a file
+ * name); labels may be NULL ("log 1", "log 2", ...). params->format must be
+ * JSON; timestamps are kept when every log has them. Chunks whose
+ * first_frame values leave a gap or overlap get a warning (they are merged
+ * in the order given).
  */
-int gpussim_log_merge(const struct gpussim_log *const *logs, int nb_logs,
+int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *labels, int nb_logs,
                       const struct gpussim_log_writer_params *params);
 
 #ifdef __cplusplus
