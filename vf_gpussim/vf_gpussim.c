@@ -829,7 +829,8 @@ static int open_log(AVFilterContext *ctx)
         return 0;
     wp.path = s->log_path;
     wp.format = s->log_fmt;
-    wp.timestamps = 1;     /* pts * time_base of each frame */
+    /* JSON frames carry pts * time_base; the CSV keeps its columns */
+    wp.timestamps = s->log_fmt == GPUSSIM_LOG_FORMAT_JSON;
     wp.first_frame = -1;   /* unknown: -ss/trim happen upstream */
     wp.log_cb = log_from_library;
     wp.log_opaque = ctx;
