@@ -146,7 +146,6 @@ typedef struct GpussimFilterContext {
     enum frames_kind kind;
     enum AVPixelFormat sw_format;
     int width, height;
-    unsigned metrics;
     const char *const *names;
     int nb_names;
     GpussimPool **pools;
@@ -589,8 +588,10 @@ static int config_library(AVFilterContext *ctx)
 
     gpussim_default_params(&p);
     if (gpussim_backend_from_name(s->backend_name, &backend_type) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "unknown backend '%s' (auto, cpu, cuda, vulkan, hip, ze)\n",
-               s->backend_name);
+        char names[128] = "";
+        for (int i = 0; gpussim_backend_type_name(i); i++)
+            av_strlcatf(names, sizeof(names), "%s%s", i ? ", " : "", gpussim_backend_type_name(i));
+        av_log(ctx, AV_LOG_ERROR, "unknown backend '%s' (%s)\n", s->backend_name, names);
         return AVERROR(EINVAL);
     }
     backend = backend_type;
