@@ -130,7 +130,9 @@ struct gpussim_log {
     uint64_t nb_frames;
     uint64_t *frame_num;   /**< per frame: frameNum */
     double *timestamps;    /**< per frame: seconds (NaN when absent), NULL when no frame has one */
-    double *values;        /**< nb_frames x nb_metrics, row-major; NaN where null */
+    /** nb_frames x nb_metrics, row-major; NaN where the log has null (a NaN
+     *  score, or an infinite one: the pool state keeps infinities) */
+    double *values;
     double fps;            /**< NaN when null or absent */
 };
 
