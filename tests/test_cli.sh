@@ -169,14 +169,14 @@ run_cli -r "$TMP/ref8_444.y4m" -d "$TMP/dis8_444.y4m" $FEATS
 expect_ok "y4m C444 8-bit == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json"
 
 # ---- a longer run: more frames than the library keeps in flight (-EAGAIN path),
-# two contexts collected in step, one worker thread
+# per-feature dB and lcs options in one context, one worker thread
 for i in 1 2 3 4 5 6 7 8 9 10; do cat "$(ref 8)"; done >"$TMP/ref8_30f.yuv"
 for i in 1 2 3 4 5 6 7 8 9 10; do cat "$(dis 8)"; done >"$TMP/dis8_30f.yuv"
 run_cli -r "$TMP/ref8_30f.yuv" -d "$TMP/dis8_30f.yuv" -w $W -h $H -p 420 -b 8 --threads 1 $FEATS
 expect_ok "30 frames, --threads 1: every frame == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json" 30
 run_cli -r "$TMP/ref8_30f.yuv" -d "$TMP/dis8_30f.yuv" -w $W -h $H -p 420 -b 8 --threads 1 \
     --feature float_ssim=enable_lcs=true:enable_db=true --feature float_ms_ssim=enable_lcs=true --feature float_ansnr
-expect_ok "30 frames, two contexts: float_ms_ssim/ansnr == libvmaf" values "$TMP/out" "$FIX/expected_8bit.json" 30 "$MSKEYS,float_ansnr,float_anpsnr,float_ssim_l,float_ssim_c,float_ssim_s"
+expect_ok "30 frames, per-feature options: float_ms_ssim/ansnr == libvmaf" values "$TMP/out" "$FIX/expected_8bit.json" 30 "$MSKEYS,float_ansnr,float_anpsnr,float_ssim_l,float_ssim_c,float_ssim_s"
 
 # ---- which keys each feature prints --------------------------------------------
 R8="-r $(ref 8) -d $(dis 8) -w $W -h $H -p 420 -b 8"
@@ -204,9 +204,9 @@ run_cli -r "$(ref 10)" -d "$(ref 10)" -w $W -h $H -p 420 -b 10 --feature float_s
 expect_ok "identity 10-bit clip_db: finite ceiling" db "$TMP/out" "$FIX/expected_8bit_identity.json" float_ssim clip $W $H 10
 run_cli -r "$(ref 8)" -d "$(ref 8)" -w $W -h $H -p 420 -b 8 --feature float_ssim=enable_db=true
 expect_ok "identity without clip_db: infinite dB printed as null" db "$TMP/out" "$FIX/expected_8bit_identity.json" float_ssim noclip $W $H 8
-# different dB options per feature: two contexts on the same frames
+# different dB options per feature: one context, float_ms_ssim with its own options
 run_cli $R8 --feature float_ssim=enable_db=true --feature float_ms_ssim=enable_lcs=true --feature ssim
-expect_ok "float_ssim in dB, float_ms_ssim plain (two contexts)" db "$TMP/out" "$FIX/expected_8bit.json" float_ssim noclip $W $H 8
+expect_ok "float_ssim in dB, float_ms_ssim plain (per-feature options, one context)" db "$TMP/out" "$FIX/expected_8bit.json" float_ssim noclip $W $H 8
 expect_ok "  ... float_ms_ssim, its scales and ssim == libvmaf" values "$TMP/out" "$FIX/expected_8bit.json" all "$MSKEYS,ssim"
 expect_ok "  ... keys in libvmaf's order" keys "$TMP/out" "float_ssim,$MSKEYS,ssim"
 
