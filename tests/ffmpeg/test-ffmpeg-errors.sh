@@ -66,6 +66,24 @@ assert all("timestamp" in x for x in f["frames"]) and f["frames"][1]["timestamp"
 print("test-ffmpeg-errors: filter == CLI at 100x100, default features: %d frames of %s" % (len(f["frames"]), ", ".join(keys)))
 PY
 fi
+# The filter's logs of chunks (here trim; -ss/-frames:v alike) merge with
+# `gpussim merge` into the whole run's log: frames, timestamps, pools.
+if have_cli; then
+    chunk() { ff -f lavfi -i "testsrc2=s=192x192:r=25:d=1" \
+        -lavfi "[0:v]${1}split[a][b];[b]gblur=sigma=1.5[bd];[bd][a]gpussim=backend=cpu:log_path=$2" -f null - 2> /dev/null; }
+    chunk "" "$work/fwhole.json"
+    chunk "trim=end_frame=10," "$work/f0.json"
+    chunk "trim=start_frame=10," "$work/f1.json"
+    "$GPUSSIM_CLI" merge "$work/f0.json" "$work/f1.json" -o "$work/fmerged.json" || fail "merging the filter's chunk logs failed"
+    python3 - "$work/fwhole.json" "$work/fmerged.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["frames"] == b["frames"], "frames differ"
+assert a["pooled_metrics"] == b["pooled_metrics"] and a["pool_state"] == b["pool_state"], "pools differ"
+print("test-ffmpeg-errors: filter chunks of 10 + 15 frames merged == the whole run (%d frames, timestamps included)" % len(a["frames"]))
+PY
+fi
+
 gray_refusal="planes=all needs chroma planes; the format is gray"
 expect_failure "$gray_refusal" -f lavfi -i "$src" \
     -lavfi "[0:v]format=gray,split[a][b];[a][b]gpussim=backend=cpu:planes=all" -f null -
