@@ -425,7 +425,10 @@ int gpussim_log_read(struct gpussim_log **plog, const char *path, gpussim_log_fn
                 err = -EFBIG;
                 break;
             }
-            const size_t nc = cap ? cap * 2 : 65536;
+            /* one byte past the limit tells a too-large file from one at it */
+            size_t nc = cap ? cap * 2 : 65536;
+            if (nc > GPUSSIM_LOG_MAX_BYTES + 1)
+                nc = GPUSSIM_LOG_MAX_BYTES + 1;
             char *nb = gpussim_realloc(buf, nc);
             if (!nb) {
                 err = -ENOMEM;
