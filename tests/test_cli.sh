@@ -169,14 +169,14 @@ run_cli -r "$TMP/ref8_444.y4m" -d "$TMP/dis8_444.y4m" $FEATS
 expect_ok "y4m C444 8-bit == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json"
 
 # ---- a longer run: more frames than the library keeps in flight (-EAGAIN path),
-# two contexts collected in step, one worker thread
+# per-feature dB and lcs options in one context, one worker thread
 for i in 1 2 3 4 5 6 7 8 9 10; do cat "$(ref 8)"; done >"$TMP/ref8_30f.yuv"
 for i in 1 2 3 4 5 6 7 8 9 10; do cat "$(dis 8)"; done >"$TMP/dis8_30f.yuv"
 run_cli -r "$TMP/ref8_30f.yuv" -d "$TMP/dis8_30f.yuv" -w $W -h $H -p 420 -b 8 --threads 1 $FEATS
 expect_ok "30 frames, --threads 1: every frame == libvmaf" expect "$TMP/out" "$FIX/expected_8bit.json" 30
 run_cli -r "$TMP/ref8_30f.yuv" -d "$TMP/dis8_30f.yuv" -w $W -h $H -p 420 -b 8 --threads 1 \
     --feature float_ssim=enable_lcs=true:enable_db=true --feature float_ms_ssim=enable_lcs=true --feature float_ansnr
-expect_ok "30 frames, two contexts: float_ms_ssim/ansnr == libvmaf" values "$TMP/out" "$FIX/expected_8bit.json" 30 "$MSKEYS,float_ansnr,float_anpsnr,float_ssim_l,float_ssim_c,float_ssim_s"
+expect_ok "30 frames, per-feature options: float_ms_ssim/ansnr == libvmaf" values "$TMP/out" "$FIX/expected_8bit.json" 30 "$MSKEYS,float_ansnr,float_anpsnr,float_ssim_l,float_ssim_c,float_ssim_s"
 
 # ---- which keys each feature prints --------------------------------------------
 R8="-r $(ref 8) -d $(dis 8) -w $W -h $H -p 420 -b 8"
@@ -204,9 +204,9 @@ run_cli -r "$(ref 10)" -d "$(ref 10)" -w $W -h $H -p 420 -b 10 --feature float_s
 expect_ok "identity 10-bit clip_db: finite ceiling" db "$TMP/out" "$FIX/expected_8bit_identity.json" float_ssim clip $W $H 10
 run_cli -r "$(ref 8)" -d "$(ref 8)" -w $W -h $H -p 420 -b 8 --feature float_ssim=enable_db=true
 expect_ok "identity without clip_db: infinite dB printed as null" db "$TMP/out" "$FIX/expected_8bit_identity.json" float_ssim noclip $W $H 8
-# different dB options per feature: two contexts on the same frames
+# different dB options per feature: one context, float_ms_ssim with its own options
 run_cli $R8 --feature float_ssim=enable_db=true --feature float_ms_ssim=enable_lcs=true --feature ssim
-expect_ok "float_ssim in dB, float_ms_ssim plain (two contexts)" db "$TMP/out" "$FIX/expected_8bit.json" float_ssim noclip $W $H 8
+expect_ok "float_ssim in dB, float_ms_ssim plain (per-feature options, one context)" db "$TMP/out" "$FIX/expected_8bit.json" float_ssim noclip $W $H 8
 expect_ok "  ... float_ms_ssim, its scales and ssim == libvmaf" values "$TMP/out" "$FIX/expected_8bit.json" all "$MSKEYS,ssim"
 expect_ok "  ... keys in libvmaf's order" keys "$TMP/out" "float_ssim,$MSKEYS,ssim"
 
@@ -327,7 +327,7 @@ expect_setup_error "no -r" "both -r REF and -d DIS are required"
 # input would fail with "truncated" at frame 2 if scoring had begun)
 run_cli -r "$TMP/ref8_trunc.yuv" -d "$(dis 8)" -w $W -h $H -p 420 -b 8 -o /nonexistent/dir/x.json
 if expect_setup_error "-o in a missing directory: exit 2 before any work" \
-    "cannot write /nonexistent/dir/x.json: No such file or directory"; then
+    "cannot write log file '/nonexistent/dir/x.json': No such file or directory"; then
     if grep -q "truncated input" "$TMP/err"; then failed "  ... frames were read before -o was opened"; else pass "  ... no frame read"; fi
 fi
 # the raw size check warns at the start, naming the frame that will be cut
@@ -405,7 +405,7 @@ fi
 # ---- default features: what the frame size allows ------------------------------
 run_cli -r "$TMP/small.yuv" -d "$TMP/small.yuv" -w 100 -h 100 -p 420 -b 8
 expect_ok "100x100, no --feature: MS-SSIM left out" keys "$TMP/out" float_ssim,float_ansnr,float_anpsnr,ssim
-if grep -q -F "gpussim: warning: the frame size 100x100 is below MS-SSIM's minimum of 176x176: float_ms_ssim is not computed (left out of the default features; --feature float_ms_ssim makes this an error)" "$TMP/err"; then
+if grep -q -F "gpussim: warning: the frame size 100x100 is below MS-SSIM's minimum of 176x176: float_ms_ssim is not computed (left out of the default features; naming the feature makes this an error)" "$TMP/err"; then
     pass "  ... with a warning naming it and why"
 else
     failed "  ... warning missing"; sed 's/^/    stderr: /' "$TMP/err"
@@ -417,7 +417,7 @@ run_cli -r "$TMP/small.yuv" -d "$TMP/small.yuv" -w 100 -h 100 -p 420 -b 8 --feat
 expect_setup_error "100x100 --feature all: still an error" "MS-SSIM needs at least 176x176"
 run_cli -r "$TMP/352x200.yuv" -d "$TMP/352x200.yuv" -w 352 -h 200 -p 420 -b 8 --planes all
 expect_ok "352x200 --planes all, no --feature: MS-SSIM left out for the chroma size" keys "$TMP/out" float_ssim,float_ansnr,float_anpsnr,ssim,float_ssim.u,float_ansnr.u,float_anpsnr.u,ssim.u,float_ssim.v,float_ansnr.v,float_anpsnr.v,ssim.v
-if grep -q -F "the chroma plane size (--planes all) 176x100 is below MS-SSIM's minimum of 176x176" "$TMP/err"; then pass "  ... warned"; else failed "  ... no warning"; fi
+if grep -q -F "the chroma plane size (planes=all) 176x100 is below MS-SSIM's minimum of 176x176" "$TMP/err"; then pass "  ... warned"; else failed "  ... no warning"; fi
 head -c $((8 * 8 * 3 / 2)) "$(ref 8)" >"$TMP/8x8.yuv"
 run_cli -r "$TMP/8x8.yuv" -d "$TMP/8x8.yuv" -w 8 -h 8 -p 420 -b 8
 expect_ok "8x8, no --feature: only what fits (float_ansnr, ssim)" keys "$TMP/out" float_ansnr,float_anpsnr,ssim

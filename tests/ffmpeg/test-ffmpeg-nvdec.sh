@@ -54,7 +54,7 @@ run_case() {
     python3 - "$work/$name-cuda.json" "$N" <<'EOF' || fail "$name: the NVDEC run did not score CUDA frames on the CUDA backend"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d.get("backend") == "cuda", d.get("backend")
+assert d["config"]["backend"] == "cuda", d["config"]["backend"]
 assert len(d["frames"]) == int(sys.argv[2]), len(d["frames"])
 EOF
     printf '%s CUDA frames vs software+CPU: ' "$name"
