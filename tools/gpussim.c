@@ -30,6 +30,7 @@
 #include "input.h"
 #include "options.h"
 #include "output.h"
+#include "plot.h"
 
 /* exit statuses (documented in README.md; a stop signal gives 128 + its number) */
 #define EXIT_SCORING_ERROR 1 /* failed after scoring began; output has the frames before it */
@@ -473,6 +474,10 @@ int main(int argc, char **argv)
     memset(&ref_in, 0, sizeof(ref_in));
     memset(&dis_in, 0, sizeof(dis_in));
     memset(&run, 0, sizeof(run));
+
+    /* subcommands: gpussim plot ... */
+    if (argc > 1 && !strcmp(argv[1], "plot"))
+        return plot_main(argc - 1, argv + 1);
 
     int ret = cli_parse_options(argc, argv, &o);
     if (ret != 0)

@@ -196,6 +196,7 @@ int cli_name_is_printed(const char *name, const struct feature_request req[FEAT_
 static void usage(FILE *f)
 {
     fputs("usage: gpussim -r REF -d DIS [options]\n"
+          "       gpussim plot LOG.json... -o REPORT.html|REPORT.svg   (gpussim plot --help)\n"
           "\n"
           "Scores DIS against REF with libvmaf's SSIM-family metrics (bit-identical values).\n"
           "Inputs are .y4m (format from the header) or raw planar YUV (needs -w -h -p -b);\n"
