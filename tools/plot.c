@@ -325,6 +325,9 @@ static void draw_axes(FILE *f, const struct chart *c)
         fprintf(f, "<line x1=\"%.2f\" x2=\"%.2f\" y1=\"%g\" y2=\"%g\" stroke=\"#999\"/>\n", x, x, y1, y1 + 5);
         fprintf(f, "<text x=\"%.2f\" y=\"%g\" text-anchor=\"middle\" class=\"tick\">%.0f</text>\n", x, y1 + 18, fr);
         format_time(buf, sizeof(buf), time_of_frame(c->timed, fr));
+        const size_t len = strlen(buf);
+        if (len > 4 && !strcmp(buf + len - 4, ".000")) /* whole seconds: shorter ticks */
+            buf[len - 4] = '\0';
         if (c->timed)
             fprintf(f, "<text x=\"%.2f\" y=\"%g\" text-anchor=\"middle\" class=\"tick time\">%s</text>\n", x,
                     y1 + 31, buf);
@@ -459,8 +462,9 @@ static void draw_worst(FILE *f, const struct chart *c, int l)
         /* labels below the point: the worst are at the bottom of the curve,
          * except near the lower edge */
         const double ly = y + 16 > MARGIN_T + PLOT_H - 2 ? y - 8 : y + 16;
-        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" class=\"worst-label\" fill=\"%s\">%llu</text>",
-                x, ly, colour_of(l), fn);
+        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" class=\"worst-label\" data-log=\"%d\" "
+                   "fill=\"%s\">%llu</text>",
+                x, ly, l, colour_of(l), fn);
         fputs("<title>", f);
         put_escaped(f, s->log->label);
         fprintf(f, ": worst #%d, frame %llu, time %s, %s = %s</title></g>\n", k + 1, fn, tbuf, c->name, vbuf);
@@ -683,8 +687,15 @@ int plot_render(FILE *out, const struct plot_log *logs, int nb_logs, const struc
             if (!found) {
                 size_t o = (size_t)snprintf(err, err_size, "no log has the score '%s'; they have:", opt->metrics[k]);
                 for (int l = 0; l < nb_logs; l++)
-                    for (int i = 0; i < logs[l].nb_metrics && o < err_size; i++)
-                        o += (size_t)snprintf(err + o, err_size - o, " %s", logs[l].metrics[i].name);
+                    for (int i = 0; i < logs[l].nb_metrics && o < err_size; i++) {
+                        const char *n = logs[l].metrics[i].name;
+                        int listed = 0; /* by an earlier log */
+                        for (int e = 0; e < l && !listed; e++)
+                            for (int j = 0; j < logs[e].nb_metrics && !listed; j++)
+                                listed = !strcmp(logs[e].metrics[j].name, n);
+                        if (!listed)
+                            o += (size_t)snprintf(err + o, err_size - o, " %s", n);
+                    }
                 goto fail;
             }
             names[nb_names++] = opt->metrics[k];

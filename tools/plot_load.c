@@ -411,8 +411,11 @@ static int parse_log(struct parser *ps, struct loader *ld)
     skip_ws(ps);
     if (ps->p != ps->end)
         return fail(ps, "text after the end of the JSON document");
-    if (!have_frames)
-        return fail(ps, "no \"frames\" array: not a gpussim or libvmaf JSON score log");
+    if (!have_frames) {
+        snprintf(ps->err, ps->err_size, "%s: no \"frames\" array: not a gpussim or libvmaf JSON score log",
+                 ps->path);
+        return -1;
+    }
     return 0;
 }
 
