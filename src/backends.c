@@ -21,16 +21,3 @@ const struct gpussim_backend *const gpussim_backends[] = {
     &gpussim_backend_cpu,
     NULL,
 };
-
-const char *gpussim_backend_type_name(enum gpussim_backend_type type)
-{
-    switch (type) {
-    case GPUSSIM_BACKEND_AUTO: return "auto";
-    case GPUSSIM_BACKEND_CPU: return "cpu";
-    case GPUSSIM_BACKEND_CUDA: return "cuda";
-    case GPUSSIM_BACKEND_VULKAN: return "vulkan";
-    case GPUSSIM_BACKEND_HIP: return "hip";
-    case GPUSSIM_BACKEND_ZE: return "ze";
-    }
-    return "unknown";
-}

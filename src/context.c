@@ -28,7 +28,7 @@ struct GpussimContext {
 void gpussim_default_params(struct gpussim_params *p)
 {
     memset(p, 0, sizeof(*p));
-    p->metrics = GPUSSIM_METRIC_ALL;
+    p->ms_ssim_options = GPUSSIM_FEATURE_OWN_OPTIONS;
     p->log_level = GPUSSIM_LOG_INFO;
 }
 
@@ -163,6 +163,20 @@ void gpussim_destroy(GpussimContext **pctx)
     gpussim_free(c->names_storage);
     gpussim_free(c);
     *pctx = NULL;
+}
+
+const struct gpussim_config *gpussim_internal_config(const GpussimContext *c)
+{
+    return &c->cfg;
+}
+
+const char *gpussim_library_version(void)
+{
+#ifdef PACKAGE_VERSION
+    return PACKAGE_VERSION;
+#else
+    return "unknown";
+#endif
 }
 
 const char *gpussim_backend_name(const GpussimContext *c)

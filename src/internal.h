@@ -54,6 +54,9 @@ struct gpussim_plane_geometry {
 struct gpussim_config {
     struct gpussim_params params; /* as given, defaults filled in */
     unsigned metrics;             /* non-zero GPUSSIM_METRIC_* bits */
+    /* per-family options (float_ssim's; float_ms_ssim's from ms_ssim_options) */
+    int ssim_lcs, ssim_db, ssim_clip_db;
+    int ms_lcs, ms_db, ms_clip_db;
     int nb_planes;                /* 1 (luma) or 3 */
     /* Plane p of the picture that score plane i reads, and its subsampling. */
     struct gpussim_plane_geometry plane[GPUSSIM_MAX_SCORE_PLANES];
@@ -135,6 +138,11 @@ struct gpussim_backend {
     int (*device_time_ms)(void *priv, int slot, double *ms);
 };
 
+/* The validated configuration of a context (the log writer reads it). */
+const struct gpussim_config *gpussim_internal_config(const GpussimContext *ctx);
+/* The library's version (configure's PACKAGE_VERSION). */
+const char *gpussim_library_version(void);
+
 /* bench/ only (not in the public header): device time of the frame last
  * collected, -ENOSYS when the backend does not measure it. */
 int gpussim_internal_last_device_ms(GpussimContext *ctx, double *ms);
@@ -156,6 +164,5 @@ extern const struct gpussim_backend gpussim_backend_ze;
 /* NULL-terminated, in AUTO's order of preference (GPUs first, CPU last). */
 extern const struct gpussim_backend *const gpussim_backends[];
 
-const char *gpussim_backend_type_name(enum gpussim_backend_type type);
 
 #endif /* GPUSSIM_INTERNAL_H */

@@ -76,43 +76,97 @@ static int check_format(const struct gpussim_config *cfg, const struct gpussim_f
     return 0;
 }
 
-static int check_plane(const struct gpussim_config *cfg, int i)
+/* Whether one metric fits score plane i. When it does not: strict (the
+ * metric was asked for) logs the error naming the limit; otherwise (the
+ * default features) logs the warning that leaves it out. */
+static int check_metric(const struct gpussim_config *cfg, int i, unsigned metric, int strict)
 {
     const struct gpussim_logger *log = &cfg->log;
     const struct gpussim_plane_geometry *g = &cfg->plane[i];
     const char *pn = plane_name(i);
+    const char *what = i == 0 ? "the frame size" : "the chroma plane size (planes=all)";
+    static const char left_out[] = "(left out of the default features; naming the feature makes this an error)";
 
-    if ((cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) &&
+    if (metric == GPUSSIM_METRIC_FLOAT_SSIM &&
         (g->ssim_width < SSIM_WINDOW || g->ssim_height < SSIM_WINDOW)) {
-        gpussim_log(log, GPUSSIM_LOG_ERROR,
-                    "float_ssim: the %s plane %dx%d decimated by scale %d is %dx%d, smaller than "
-                    "the %dx%d window (needs at least %dx%d after decimation)",
-                    pn, g->width, g->height, g->ssim_scale, g->ssim_width, g->ssim_height,
-                    SSIM_WINDOW, SSIM_WINDOW, SSIM_WINDOW, SSIM_WINDOW);
+        if (strict)
+            gpussim_log(log, GPUSSIM_LOG_ERROR,
+                        "float_ssim: the %s plane %dx%d decimated by scale %d is %dx%d, smaller than "
+                        "the %dx%d window (needs at least %dx%d after decimation)",
+                        pn, g->width, g->height, g->ssim_scale, g->ssim_width, g->ssim_height,
+                        SSIM_WINDOW, SSIM_WINDOW, SSIM_WINDOW, SSIM_WINDOW);
+        else if (g->ssim_scale == 1)
+            gpussim_log(log, GPUSSIM_LOG_WARNING,
+                        "%s %dx%d is below float_ssim's %dx%d window of %dx%d: float_ssim is not "
+                        "computed %s",
+                        what, g->width, g->height, SSIM_WINDOW, SSIM_WINDOW, SSIM_WINDOW, SSIM_WINDOW,
+                        left_out);
+        else
+            gpussim_log(log, GPUSSIM_LOG_WARNING,
+                        "%s %dx%d decimated by scale %d is %dx%d, below float_ssim's %dx%d window: "
+                        "float_ssim is not computed %s",
+                        what, g->width, g->height, g->ssim_scale, g->ssim_width, g->ssim_height,
+                        SSIM_WINDOW, SSIM_WINDOW, left_out);
         return -EINVAL;
     }
-    if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
+    if (metric == GPUSSIM_METRIC_FLOAT_MS_SSIM) {
         /* libvmaf's admission rule halves with floor division, although the
          * pyramid itself rounds up (spec §2.2): 175 is refused, 176 accepted */
         int cw = g->width, ch = g->height;
         for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++, cw /= 2, ch /= 2) {
-            if (cw < SSIM_WINDOW || ch < SSIM_WINDOW) {
+            if (cw >= SSIM_WINDOW && ch >= SSIM_WINDOW)
+                continue;
+            if (strict)
                 gpussim_log(log, GPUSSIM_LOG_ERROR,
                             "float_ms_ssim: the %s plane is %dx%d; MS-SSIM needs at least %dx%d "
                             "(an %dx%d window at each of its %d scales)",
                             pn, g->width, g->height, MSSSIM_MIN_SIDE, MSSSIM_MIN_SIDE, SSIM_WINDOW,
                             SSIM_WINDOW, GPUSSIM_MSSSIM_SCALES);
-                return -EINVAL;
-            }
+            else
+                gpussim_log(log, GPUSSIM_LOG_WARNING,
+                            "%s %dx%d is below MS-SSIM's minimum of %dx%d: float_ms_ssim is not "
+                            "computed %s",
+                            what, g->width, g->height, MSSSIM_MIN_SIDE, MSSSIM_MIN_SIDE, left_out);
+            return -EINVAL;
         }
     }
-    if ((cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) &&
-        (g->width < ANSNR_MIN_SIDE || g->height < ANSNR_MIN_SIDE)) {
-        gpussim_log(log, GPUSSIM_LOG_ERROR,
-                    "float_ansnr: the %s plane is %dx%d; the 5x5 filter needs at least %dx%d",
-                    pn, g->width, g->height, ANSNR_MIN_SIDE, ANSNR_MIN_SIDE);
+    if (metric == GPUSSIM_METRIC_FLOAT_ANSNR && (g->width < ANSNR_MIN_SIDE || g->height < ANSNR_MIN_SIDE)) {
+        if (strict)
+            gpussim_log(log, GPUSSIM_LOG_ERROR,
+                        "float_ansnr: the %s plane is %dx%d; the 5x5 filter needs at least %dx%d",
+                        pn, g->width, g->height, ANSNR_MIN_SIDE, ANSNR_MIN_SIDE);
+        else
+            gpussim_log(log, GPUSSIM_LOG_WARNING,
+                        "%s %dx%d is below ANSNR's minimum of %dx%d: float_ansnr is not computed %s",
+                        what, g->width, g->height, ANSNR_MIN_SIDE, ANSNR_MIN_SIDE, left_out);
         return -EINVAL;
     }
+    return 0;
+}
+
+static int check_plane(const struct gpussim_config *cfg, int i)
+{
+    static const unsigned order[] = { GPUSSIM_METRIC_FLOAT_SSIM, GPUSSIM_METRIC_FLOAT_MS_SSIM,
+                                      GPUSSIM_METRIC_FLOAT_ANSNR };
+    for (size_t k = 0; k < sizeof(order) / sizeof(*order); k++)
+        if ((cfg->metrics & order[k]) && check_metric(cfg, i, order[k], 1) < 0)
+            return -EINVAL;
+    return 0;
+}
+
+/* No feature chosen: every metric the frame size allows on every scored
+ * plane (one rule for every front-end), with a warning for each left out. */
+static int apply_default_metrics(struct gpussim_config *cfg)
+{
+    static const unsigned order[] = { GPUSSIM_METRIC_FLOAT_MS_SSIM, GPUSSIM_METRIC_FLOAT_SSIM,
+                                      GPUSSIM_METRIC_FLOAT_ANSNR };
+    for (size_t k = 0; k < sizeof(order) / sizeof(*order); k++)
+        for (int i = 0; i < cfg->nb_planes; i++)
+            if (check_metric(cfg, i, order[k], 0) < 0) {
+                cfg->metrics &= ~order[k];
+                break;
+            }
+    cfg->params.metrics = cfg->metrics;
     return 0;
 }
 
@@ -136,8 +190,27 @@ int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params 
                     params->metrics & ~(unsigned)GPUSSIM_METRIC_ALL);
         return -EINVAL;
     }
+    const int default_metrics = !params->metrics;
     cfg->metrics = params->metrics ? params->metrics : GPUSSIM_METRIC_ALL;
     cfg->params.metrics = cfg->metrics;
+
+    cfg->ssim_lcs = !!params->enable_lcs;
+    cfg->ssim_db = !!params->enable_db;
+    cfg->ssim_clip_db = !!params->clip_db;
+    if (params->ms_ssim_options & ~0xfu) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "unknown ms_ssim_options bits 0x%x",
+                    params->ms_ssim_options & ~0xfu);
+        return -EINVAL;
+    }
+    if (params->ms_ssim_options & GPUSSIM_FEATURE_OWN_OPTIONS) {
+        cfg->ms_lcs = !!(params->ms_ssim_options & GPUSSIM_FEATURE_LCS);
+        cfg->ms_db = !!(params->ms_ssim_options & GPUSSIM_FEATURE_DB);
+        cfg->ms_clip_db = !!(params->ms_ssim_options & GPUSSIM_FEATURE_CLIP_DB);
+    } else {
+        cfg->ms_lcs = cfg->ssim_lcs;
+        cfg->ms_db = cfg->ssim_db;
+        cfg->ms_clip_db = cfg->ssim_clip_db;
+    }
 
     if (params->ssim_scale < 0 || params->ssim_scale > 10) {
         gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "float_ssim scale %d is out of range (0 = auto, 1..10)",
@@ -185,6 +258,10 @@ int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params 
             ch = gpussim_decimated_size(ch, 2);
         }
         snprintf(g->suffix, sizeof(g->suffix), "%s", i == 0 ? "" : i == 1 ? ".u" : ".v");
+    }
+    if (default_metrics)
+        apply_default_metrics(cfg);
+    for (int i = 0; i < cfg->nb_planes; i++) {
         err = check_plane(cfg, i);
         if (err < 0)
             return err;
@@ -207,7 +284,7 @@ static int for_each_score(const struct gpussim_config *cfg,
         const char *sfx = cfg->plane[p].suffix;
         if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
             emit(opaque, "float_ssim", sfx), n++;
-            if (cfg->params.enable_lcs)
+            if (cfg->ssim_lcs)
                 for (int k = 0; k < 3; k++) {
                     snprintf(tmp, sizeof(tmp), "float_ssim_%s", lcs_names[k]);
                     emit(opaque, tmp, sfx), n++;
@@ -215,7 +292,7 @@ static int for_each_score(const struct gpussim_config *cfg,
         }
         if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
             emit(opaque, "float_ms_ssim", sfx), n++;
-            if (cfg->params.enable_lcs)
+            if (cfg->ms_lcs)
                 for (int k = 0; k < 3; k++)
                     for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
                         snprintf(tmp, sizeof(tmp), "float_ms_ssim_%s_scale%d", lcs_names[k], s);
@@ -282,9 +359,10 @@ int gpussim_scores_names(const struct gpussim_config *cfg, const char ***names, 
 /* ---- final arithmetic ----------------------------------------------------- */
 
 /* spec §1.7: the finite ceiling for a w x h plane at this depth. */
-static double ssim_max_db(const struct gpussim_config *cfg, const struct gpussim_plane_geometry *g)
+static double ssim_max_db(const struct gpussim_config *cfg, const struct gpussim_plane_geometry *g,
+                          int clip_db)
 {
-    if (!cfg->params.clip_db)
+    if (!clip_db)
         return INFINITY;
     const unsigned peak = (1u << cfg->params.format.bit_depth) - 1;
     return ceil(10. * log10(peak * peak / (0.5 / ((double)g->width * g->height))));
@@ -318,16 +396,17 @@ void gpussim_scores_finish(const struct gpussim_config *cfg, const struct gpussi
     for (int p = 0; p < cfg->nb_planes; p++) {
         const struct gpussim_plane_geometry *g = &cfg->plane[p];
         const struct gpussim_plane_sums *ps = &sums->plane[p];
-        const double max_db = ssim_max_db(cfg, g);
+        const double ssim_max = ssim_max_db(cfg, g, cfg->ssim_clip_db);
+        const double ms_max = ssim_max_db(cfg, g, cfg->ms_clip_db);
 
         if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
             const double windows = (double)(g->ssim_width - (SSIM_WINDOW - 1)) *
                                    (g->ssim_height - (SSIM_WINDOW - 1));
             double score = (float)(ps->ssim_term / windows);
-            if (cfg->params.enable_db)
-                score = to_db(score, max_db);
+            if (cfg->ssim_db)
+                score = to_db(score, ssim_max);
             values[n++] = score;
-            if (cfg->params.enable_lcs) {
+            if (cfg->ssim_lcs) {
                 values[n++] = (float)(ps->ssim_l / windows);
                 values[n++] = (float)(ps->ssim_c / windows);
                 values[n++] = (float)(ps->ssim_s / windows);
@@ -344,10 +423,10 @@ void gpussim_scores_finish(const struct gpussim_config *cfg, const struct gpussi
                 s[i] = (float)(ps->ms_s[i] / windows);
                 ms *= pow(l[i], alpha[i]) * pow(c[i], beta[i]) * pow(s[i], gamma_[i]);
             }
-            if (cfg->params.enable_db)
-                ms = to_db(ms, max_db);
+            if (cfg->ms_db)
+                ms = to_db(ms, ms_max);
             values[n++] = ms;
-            if (cfg->params.enable_lcs) {
+            if (cfg->ms_lcs) {
                 for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++)
                     values[n++] = l[i];
                 for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++)

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define GPUSSIM_API_VERSION_MAJOR 1
-#define GPUSSIM_API_VERSION_MINOR 1
+#define GPUSSIM_API_VERSION_MINOR 2
 
 /** Where the metrics run. AUTO picks the first available GPU backend whose
  *  device can read the frames' memory, else CPU. */
@@ -150,12 +150,16 @@ typedef void (*gpussim_log_fn)(void *opaque, enum gpussim_log_level level, const
 struct gpussim_params {
     enum gpussim_backend_type backend; /**< default AUTO */
     int device;                        /**< device index for GPU backends; default 0 */
-    unsigned metrics;                  /**< enum gpussim_metric bits; 0 = GPUSSIM_METRIC_ALL */
+    /** enum gpussim_metric bits; 0 (default) = every metric the frame size
+     *  allows (API 1.1: 0 = GPUSSIM_METRIC_ALL); gpussim_use_feature() sets it */
+    unsigned metrics;
     struct gpussim_format format;      /**< required: the frames' format */
 
     int ssim_scale;   /**< float_ssim decimation: 0 = auto (libvmaf's rule), 1..10 forced */
+    /* float_ssim's options, and float_ms_ssim's too unless ms_ssim_options
+     * has GPUSSIM_FEATURE_OWN_OPTIONS (gpussim_default_params() sets it) */
     int enable_lcs;   /**< also report luminance/contrast/structure terms */
-    int enable_db;    /**< report SSIM family scores as -10*log10(1 - score) */
+    int enable_db;    /**< report the score as -10*log10(1 - score) */
     int clip_db;      /**< with enable_db: clip at the finite maximum for the frame size */
     enum gpussim_planes planes; /**< default LUMA */
 
@@ -171,20 +175,98 @@ struct gpussim_params {
      *  Must outlive the context. NULL: the backend creates its own. */
     const void *hw_device;
 
-    void *reserved[8]; /**< must be zero */
+    /** float_ms_ssim's own options: GPUSSIM_FEATURE_OWN_OPTIONS plus any of
+     *  GPUSSIM_FEATURE_LCS, _DB, _CLIP_DB. Without GPUSSIM_FEATURE_OWN_OPTIONS
+     *  (a zeroed struct: API 1.1 behaviour) it follows enable_lcs, enable_db
+     *  and clip_db above, which are then float_ssim's and its. Set by
+     *  gpussim_default_params() and gpussim_use_feature(). @since API 1.2 */
+    unsigned ms_ssim_options;
+    /** enum gpussim_metric bits that gpussim_use_feature() has named; a
+     *  second mention must not change their options. @since API 1.2 */
+    unsigned features_named;
+
+    void *reserved[7]; /**< must be zero */
+};
+
+/** Bits of gpussim_params.ms_ssim_options. @since API 1.2 */
+enum gpussim_feature_option {
+    GPUSSIM_FEATURE_OWN_OPTIONS = 1u << 0, /**< the bits below apply (not the shared fields) */
+    GPUSSIM_FEATURE_LCS         = 1u << 1, /**< enable_lcs */
+    GPUSSIM_FEATURE_DB          = 1u << 2, /**< enable_db */
+    GPUSSIM_FEATURE_CLIP_DB     = 1u << 3, /**< clip_db */
 };
 
 typedef struct GpussimContext GpussimContext;
 
-/** Fills *p with the defaults (all fields zero, metrics = ALL). */
+/** Fills *p with the defaults: all fields zero (metrics = 0: every metric
+ *  the frame size allows, see gpussim_create()), except ms_ssim_options =
+ *  GPUSSIM_FEATURE_OWN_OPTIONS (float_ms_ssim's options all off). */
 void gpussim_default_params(struct gpussim_params *p);
+
+/* ---------------------------------------------------------------------------
+ * Features: libvmaf's names and options, one table for every front-end.
+ * ------------------------------------------------------------------------- */
+
+/** One feature of the table. @since API 1.2 */
+struct gpussim_feature_info {
+    const char *name;    /**< libvmaf's name: "float_ssim", "float_ms_ssim", "float_ansnr", "ssim" */
+    const char *aliases; /**< other accepted names, comma-separated ("" when none) */
+    unsigned metric;     /**< its enum gpussim_metric bit */
+    const char *options; /**< its options, comma-separated ("" when none) */
+    const char *scores;  /**< the score names it adds, for documentation */
+};
+
+/** The i-th feature of the table (i from 0), NULL past the end. The strings
+ *  are static. @since API 1.2 */
+const struct gpussim_feature_info *gpussim_feature_get(int i);
+
+/**
+ * Adds one feature to p, libvmaf's vmaf_use_feature() in a string:
+ * "NAME[:opt=val[:opt=val...]]" (also "NAME=opt=val:...", the gpussim tool's
+ * form), NAME one of the table's names or aliases ("float_ssim", "ssim",
+ * "float_ms_ssim"/"ms_ssim", "float_ansnr"/"ansnr"/"float_anpsnr") or "all"
+ * (every feature; no options). Options: float_ssim takes scale (0 = auto,
+ * 1..10), enable_lcs, enable_db, clip_db; float_ms_ssim takes enable_lcs,
+ * enable_db, clip_db; booleans are true/false/1/0. Options not given keep
+ * their current value in p (a front-end's global defaults). A feature named
+ * twice must not change its options. Names are case-sensitive.
+ * Explicitly named features are strict: gpussim_create() fails when the
+ * frame is too small for one (p->metrics = 0, the default, instead picks
+ * every metric the frame allows, with a warning for each left out).
+ * @return 0, or -EINVAL with the reason logged through p->log_cb.
+ * @since API 1.2
+ */
+int gpussim_use_feature(struct gpussim_params *p, const char *spec);
+
+/**
+ * Writes p's features and their options as a canonical spec list, one
+ * "NAME[:opt=val...]" per feature joined with '|' (libvmaf's order:
+ * float_ssim, float_ms_ssim, float_ansnr, ssim), every option spelled out:
+ * equal strings mean equal configurations. p->metrics = 0 writes "default".
+ * @return the length (snprintf-like: may exceed size, then truncated), or
+ *         -EINVAL. @since API 1.2
+ */
+int gpussim_features_string(const struct gpussim_params *p, char *buf, size_t size);
+
+/** The backend's name ("auto", "cpu", "cuda", "vulkan", "hip", "ze"), NULL
+ *  for a value outside the enum. Iterate from GPUSSIM_BACKEND_AUTO until
+ *  NULL to list them. @since API 1.2 */
+const char *gpussim_backend_type_name(enum gpussim_backend_type type);
+
+/** Parses a backend name (as gpussim_backend_type_name() spells it; also
+ *  "level-zero" for ze). @return 0, or -EINVAL for an unknown name (nothing
+ *  logged: the caller names it). @since API 1.2 */
+int gpussim_backend_from_name(const char *name, enum gpussim_backend_type *type);
 
 /**
  * Validates params and creates a context. Every configuration that cannot
  * work fails here with a logged message that names the limit: unsupported
  * bit depth or layout, frames too small for a requested metric (MS-SSIM needs
  * 176x176; float_ssim needs an 11x11 decimated plane; any metric needs 11x11),
- * an unavailable backend or device.
+ * planes=ALL on a gray format, an unavailable backend or device. With
+ * metrics = 0 (no feature chosen) the context computes every metric the
+ * frame size allows (on every scored plane) and logs one warning naming
+ * each metric left out and why (since API 1.2; before, 0 meant ALL).
  * @return 0, -EINVAL (bad configuration), -ENODEV (backend or device
  *         unavailable), -ENOSYS (backend not built), -ENOMEM.
  */

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
+/*
+ * gpussim logs: the per-frame scores and pooled statistics of a run, written
+ * as frames complete (libvmaf's JSON layout, or CSV), read back, and merged.
+ * Every front-end (the gpussim tool, the FFmpeg filter) writes through this
+ * writer, so their files have one layout. @since API 1.2
+ *
+ * JSON layout (keys in this order; the first five are libvmaf's):
+ *   "version":   "gpussim <library version>"
+ *   "frames":    [ { "frameNum": N, "metrics": { name: value, ... } }, ... ]
+ *                (a frame may add "timestamp": seconds, after "metrics")
+ *   "pooled_metrics": { name: { "min", "max", "mean", "harmonic_mean" } }
+ *   "pooled_metrics_frames_left_out": { name: frames whose value is NaN }
+ *   "aggregate_metrics": {}
+ *   "fps":       frames per second of the run (null when unknown)
+ *   "config":    { "library": "<version>", "api": "MAJOR.MINOR",
+ *                  "backend", "width", "height", "bit_depth",
+ *                  "chroma" ("420", "422", "444", "400"), "planes" ("luma", "all"),
+ *                  "features" (gpussim_features_string()),
+ *                  "first_frame" (index in the whole input of frame 0, or null) }
+ *   "pool_state": { name: gpussim_pool_serialize() blob }
+ * Values are %.17g (exact doubles); non-finite values are null.
+ *
+ * Ownership: a writer owns its FILE unless it was given one; a parsed log is
+ * one allocation tree freed by gpussim_log_free(). Thread safety: one writer
+ * or log per thread at a time; distinct ones are independent.
+ */
+#ifndef GPUSSIM_GPUSSIM_LOG_H
+#define GPUSSIM_GPUSSIM_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gpussim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @since API 1.2 */
+enum gpussim_log_format {
+    GPUSSIM_LOG_FORMAT_JSON = 0, /**< libvmaf's layout plus "config" and "pool_state" */
+    /** "Frame,name,..." then one row per frame ("Frame,timestamp,..." when
+     *  timestamps are given); nan/inf/-inf spelled out; no pooled block */
+    GPUSSIM_LOG_FORMAT_CSV,
+};
+
+/** What a writer needs besides the scores. Zero-initialise. @since API 1.2 */
+struct gpussim_log_writer_params {
+    const char *path; /**< file to create (truncated); NULL: write to file */
+    FILE *file;       /**< with path NULL: an open stream, flushed but never closed */
+    enum gpussim_log_format format;
+    /** Whether each frame carries a timestamp (seconds). JSON: a
+     *  "timestamp" key in each frame object; CSV: a second column. */
+    int timestamps;
+    /** Index in the whole input of the first frame written (a chunk's
+     *  offset), -1 when unknown (written as null). */
+    int64_t first_frame;
+    gpussim_log_fn log_cb; /**< errors go here too (may be NULL) */
+    void *log_opaque;
+    void *reserved[8]; /**< must be zero */
+};
+
+typedef struct GpussimLogWriter GpussimLogWriter;
+
+/**
+ * Opens the log (creating the file now, so an unwritable path fails before
+ * any frame is scored) for the scores of ctx: its score names, backend,
+ * format and features go into the log. ctx must outlive the writer.
+ * @return 0, -errno of the failed open (logged), -EINVAL, -ENOMEM.
+ */
+int gpussim_log_open(GpussimLogWriter **w, const GpussimContext *ctx,
+                     const struct gpussim_log_writer_params *params);
+
+/**
+ * Writes one frame: values in gpussim_score_names() order (as
+ * gpussim_result.values), timestamp in seconds (ignored without
+ * params.timestamps; NaN: null). Frames are numbered 0, 1, ... in call order.
+ * The frame is flushed to the file before returning; a failed write or flush
+ * fails this call (-EIO, -ENOSPC...), logged once, and every later call.
+ * NaN values are written (null) and left out of the pools.
+ */
+int gpussim_log_write_frame(GpussimLogWriter *w, const double *values, double timestamp);
+
+/**
+ * Finishes the log (JSON: pooled statistics, fps, config, pool state), closes
+ * the file and frees the writer; *w = NULL. NULL-safe. fps: NaN when unknown.
+ * After a failed write it only frees (the file keeps the frames before it).
+ * @return 0, or the write/close error (logged).
+ */
+int gpussim_log_close(GpussimLogWriter **w, double fps);
+
+/** Frames written so far. */
+uint64_t gpussim_log_frames(const GpussimLogWriter *w);
+
+/** Frames whose score i was NaN (left out of its pool), so far. */
+uint64_t gpussim_log_frames_left_out(const GpussimLogWriter *w, int i);
+
+/* ---- reading ---------------------------------------------------------------- */
+
+/** A log's config block. Strings are NULL when the key is absent. */
+struct gpussim_log_config {
+    const char *library;  /**< library version that wrote it */
+    const char *api;      /**< "MAJOR.MINOR" */
+    const char *backend;
+    int width, height, bit_depth;
+    const char *chroma;   /**< "420", "422", "444", "400" */
+    const char *planes;   /**< "luma", "all" */
+    const char *features; /**< gpussim_features_string() */
+    int64_t first_frame;  /**< -1 when null or absent */
+};
+
+/** One metric of a log. */
+struct gpussim_log_metric {
+    const char *name;
+    struct gpussim_pool_stats pooled; /**< as written in pooled_metrics (NaN when null; count = frames - left_out) */
+    uint64_t frames_left_out;         /**< pooled_metrics_frames_left_out */
+    GpussimPool *pool;                /**< from pool_state; NULL when the log has none */
+};
+
+/** A parsed JSON log. Everything is owned by it. */
+struct gpussim_log {
+    const char *version; /**< "version" */
+    int has_config;      /**< a "config" block was present (gpussim >= API 1.2) */
+    struct gpussim_log_config config;
+    int nb_metrics;
+    struct gpussim_log_metric *metrics;
+    uint64_t nb_frames;
+    uint64_t *frame_num;   /**< per frame: frameNum */
+    double *timestamps;    /**< per frame: seconds (NaN when absent), NULL when no frame has one */
+    double *values;        /**< nb_frames x nb_metrics, row-major; NaN where null */
+    double fps;            /**< NaN when null or absent */
+};
+
+/** Limits of the reader: bigger input is refused, not allocated. */
+#define GPUSSIM_LOG_MAX_BYTES (1ull << 31)
+#define GPUSSIM_LOG_MAX_METRICS 4096
+#define GPUSSIM_LOG_MAX_DEPTH 16
+
+/**
+ * Parses a gpussim JSON log (len bytes, not necessarily NUL-terminated).
+ * Input is untrusted: sizes are bounded by len and the limits above, nothing
+ * is allocated from a count read in the input, every frame must carry the
+ * same metrics in the same order as the first, pooled_metrics and pool_state
+ * must name the same metrics and agree with each other. A malformed log is
+ * refused with -EINVAL and a message naming the problem and its position
+ * (line, column, byte offset) through log_cb. *log is NULL on failure.
+ * Logs of libvmaf or older gpussim versions (no config, no pool_state) are
+ * read with has_config = 0 and pool = NULL.
+ * @return 0, -EINVAL, -ENOMEM, -EFBIG (above GPUSSIM_LOG_MAX_BYTES).
+ */
+int gpussim_log_parse(struct gpussim_log **log, const char *buf, size_t len, gpussim_log_fn log_cb,
+                      void *log_opaque);
+
+/** Reads path ("-": stdin) and parses it; I/O errors are -errno, logged. */
+int gpussim_log_read(struct gpussim_log **log, const char *path, gpussim_log_fn log_cb, void *log_opaque);
+
+/** Frees a parsed log; *log = NULL. NULL-safe. */
+void gpussim_log_free(struct gpussim_log **log);
+
+/**
+ * Merges chunk logs, in the order given, into one JSON log at params->path
+ * (or params->file): frames renumbered 0..N-1, pooled statistics from the
+ * merged pool states (equal to those of one run over the whole input),
+ * NaN counts summed, fps null, config of the first log with first_frame of
+ * the first log. Refused (-EINVAL, with a message naming the difference and
+ * the two logs by index) when the logs differ in library version, metric
+ * names, features and options, size, depth, chroma or planes, or when a log
+ * has no config or pool state. labels[i] names logs[i] in messages (a file
+ * name); labels may be NULL ("log 1", "log 2", ...). params->format must be
+ * JSON; timestamps are kept when every log has them. Chunks whose
+ * first_frame values leave a gap or overlap get a warning (they are merged
+ * in the order given).
+ */
+int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *labels, int nb_logs,
+                      const struct gpussim_log_writer_params *params);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUSSIM_GPUSSIM_LOG_H */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
+/* What the log writer shares with the merge (not part of the ABI). */
+#ifndef GPUSSIM_LOG_INTERNAL_H
+#define GPUSSIM_LOG_INTERNAL_H
+
+#include <stdint.h>
+
+#include "gpussim/gpussim_log.h"
+
+/* A writer for names[] with the config block cfg (strings copied). */
+int gpussim_log_writer_create(GpussimLogWriter **w, const struct gpussim_log_writer_params *params,
+                              const char *const *names, int nb_metrics, const struct gpussim_log_config *cfg);
+/* Writes a frame numbered frame_num; pool = 0 leaves the pools alone. */
+int gpussim_log_writer_frame(GpussimLogWriter *w, uint64_t frame_num, const double *values, double timestamp,
+                             int pool);
+/* Replaces metric i's pool (the writer takes it) and its NaN count. */
+int gpussim_log_writer_set_pool(GpussimLogWriter *w, int i, GpussimPool *pool, uint64_t left_out);
+
+#endif /* GPUSSIM_LOG_INTERNAL_H */

@@ -1,0 +1,598 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
+/*
+ * Reading gpussim logs back (gpussim_log.h), and merging chunk logs. The
+ * text is untrusted: it is parsed into a tree whose size follows the text,
+ * then checked field by field; nothing is allocated from a count the text
+ * states, and every refusal names its position.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpussim/gpussim_log.h"
+#include "internal.h"
+#include "json.h"
+#include "log_internal.h"
+#include "mem.h"
+
+struct reader {
+    const char *text;
+    size_t len;
+    struct gpussim_logger log;
+};
+
+static int refuse(const struct reader *r, const struct json_value *at, const char *fmt, ...)
+    GPUSSIM_PRINTF(3, 4);
+
+static int refuse(const struct reader *r, const struct json_value *at, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    size_t line, col;
+    const size_t off = at ? at->offset : 0;
+    gpussim_json_position(r->text, r->len, off, &line, &col);
+    gpussim_log(&r->log, GPUSSIM_LOG_ERROR, "log: %s at line %zu, column %zu (byte %zu)", msg, line, col, off);
+    return -EINVAL;
+}
+
+static char *dup_str(const char *s)
+{
+    if (!s)
+        return NULL;
+    const size_t n = strlen(s) + 1;
+    char *d = gpussim_malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+void gpussim_log_free(struct gpussim_log **plog)
+{
+    if (!plog || !*plog)
+        return;
+    struct gpussim_log *l = *plog;
+    gpussim_free((void *)l->version);
+    gpussim_free((void *)l->config.library);
+    gpussim_free((void *)l->config.api);
+    gpussim_free((void *)l->config.backend);
+    gpussim_free((void *)l->config.chroma);
+    gpussim_free((void *)l->config.planes);
+    gpussim_free((void *)l->config.features);
+    if (l->metrics)
+        for (int i = 0; i < l->nb_metrics; i++) {
+            gpussim_free((void *)l->metrics[i].name);
+            gpussim_pool_destroy(&l->metrics[i].pool);
+        }
+    gpussim_free(l->metrics);
+    gpussim_free(l->frame_num);
+    gpussim_free(l->timestamps);
+    gpussim_free(l->values);
+    gpussim_free(l);
+    *plog = NULL;
+}
+
+/* A number, or null (NaN). */
+static int get_number(const struct reader *r, const struct json_value *v, const char *what, double *out)
+{
+    if (v->type == JSON_NULL) {
+        *out = NAN;
+        return 0;
+    }
+    if (v->type != JSON_NUMBER)
+        return refuse(r, v, "%s is not a number", what);
+    *out = v->number;
+    return 0;
+}
+
+/* A non-negative integer below 2^53 (exact in a double). */
+static int get_count(const struct reader *r, const struct json_value *v, const char *what, uint64_t *out)
+{
+    if (v->type != JSON_NUMBER || v->number < 0 || v->number > 9007199254740992.0 ||
+        v->number != floor(v->number))
+        return refuse(r, v, "%s is not a non-negative integer", what);
+    *out = (uint64_t)v->number;
+    return 0;
+}
+
+static int get_string(const struct reader *r, const struct json_value *obj, const char *key, const char **out)
+{
+    const struct json_value *v = gpussim_json_get(obj, key);
+    *out = NULL;
+    if (!v || v->type == JSON_NULL)
+        return 0;
+    if (v->type != JSON_STRING)
+        return refuse(r, v, "\"%s\" is not a string", key);
+    char *s = dup_str(v->string);
+    if (!s)
+        return -ENOMEM;
+    *out = s;
+    return 0;
+}
+
+static int get_int(const struct reader *r, const struct json_value *obj, const char *key, int *out)
+{
+    const struct json_value *v = gpussim_json_get(obj, key);
+    uint64_t u = 0;
+    *out = 0;
+    if (!v || v->type == JSON_NULL)
+        return 0;
+    if (get_count(r, v, key, &u) < 0 || u > 1u << 20)
+        return refuse(r, v, "config \"%s\" is not an integer in 0..%u", key, 1u << 20);
+    *out = (int)u;
+    return 0;
+}
+
+static int read_config(const struct reader *r, const struct json_value *c, struct gpussim_log *l)
+{
+    int err;
+    if (c->type != JSON_OBJECT)
+        return refuse(r, c, "\"config\" is not an object");
+    l->has_config = 1;
+    if ((err = get_string(r, c, "library", &l->config.library)) < 0 ||
+        (err = get_string(r, c, "api", &l->config.api)) < 0 ||
+        (err = get_string(r, c, "backend", &l->config.backend)) < 0 ||
+        (err = get_string(r, c, "chroma", &l->config.chroma)) < 0 ||
+        (err = get_string(r, c, "planes", &l->config.planes)) < 0 ||
+        (err = get_string(r, c, "features", &l->config.features)) < 0 ||
+        (err = get_int(r, c, "width", &l->config.width)) < 0 ||
+        (err = get_int(r, c, "height", &l->config.height)) < 0 ||
+        (err = get_int(r, c, "bit_depth", &l->config.bit_depth)) < 0)
+        return err;
+    const struct json_value *ff = gpussim_json_get(c, "first_frame");
+    l->config.first_frame = -1;
+    if (ff && ff->type != JSON_NULL) {
+        uint64_t u = 0;
+        if (get_count(r, ff, "config \"first_frame\"", &u) < 0)
+            return -EINVAL;
+        l->config.first_frame = (int64_t)u;
+    }
+    return 0;
+}
+
+/* Names from an object's keys (the first frame's metrics, or pooled_metrics). */
+static int take_names(const struct reader *r, const struct json_value *obj, struct gpussim_log *l)
+{
+    if (obj->nb_items > GPUSSIM_LOG_MAX_METRICS)
+        return refuse(r, obj, "%zu metrics, more than the %d a log may hold", obj->nb_items,
+                      GPUSSIM_LOG_MAX_METRICS);
+    l->metrics = gpussim_calloc(obj->nb_items ? obj->nb_items : 1, sizeof(*l->metrics));
+    if (!l->metrics)
+        return -ENOMEM;
+    l->nb_metrics = (int)obj->nb_items;
+    for (size_t i = 0; i < obj->nb_items; i++) {
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(obj->keys[k], obj->keys[i]))
+                return refuse(r, &obj->items[i], "metric \"%s\" appears twice", obj->keys[i]);
+        l->metrics[i].name = dup_str(obj->keys[i]);
+        if (!l->metrics[i].name)
+            return -ENOMEM;
+        l->metrics[i].pooled.min = l->metrics[i].pooled.max = NAN;
+        l->metrics[i].pooled.mean = l->metrics[i].pooled.harmonic_mean = NAN;
+    }
+    return 0;
+}
+
+/* obj's keys are exactly the log's metric names, in order. */
+static int same_names(const struct reader *r, const struct json_value *obj, const struct gpussim_log *l,
+                      const char *what)
+{
+    if (obj->type != JSON_OBJECT)
+        return refuse(r, obj, "%s is not an object", what);
+    if (obj->nb_items != (size_t)l->nb_metrics)
+        return refuse(r, obj, "%s has %zu metrics where the frames have %d", what, obj->nb_items, l->nb_metrics);
+    for (size_t i = 0; i < obj->nb_items; i++)
+        if (strcmp(obj->keys[i], l->metrics[i].name))
+            return refuse(r, &obj->items[i], "%s names \"%s\" where \"%s\" is expected", what, obj->keys[i],
+                          l->metrics[i].name);
+    return 0;
+}
+
+static int read_frames(const struct reader *r, const struct json_value *frames, struct gpussim_log *l)
+{
+    if (frames->type != JSON_ARRAY)
+        return refuse(r, frames, "\"frames\" is not an array");
+    const size_t n = frames->nb_items;
+    const size_t m = l->nb_metrics ? (size_t)l->nb_metrics : 1;
+    l->nb_frames = n;
+    /* the tree already holds n frames of m values: these sizes are bounded by the text */
+    l->frame_num = gpussim_calloc(n ? n : 1, sizeof(*l->frame_num));
+    l->values = gpussim_calloc(n ? n * m : 1, sizeof(*l->values));
+    if (!l->frame_num || !l->values)
+        return -ENOMEM;
+    for (size_t f = 0; f < n; f++) {
+        const struct json_value *fr = &frames->items[f];
+        char what[64];
+        snprintf(what, sizeof(what), "frame %zu", f);
+        if (fr->type != JSON_OBJECT)
+            return refuse(r, fr, "%s is not an object", what);
+        const struct json_value *num = gpussim_json_get(fr, "frameNum");
+        const struct json_value *met = gpussim_json_get(fr, "metrics");
+        if (!num || !met)
+            return refuse(r, fr, "%s has no \"%s\"", what, num ? "metrics" : "frameNum");
+        if (get_count(r, num, "frameNum", &l->frame_num[f]) < 0)
+            return -EINVAL;
+        int err = same_names(r, met, l, what);
+        if (err < 0)
+            return err;
+        for (int c = 0; c < l->nb_metrics; c++)
+            if ((err = get_number(r, &met->items[c], l->metrics[c].name, &l->values[f * m + (size_t)c])) < 0)
+                return err;
+        const struct json_value *ts = gpussim_json_get(fr, "timestamp");
+        if (ts) {
+            if (!l->timestamps) {
+                l->timestamps = gpussim_malloc(n * sizeof(*l->timestamps));
+                if (!l->timestamps)
+                    return -ENOMEM;
+                for (size_t k = 0; k < n; k++)
+                    l->timestamps[k] = NAN;
+            }
+            if ((err = get_number(r, ts, "timestamp", &l->timestamps[f])) < 0)
+                return err;
+        }
+    }
+    return 0;
+}
+
+static int same_double(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof(a));
+}
+
+static int read_pooled(const struct reader *r, const struct json_value *root, struct gpussim_log *l)
+{
+    const struct json_value *pm = gpussim_json_get(root, "pooled_metrics");
+    int err;
+    if (pm) {
+        if ((err = same_names(r, pm, l, "\"pooled_metrics\"")) < 0)
+            return err;
+        for (int c = 0; c < l->nb_metrics; c++) {
+            const struct json_value *s = &pm->items[c];
+            struct gpussim_pool_stats *st = &l->metrics[c].pooled;
+            static const char *const keys[] = { "min", "max", "mean", "harmonic_mean" };
+            double *dst[] = { &st->min, &st->max, &st->mean, &st->harmonic_mean };
+            if (s->type != JSON_OBJECT)
+                return refuse(r, s, "pooled_metrics \"%s\" is not an object", l->metrics[c].name);
+            for (int k = 0; k < 4; k++) {
+                const struct json_value *v = gpussim_json_get(s, keys[k]);
+                if (v && (err = get_number(r, v, keys[k], dst[k])) < 0)
+                    return err;
+            }
+        }
+    }
+    const struct json_value *lo = gpussim_json_get(root, "pooled_metrics_frames_left_out");
+    if (lo) {
+        if ((err = same_names(r, lo, l, "\"pooled_metrics_frames_left_out\"")) < 0)
+            return err;
+        for (int c = 0; c < l->nb_metrics; c++) {
+            if (get_count(r, &lo->items[c], "a frames-left-out count", &l->metrics[c].frames_left_out) < 0)
+                return -EINVAL;
+            if (l->metrics[c].frames_left_out > l->nb_frames)
+                return refuse(r, &lo->items[c], "%s: %" PRIu64 " frames left out of %" PRIu64,
+                              l->metrics[c].name, l->metrics[c].frames_left_out, l->nb_frames);
+        }
+    }
+    for (int c = 0; c < l->nb_metrics; c++)
+        l->metrics[c].pooled.count = l->nb_frames - l->metrics[c].frames_left_out;
+
+    const struct json_value *ps = gpussim_json_get(root, "pool_state");
+    if (!ps)
+        return 0;
+    if ((err = same_names(r, ps, l, "\"pool_state\"")) < 0)
+        return err;
+    for (int c = 0; c < l->nb_metrics; c++) {
+        const struct json_value *b = &ps->items[c];
+        struct gpussim_log_metric *m = &l->metrics[c];
+        if (b->type != JSON_STRING)
+            return refuse(r, b, "pool_state \"%s\" is not a string", m->name);
+        err = gpussim_pool_deserialize2(&m->pool, b->string, b->len, r->log.cb, r->log.opaque);
+        if (err < 0)
+            return err == -ENOMEM ? err : refuse(r, b, "pool_state \"%s\" is not a valid pool", m->name);
+        struct gpussim_pool_stats st;
+        gpussim_pool_stats(m->pool, &st);
+        /* the pool must be the frames' (JSON writes infinities as null, so
+         * the frames alone cannot rebuild it; the count and statistics
+         * must still agree with what the log says) */
+        if (st.count != m->pooled.count)
+            return refuse(r, b, "pool_state \"%s\" holds %" PRIu64 " values where the log has %" PRIu64
+                                " pooled frames", m->name, st.count, m->pooled.count);
+        if (pm) {
+            const double got[] = { st.min, st.max, st.mean, st.harmonic_mean };
+            const double want[] = { m->pooled.min, m->pooled.max, m->pooled.mean, m->pooled.harmonic_mean };
+            for (int k = 0; k < 4; k++)
+                if (!same_double(isfinite(got[k]) ? got[k] : NAN, want[k]))
+                    return refuse(r, b, "pool_state \"%s\" does not match its pooled_metrics", m->name);
+        }
+    }
+    return 0;
+}
+
+int gpussim_log_parse(struct gpussim_log **plog, const char *buf, size_t len, gpussim_log_fn log_cb,
+                      void *log_opaque)
+{
+    if (!plog)
+        return -EINVAL;
+    *plog = NULL;
+    struct reader r = { buf, len, { log_cb, log_opaque, GPUSSIM_LOG_INFO } };
+    if (!buf && len)
+        return -EINVAL;
+    if (len > GPUSSIM_LOG_MAX_BYTES) {
+        gpussim_log(&r.log, GPUSSIM_LOG_ERROR, "log: %zu bytes, more than the %llu a log may have", len,
+                    (unsigned long long)GPUSSIM_LOG_MAX_BYTES);
+        return -EFBIG;
+    }
+    struct json_value root;
+    size_t off = 0;
+    char why[128];
+    int err = gpussim_json_parse(buf ? buf : "", len, GPUSSIM_LOG_MAX_DEPTH, &root, &off, why, sizeof(why));
+    if (err < 0) {
+        size_t line, col;
+        gpussim_json_position(buf, len, off, &line, &col);
+        gpussim_log(&r.log, GPUSSIM_LOG_ERROR, "log: not valid JSON: %s at line %zu, column %zu (byte %zu)", why,
+                    line, col, off);
+        return err;
+    }
+    struct gpussim_log *l = gpussim_calloc(1, sizeof(*l));
+    if (!l) {
+        gpussim_json_free(&root);
+        return -ENOMEM;
+    }
+    l->fps = NAN;
+    l->config.first_frame = -1;
+    if (root.type != JSON_OBJECT) {
+        err = refuse(&r, &root, "the document is not a JSON object");
+        goto fail;
+    }
+    const struct json_value *ver = gpussim_json_get(&root, "version");
+    if (!ver || ver->type != JSON_STRING) {
+        err = refuse(&r, ver ? ver : &root, "no \"version\" string (not a libvmaf-layout log)");
+        goto fail;
+    }
+    if (!(l->version = dup_str(ver->string))) {
+        err = -ENOMEM;
+        goto fail;
+    }
+    const struct json_value *frames = gpussim_json_get(&root, "frames");
+    if (!frames) {
+        err = refuse(&r, &root, "no \"frames\" array");
+        goto fail;
+    }
+    /* the metric names: the first frame's, else pooled_metrics' */
+    const struct json_value *names = NULL;
+    if (frames->type == JSON_ARRAY && frames->nb_items && frames->items[0].type == JSON_OBJECT)
+        names = gpussim_json_get(&frames->items[0], "metrics");
+    if (!names)
+        names = gpussim_json_get(&root, "pooled_metrics");
+    if (names && names->type != JSON_OBJECT) {
+        err = refuse(&r, names, "metrics are not an object");
+        goto fail;
+    }
+    if (names && (err = take_names(&r, names, l)) < 0)
+        goto fail;
+    if (!names && !(l->metrics = gpussim_calloc(1, sizeof(*l->metrics)))) {
+        err = -ENOMEM;
+        goto fail;
+    }
+    if ((err = read_frames(&r, frames, l)) < 0 || (err = read_pooled(&r, &root, l)) < 0)
+        goto fail;
+    const struct json_value *fps = gpussim_json_get(&root, "fps");
+    if (fps && (err = get_number(&r, fps, "fps", &l->fps)) < 0)
+        goto fail;
+    const struct json_value *cfg = gpussim_json_get(&root, "config");
+    if (cfg && (err = read_config(&r, cfg, l)) < 0)
+        goto fail;
+    gpussim_json_free(&root);
+    *plog = l;
+    return 0;
+
+fail:
+    if (err == -ENOMEM)
+        gpussim_log(&r.log, GPUSSIM_LOG_ERROR, "log: out of memory");
+    gpussim_json_free(&root);
+    gpussim_log_free(&l);
+    return err;
+}
+
+int gpussim_log_read(struct gpussim_log **plog, const char *path, gpussim_log_fn log_cb, void *log_opaque)
+{
+    const struct gpussim_logger log = { log_cb, log_opaque, GPUSSIM_LOG_INFO };
+    if (!plog || !path)
+        return -EINVAL;
+    *plog = NULL;
+    const int std_in = !strcmp(path, "-");
+    errno = 0;
+    FILE *f = std_in ? stdin : fopen(path, "rb");
+    if (!f) {
+        const int err = errno ? errno : EIO;
+        gpussim_log(&log, GPUSSIM_LOG_ERROR, "cannot open log '%s': %s", path, strerror(err));
+        return -err;
+    }
+    /* grown as read, never from a size the file claims */
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int err = 0;
+    for (;;) {
+        if (len == cap) {
+            if (cap > GPUSSIM_LOG_MAX_BYTES) {
+                gpussim_log(&log, GPUSSIM_LOG_ERROR, "log '%s' is larger than %llu bytes", path,
+                            (unsigned long long)GPUSSIM_LOG_MAX_BYTES);
+                err = -EFBIG;
+                break;
+            }
+            const size_t nc = cap ? cap * 2 : 65536;
+            char *nb = gpussim_realloc(buf, nc);
+            if (!nb) {
+                err = -ENOMEM;
+                break;
+            }
+            buf = nb;
+            cap = nc;
+        }
+        const size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                err = -(errno ? errno : EIO);
+                gpussim_log(&log, GPUSSIM_LOG_ERROR, "reading log '%s' failed: %s", path, strerror(-err));
+            }
+            break;
+        }
+    }
+    if (!std_in)
+        fclose(f);
+    if (!err) {
+        err = gpussim_log_parse(plog, buf, len, log_cb, log_opaque);
+        if (err < 0)
+            gpussim_log(&log, GPUSSIM_LOG_ERROR, "'%s' is not a usable gpussim log", path);
+    }
+    gpussim_free(buf);
+    return err;
+}
+
+/* ---- merge ------------------------------------------------------------------ */
+
+static int str_differs(const char *a, const char *b)
+{
+    return (!a) != (!b) || (a && strcmp(a, b));
+}
+
+static int check_mergeable(const struct gpussim_logger *log, const struct gpussim_log *a, const char *la,
+                           const struct gpussim_log *b, const char *lb)
+{
+    const struct gpussim_log_config *x = &a->config, *y = &b->config;
+#define DIFFER(...)                                                                                \
+    do {                                                                                           \
+        char d_[512];                                                                              \
+        snprintf(d_, sizeof(d_), __VA_ARGS__);                                                     \
+        gpussim_log(log, GPUSSIM_LOG_ERROR, "cannot merge %s with %s: %s", lb, la, d_);            \
+        return -EINVAL;                                                                            \
+    } while (0)
+    if (str_differs(x->library, y->library) || str_differs(x->api, y->api))
+        DIFFER("different library versions (%s, API %s vs %s, API %s)", y->library ? y->library : "?",
+               y->api ? y->api : "?", x->library ? x->library : "?", x->api ? x->api : "?");
+    if (x->width != y->width || x->height != y->height)
+        DIFFER("different frame sizes (%dx%d vs %dx%d)", y->width, y->height, x->width, x->height);
+    if (x->bit_depth != y->bit_depth)
+        DIFFER("different bit depths (%d vs %d)", y->bit_depth, x->bit_depth);
+    if (str_differs(x->chroma, y->chroma))
+        DIFFER("different chroma subsampling (%s vs %s)", y->chroma ? y->chroma : "?",
+               x->chroma ? x->chroma : "?");
+    if (str_differs(x->planes, y->planes))
+        DIFFER("different planes (%s vs %s)", y->planes ? y->planes : "?", x->planes ? x->planes : "?");
+    if (str_differs(x->features, y->features))
+        DIFFER("different features or options (%s vs %s)", y->features ? y->features : "?",
+               x->features ? x->features : "?");
+    if (a->nb_metrics != b->nb_metrics)
+        DIFFER("different metrics (%d vs %d scores)", b->nb_metrics, a->nb_metrics);
+    for (int i = 0; i < a->nb_metrics; i++)
+        if (strcmp(a->metrics[i].name, b->metrics[i].name))
+            DIFFER("different metrics (score %d is %s vs %s)", i, b->metrics[i].name, a->metrics[i].name);
+#undef DIFFER
+    return 0;
+}
+
+int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *labels, int nb_logs,
+                      const struct gpussim_log_writer_params *params)
+{
+    if (!logs || nb_logs < 1 || !params)
+        return -EINVAL;
+    const struct gpussim_logger log = { params->log_cb, params->log_opaque, GPUSSIM_LOG_INFO };
+    char lab[2][32];
+    const char *name_of[2];
+#define LABEL(k, i) (labels && labels[i] ? labels[i] : (snprintf(lab[k], sizeof(lab[k]), "log %d", (i) + 1), lab[k]))
+    if (params->format != GPUSSIM_LOG_FORMAT_JSON) {
+        gpussim_log(&log, GPUSSIM_LOG_ERROR, "merge: the merged log is JSON (it carries the pool state)");
+        return -EINVAL;
+    }
+    int timestamps = 1;
+    for (int i = 0; i < nb_logs; i++) {
+        const struct gpussim_log *l = logs[i];
+        name_of[1] = LABEL(1, i);
+        if (!l->has_config) {
+            gpussim_log(&log, GPUSSIM_LOG_ERROR,
+                        "cannot merge %s: it has no config block (written by libvmaf or a gpussim older "
+                        "than API 1.2)",
+                        name_of[1]);
+            return -EINVAL;
+        }
+        for (int c = 0; c < l->nb_metrics; c++)
+            if (!l->metrics[c].pool) {
+                gpussim_log(&log, GPUSSIM_LOG_ERROR, "cannot merge %s: it has no pool_state for %s", name_of[1],
+                            l->metrics[c].name);
+                return -EINVAL;
+            }
+        if (i) {
+            name_of[0] = LABEL(0, 0);
+            const int err = check_mergeable(&log, logs[0], name_of[0], l, name_of[1]);
+            if (err < 0)
+                return err;
+            const struct gpussim_log *p = logs[i - 1];
+            if (p->config.first_frame >= 0 && l->config.first_frame >= 0 &&
+                (uint64_t)l->config.first_frame != (uint64_t)p->config.first_frame + p->nb_frames) {
+                name_of[0] = LABEL(0, i - 1);
+                gpussim_log(&log, GPUSSIM_LOG_WARNING,
+                            "%s starts at frame %" PRId64 " but %s ends before frame %" PRIu64
+                            ": the chunks leave a gap or overlap (merged in the order given)",
+                            name_of[1], l->config.first_frame, name_of[0],
+                            (uint64_t)p->config.first_frame + p->nb_frames);
+            }
+        }
+        timestamps &= l->timestamps != NULL || !l->nb_frames;
+    }
+#undef LABEL
+    const struct gpussim_log *first = logs[0];
+    const int m = first->nb_metrics;
+    const char **names = gpussim_calloc(m ? (size_t)m : 1, sizeof(*names));
+    GpussimPool **pools = gpussim_calloc(m ? (size_t)m : 1, sizeof(*pools));
+    GpussimLogWriter *w = NULL;
+    int err = -ENOMEM;
+    if (!names || !pools)
+        goto fail;
+    for (int c = 0; c < m; c++) {
+        names[c] = first->metrics[c].name;
+        if ((err = gpussim_pool_create(&pools[c])) < 0)
+            goto fail;
+        for (int i = 0; i < nb_logs; i++)
+            if ((err = gpussim_pool_merge(pools[c], logs[i]->metrics[c].pool)) < 0)
+                goto fail;
+    }
+    struct gpussim_log_writer_params wp = *params;
+    wp.timestamps = timestamps;
+    wp.first_frame = first->config.first_frame;
+    if ((err = gpussim_log_writer_create(&w, &wp, names, m, &first->config)) < 0)
+        goto fail;
+    uint64_t frame = 0;
+    for (int i = 0; i < nb_logs; i++) {
+        const struct gpussim_log *l = logs[i];
+        for (uint64_t f = 0; f < l->nb_frames; f++) {
+            const double ts = l->timestamps ? l->timestamps[f] : NAN;
+            if ((err = gpussim_log_writer_frame(w, frame++, l->values + f * (size_t)(m ? m : 1), ts, 0)) < 0)
+                goto fail;
+        }
+    }
+    for (int c = 0; c < m; c++) {
+        uint64_t left_out = 0;
+        for (int i = 0; i < nb_logs; i++)
+            left_out += logs[i]->metrics[c].frames_left_out;
+        gpussim_log_writer_set_pool(w, c, pools[c], left_out);
+        pools[c] = NULL;
+    }
+    err = gpussim_log_close(&w, NAN);
+
+fail:
+    if (err == -ENOMEM)
+        gpussim_log(&log, GPUSSIM_LOG_ERROR, "merge: out of memory");
+    gpussim_log_close(&w, NAN);
+    if (pools)
+        for (int c = 0; c < m; c++)
+            gpussim_pool_destroy(&pools[c]);
+    gpussim_free(pools);
+    gpussim_free(names);
+    return err;
+}
