@@ -63,7 +63,11 @@ def cmd_edit(src, dst, null_frames, fps):
                 fr["metrics"][k] = None
         fr["timestamp"] = fr["frameNum"] / abs(fps)
     if fps < 0:
-        del log["pooled_metrics"]
+        for k in ("pooled_metrics", "pooled_metrics_frames_left_out", "pool_state"):
+            log.pop(k, None)
+    elif "pooled_metrics_frames_left_out" in log:
+        for k in log["pooled_metrics_frames_left_out"]:
+            log["pooled_metrics_frames_left_out"][k] += len(nulls)
     with open(dst, "w") as f:
         json.dump(log, f, indent=2)
 

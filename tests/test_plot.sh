@@ -134,16 +134,16 @@ run_ok "plot svg" "$CLI" plot low.json high.json gaps.json -o report.svg &&
         $CHECK svg report.svg 5 "" low.json high.json gaps.json
 
 # ---- errors -------------------------------------------------------------------
-expect_error "a missing log" "cannot open nosuch.json" "$CLI" plot nosuch.json -o bad.html
+expect_error "a missing log" "cannot open log 'nosuch.json'" "$CLI" plot nosuch.json -o bad.html
 printf '{"frames": [{"frameNum": 0, "metrics": {"float_ssim": 0.5,}}]}' >broken.json
-expect_error "malformed JSON (line named)" "broken.json: line 1:" "$CLI" plot broken.json -o bad.html
+expect_error "malformed JSON (place named)" "at line 1, column 59" "$CLI" plot broken.json -o bad.html
 expect_error "an unknown --metric (lists the scores)" "no log has the score 'vmaf'; they have: float_ssim" \
     "$CLI" plot low.json -m vmaf -o bad.html
 expect_error "no -o" "plot needs -o" "$CLI" plot low.json
 expect_error "an output name of no known kind" "say which format" "$CLI" plot low.json -o bad.png
 expect_error "no logs" "at least one JSON log" "$CLI" plot -o bad.html
 printf '{"version": "x"}' >nolog.json
-expect_error "JSON that is not a score log" "no \"frames\" array" "$CLI" plot nolog.json -o bad.html
+expect_error "JSON that is not a score log" "'nolog.json' is not a usable gpussim log" "$CLI" plot nolog.json -o bad.html
 
 echo "plot checks: $npass passed, $nfail failed"
 [ "$nfail" -eq 0 ] || exit 1

@@ -909,13 +909,9 @@ int plot_main(int argc, char **argv)
         goto done;
     }
     for (int i = optind; i < argc; i++) {
-        if (plot_log_load(&logs[nb_logs], argv[i], err, sizeof(err)) < 0) {
-            cli_error("%s", err);
+        if (plot_log_load(&logs[nb_logs], argv[i]) < 0)
             goto done;
-        }
         nb_logs++;
-        if (err[0])
-            cli_msg("warning", "%s", err);
     }
 
     /* the whole report is made before the file is created, so a failure

@@ -3,7 +3,8 @@
 /*
  * `gpussim plot`: draws score logs as a self-contained HTML page (inline SVG)
  * or a standalone SVG. The renderer works on the small model below, filled by
- * plot_log_load(); nothing in the drawing knows about JSON.
+ * plot_log_load() from the library's log reader; nothing in the drawing
+ * knows about JSON.
  */
 #ifndef GPUSSIM_TOOLS_PLOT_H
 #define GPUSSIM_TOOLS_PLOT_H
@@ -32,9 +33,10 @@ struct plot_log {
     void *storage; /**< what the loader allocated; freed by plot_log_free() */
 };
 
-/** Reads a libvmaf-layout JSON score log (the CLI's or the filter's).
- *  @return 0, or -1 with a message naming the file and the problem in err */
-int plot_log_load(struct plot_log *log, const char *path, char *err, size_t err_size);
+/** Reads a JSON score log (gpussim's, its filter's, or libvmaf's) through the
+ *  library's reader; label = path (which must outlive the log).
+ *  @return 0, or -1 after the reader reported why */
+int plot_log_load(struct plot_log *log, const char *path);
 void plot_log_free(struct plot_log *log);
 
 enum plot_format {
