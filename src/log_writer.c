@@ -174,7 +174,7 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
         w->f = fopen(params->path, "w");
         if (!w->f) {
             const int err = errno ? errno : EIO;
-            gpussim_log(&log, GPUSSIM_LOG_ERROR, "cannot open log file '%s': %s", params->path, strerror(err));
+            gpussim_log(&log, GPUSSIM_LOG_ERROR, "cannot write log file '%s': %s", params->path, strerror(err));
             writer_free(w);
             return -err;
         }

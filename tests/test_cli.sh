@@ -327,7 +327,7 @@ expect_setup_error "no -r" "both -r REF and -d DIS are required"
 # input would fail with "truncated" at frame 2 if scoring had begun)
 run_cli -r "$TMP/ref8_trunc.yuv" -d "$(dis 8)" -w $W -h $H -p 420 -b 8 -o /nonexistent/dir/x.json
 if expect_setup_error "-o in a missing directory: exit 2 before any work" \
-    "cannot write /nonexistent/dir/x.json: No such file or directory"; then
+    "cannot write log file '/nonexistent/dir/x.json': No such file or directory"; then
     if grep -q "truncated input" "$TMP/err"; then failed "  ... frames were read before -o was opened"; else pass "  ... no frame read"; fi
 fi
 # the raw size check warns at the start, naming the frame that will be cut
@@ -405,7 +405,7 @@ fi
 # ---- default features: what the frame size allows ------------------------------
 run_cli -r "$TMP/small.yuv" -d "$TMP/small.yuv" -w 100 -h 100 -p 420 -b 8
 expect_ok "100x100, no --feature: MS-SSIM left out" keys "$TMP/out" float_ssim,float_ansnr,float_anpsnr,ssim
-if grep -q -F "gpussim: warning: the frame size 100x100 is below MS-SSIM's minimum of 176x176: float_ms_ssim is not computed (left out of the default features; --feature float_ms_ssim makes this an error)" "$TMP/err"; then
+if grep -q -F "gpussim: warning: the frame size 100x100 is below MS-SSIM's minimum of 176x176: float_ms_ssim is not computed (left out of the default features; naming the feature makes this an error)" "$TMP/err"; then
     pass "  ... with a warning naming it and why"
 else
     failed "  ... warning missing"; sed 's/^/    stderr: /' "$TMP/err"
@@ -417,7 +417,7 @@ run_cli -r "$TMP/small.yuv" -d "$TMP/small.yuv" -w 100 -h 100 -p 420 -b 8 --feat
 expect_setup_error "100x100 --feature all: still an error" "MS-SSIM needs at least 176x176"
 run_cli -r "$TMP/352x200.yuv" -d "$TMP/352x200.yuv" -w 352 -h 200 -p 420 -b 8 --planes all
 expect_ok "352x200 --planes all, no --feature: MS-SSIM left out for the chroma size" keys "$TMP/out" float_ssim,float_ansnr,float_anpsnr,ssim,float_ssim.u,float_ansnr.u,float_anpsnr.u,ssim.u,float_ssim.v,float_ansnr.v,float_anpsnr.v,ssim.v
-if grep -q -F "the chroma plane size (--planes all) 176x100 is below MS-SSIM's minimum of 176x176" "$TMP/err"; then pass "  ... warned"; else failed "  ... no warning"; fi
+if grep -q -F "the chroma plane size (planes=all) 176x100 is below MS-SSIM's minimum of 176x176" "$TMP/err"; then pass "  ... warned"; else failed "  ... no warning"; fi
 head -c $((8 * 8 * 3 / 2)) "$(ref 8)" >"$TMP/8x8.yuv"
 run_cli -r "$TMP/8x8.yuv" -d "$TMP/8x8.yuv" -w 8 -h 8 -p 420 -b 8
 expect_ok "8x8, no --feature: only what fits (float_ansnr, ssim)" keys "$TMP/out" float_ansnr,float_anpsnr,ssim

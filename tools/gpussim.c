@@ -6,12 +6,16 @@
  * on the CPU or a GPU, and print libvmaf-layout JSON or CSV.
  *
  * Flow: parse options, open both inputs (raw or y4m) and check they share
- * one format, create one library context per option group, open the output,
- * then a pipeline: submit frame N, read frame N+1 while the workers compute,
- * collect results in order and write each frame (flushed) as soon as every
- * context returned it. Whatever goes wrong after scoring began, and on
+ * one format, create the library context (features, options and the default
+ * rule are the library's), open the log (the library's writer), skip
+ * --skip frames, then a pipeline: submit frame N, read frame N+1 while the
+ * workers compute, collect results in order and write each frame (flushed)
+ * as it completes. Whatever goes wrong after scoring began, and on
  * SIGINT/SIGTERM, the frames scored so far are in the output, which is then
  * closed properly (pooled statistics) before the non-zero exit.
+ *
+ * `gpussim merge` merges chunk logs through gpussim_log_merge(); `gpussim
+ * plot` draws logs (tools/plot.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -25,26 +29,16 @@
 #include "config.h"
 
 #include <gpussim/gpussim.h>
+#include <gpussim/gpussim_log.h>
 
 #include "cli_msg.h"
 #include "input.h"
 #include "options.h"
-#include "output.h"
 #include "plot.h"
 
 /* exit statuses (documented in README.md; a stop signal gives 128 + its number) */
 #define EXIT_SCORING_ERROR 1 /* failed after scoring began; output has the frames before it */
 #define EXIT_SETUP_ERROR 2   /* bad options, inputs or configuration; nothing scored or written */
-
-/* ---- library contexts ----------------------------------------------------------- */
-
-struct group {
-    GpussimContext *ctx;
-    struct cli_group_plan plan;
-    int nb_values;
-    int *column; /* per library score: output column, or -1 when not printed */
-    uint64_t submitted, collected;
-};
 
 /* ---- inputs ------------------------------------------------------------------ */
 
@@ -222,68 +216,55 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* frames listed per score in the NaN warning */
+#define NAN_FRAMES_LISTED 8
+
 struct run {
-    struct group groups[CLI_MAX_GROUPS];
-    int nb_groups;
-    const char **columns; /* printed score names (the contexts' strings) */
-    int nb_columns;
-    struct cli_scores scores; /* rows of the frames in flight */
-    struct cli_writer out;
-    int failed;           /* a frame failed in the library: stop and report */
+    GpussimContext *ctx;
+    const char *const *names;
+    int nb_values;
+    GpussimLogWriter *out;
+    uint64_t submitted, collected, written;
+    int failed;           /* a frame failed in the library, or the log: stop and report */
     uint64_t good_frames; /* frames before the first failed one */
+    uint64_t (*nan_frames)[NAN_FRAMES_LISTED]; /* per score: the first NaN frames */
     int progress;
     double start, last_progress;
 };
 
-/* Stores one collected result into its row. @return 1, 0 nothing ready, -1 failure */
-static int collect_one(struct run *run, struct group *g, int wait)
+/* Collects one result and writes it. @return 1, 0 nothing ready, -1 failure */
+static int collect_one(struct run *run, int wait)
 {
     struct gpussim_result res;
-    const int ret = gpussim_collect(g->ctx, &res, wait);
+    const int ret = gpussim_collect(run->ctx, &res, wait);
     if (ret <= 0) {
         if (ret < 0) {
             /* the library logged which frame and why; keep only frames before it */
-            const uint64_t index = g->collected;
-            g->collected++;
-            if (!run->failed || index < run->good_frames)
-                run->good_frames = index;
+            if (!run->failed)
+                run->good_frames = run->collected;
+            run->collected++;
             run->failed = 1;
             return -1;
         }
         return 0;
     }
-    g->collected++;
-    /* the row exists: it was made before this frame was submitted */
-    double *row = cli_scores_row(&run->scores, res.index);
-    for (int k = 0; k < res.nb_values && k < g->nb_values; k++)
-        if (g->column[k] >= 0)
-            row[g->column[k]] = res.values[k];
-    return 1;
-}
-
-static uint64_t frames_complete(const struct run *run)
-{
-    uint64_t n = run->groups[0].collected;
-    for (int i = 1; i < run->nb_groups; i++)
-        if (run->groups[i].collected < n)
-            n = run->groups[i].collected;
-    if (run->failed && run->good_frames < n)
-        n = run->good_frames;
-    return n;
-}
-
-/* Writes every frame that all contexts have returned, in order. */
-static int write_complete_frames(struct run *run)
-{
-    const uint64_t n = frames_complete(run);
-    while (run->scores.base < n) {
-        if (cli_writer_frame(&run->out, run->scores.rows) < 0) {
-            cli_error("%s", run->out.err);
-            return -1;
+    run->collected++;
+    if (run->failed) /* after a failed frame: dropped */
+        return 1;
+    for (int c = 0; c < run->nb_values; c++)
+        if (isnan(res.values[c])) {
+            const uint64_t n = gpussim_log_frames_left_out(run->out, c);
+            if (n < NAN_FRAMES_LISTED)
+                run->nan_frames[c][n] = run->written;
         }
-        cli_scores_pop(&run->scores);
+    /* the library's writer flushes the frame and names a write error */
+    if (gpussim_log_write_frame(run->out, res.values, NAN) < 0) {
+        run->good_frames = run->written;
+        run->failed = 2;
+        return -1;
     }
-    return 0;
+    run->written++;
+    return 1;
 }
 
 static void show_progress(struct run *run, int final)
@@ -294,51 +275,38 @@ static void show_progress(struct run *run, int final)
     if (!final && t - run->last_progress < 0.5)
         return;
     run->last_progress = t;
-    const uint64_t n = frames_complete(run);
+    const uint64_t n = run->written;
     const double el = t - run->start;
     fprintf(stderr, "\rgpussim: %llu frames, %.1f fps   %s", (unsigned long long)n, el > 0 ? (double)n / el : 0.0,
             final ? "\n" : "");
 }
 
-/* Submits the pair in the input buffers to every group; when a context has
- * max_in_flight frames pending, its oldest result is collected first. */
+/* Submits the pair in the input buffers; when the context has max_in_flight
+ * frames pending, its oldest result is collected first. */
 static int submit_pair(struct run *run, const struct gpussim_picture *ref, const struct gpussim_picture *dis,
                        uint64_t index)
 {
-    double *row = cli_scores_row(&run->scores, index);
-    if (!row) {
-        cli_error("out of memory storing the scores of frame %llu", (unsigned long long)index);
-        return -1;
-    }
-    for (int c = 0; c < run->nb_columns; c++)
-        row[c] = NAN;
-    for (int i = 0; i < run->nb_groups; i++) {
-        struct group *g = &run->groups[i];
-        for (;;) {
-            const int64_t ret = gpussim_submit(g->ctx, ref, dis);
-            if (ret >= 0)
-                break;
-            if (ret != -EAGAIN) {
-                cli_error("frame %llu could not be submitted: %s", (unsigned long long)index,
-                          gpussim_strerror((int)ret));
-                return -1;
-            }
-            if (collect_one(run, g, 1) < 0)
-                return -1;
+    for (;;) {
+        const int64_t ret = gpussim_submit(run->ctx, ref, dis);
+        if (ret >= 0)
+            break;
+        if (ret != -EAGAIN) {
+            cli_error("frame %llu could not be submitted: %s", (unsigned long long)index,
+                      gpussim_strerror((int)ret));
+            return -1;
         }
-        g->submitted++;
+        if (collect_one(run, 1) < 0)
+            return -1;
     }
+    run->submitted++;
     /* take what is ready without waiting, so the file and progress stay current */
-    for (int i = 0; i < run->nb_groups; i++)
-        while (run->groups[i].collected < run->groups[i].submitted) {
-            const int ret = collect_one(run, &run->groups[i], 0);
-            if (ret < 0)
-                return -1;
-            if (ret == 0)
-                break;
-        }
-    if (write_complete_frames(run) < 0)
-        return -1;
+    while (run->collected < run->submitted) {
+        const int ret = collect_one(run, 0);
+        if (ret < 0)
+            return -1;
+        if (ret == 0)
+            break;
+    }
     show_progress(run, 0);
     return 0;
 }
@@ -346,96 +314,44 @@ static int submit_pair(struct run *run, const struct gpussim_picture *ref, const
 /* Collects everything in flight; after a failure the later frames are dropped. */
 static void drain(struct run *run)
 {
-    for (int i = 0; i < run->nb_groups; i++) {
-        struct group *g = &run->groups[i];
-        while (g->collected < g->submitted)
-            collect_one(run, g, 1);
-    }
+    while (run->collected < run->submitted)
+        collect_one(run, 1);
 }
 
-static int create_groups(struct run *run, const struct options *o, const struct cli_video_format *fmt)
+static int create_context(struct run *run, const struct options *o, const struct cli_video_format *fmt)
 {
     const int log_level = o->verbose ? GPUSSIM_LOG_VERBOSE : o->quiet ? GPUSSIM_LOG_WARNING : GPUSSIM_LOG_INFO;
-    int nb_columns = 0, max_columns = 0;
-
-    struct cli_group_plan plans[CLI_MAX_GROUPS];
-    cli_plan_groups(o->feat, plans, &run->nb_groups);
-    for (int i = 0; i < run->nb_groups; i++) {
-        struct group *g = &run->groups[i];
-        g->plan = plans[i];
-        struct gpussim_params p;
-        gpussim_default_params(&p);
-        p.backend = o->backend;
-        p.device = o->device;
-        p.threads = o->threads;
-        p.planes = o->planes;
-        p.metrics = g->plan.metrics;
-        p.ssim_scale = g->plan.ssim_scale;
-        p.enable_lcs = g->plan.enable_lcs;
-        p.enable_db = g->plan.enable_db;
-        p.clip_db = g->plan.clip_db;
-        p.format.width = fmt->width;
-        p.format.height = fmt->height;
-        p.format.bit_depth = fmt->bit_depth;
-        p.format.chroma = fmt->chroma;
-        p.format.packing = GPUSSIM_PACKING_PLANAR;
-        p.log_cb = cli_log_callback;
-        p.log_level = (enum gpussim_log_level)log_level;
-        const int err = gpussim_create(&g->ctx, &p);
-        if (err < 0) {
-            cli_error("cannot score this input: %s", gpussim_strerror(err));
-            return -1;
-        }
-        const char *const *names;
-        g->nb_values = gpussim_score_names(g->ctx, &names);
-        max_columns += g->nb_values;
+    struct gpussim_params p = o->params; /* features and their options */
+    p.backend = o->backend;
+    p.device = o->device;
+    p.threads = o->threads;
+    p.planes = o->planes;
+    p.format.width = fmt->width;
+    p.format.height = fmt->height;
+    p.format.bit_depth = fmt->bit_depth;
+    p.format.chroma = fmt->chroma;
+    p.format.packing = GPUSSIM_PACKING_PLANAR;
+    p.log_cb = cli_log_callback;
+    p.log_level = (enum gpussim_log_level)log_level;
+    const int err = gpussim_create(&run->ctx, &p);
+    if (err < 0) {
+        cli_error("cannot score this input: %s", gpussim_strerror(err));
+        return -1;
     }
+    run->nb_values = gpussim_score_names(run->ctx, &run->names);
     /* auto fell back to the CPU although a GPU index was asked for */
-    if (o->device_given && !strcmp(gpussim_backend_name(run->groups[0].ctx), "cpu"))
+    if (o->device_given && !strcmp(gpussim_backend_name(run->ctx), "cpu"))
         cli_msg("warning", "--device %d is ignored: no GPU backend could use it, so the frames are "
                 "scored on the cpu backend (-v says why)",
                 o->device);
-
-    /* the printed columns, pointing at the contexts' names (alive until exit) */
-    const char **columns = calloc((size_t)max_columns + 1, sizeof(*columns));
-    if (!columns) {
+    run->nan_frames = calloc(run->nb_values ? (size_t)run->nb_values : 1, sizeof(*run->nan_frames));
+    if (!run->nan_frames) {
         cli_error("out of memory");
         return -1;
     }
-    run->columns = columns;
-    for (int i = 0; i < run->nb_groups; i++) {
-        struct group *g = &run->groups[i];
-        const char *const *names;
-        gpussim_score_names(g->ctx, &names);
-        g->column = malloc(sizeof(*g->column) * (size_t)(g->nb_values ? g->nb_values : 1));
-        if (!g->column) {
-            cli_error("out of memory");
-            return -1;
-        }
-        for (int k = 0; k < g->nb_values; k++) {
-            g->column[k] = cli_name_is_printed(names[k], o->feat) ? nb_columns : -1;
-            if (g->column[k] >= 0)
-                columns[nb_columns++] = names[k];
-        }
-        if (o->verbose)
-            cli_msg("verbose", "context %d on backend %s: %d scores", i, gpussim_backend_name(g->ctx),
-                    g->nb_values);
-    }
-    run->nb_columns = nb_columns;
-    run->scores.nb_columns = nb_columns;
+    if (o->verbose)
+        cli_msg("verbose", "backend %s: %d scores", gpussim_backend_name(run->ctx), run->nb_values);
     return 0;
-}
-
-static void destroy_groups(struct run *run)
-{
-    free(run->columns);
-    run->columns = NULL;
-    for (int i = 0; i < run->nb_groups; i++) {
-        gpussim_destroy(&run->groups[i].ctx);
-        free(run->groups[i].column);
-        run->groups[i].column = NULL;
-    }
-    cli_scores_free(&run->scores);
 }
 
 /* libvmaf's arithmetic gives NaN on some valid input (float_ms_ssim when a
@@ -443,22 +359,78 @@ static void destroy_groups(struct run *run)
  * pools leave such frames out, and this says which. */
 static void warn_nan_scores(const struct run *run)
 {
-    const struct cli_writer *w = &run->out;
-    for (int c = 0; c < w->nb_columns; c++) {
-        const uint64_t n = w->nan_count[c];
+    for (int c = 0; c < run->nb_values; c++) {
+        const uint64_t n = gpussim_log_frames_left_out(run->out, c);
         if (!n)
             continue;
         char list[256];
         size_t o = 0;
-        const uint64_t shown = n < CLI_NAN_FRAMES_LISTED ? n : CLI_NAN_FRAMES_LISTED;
+        const uint64_t shown = n < NAN_FRAMES_LISTED ? n : NAN_FRAMES_LISTED;
         for (uint64_t i = 0; i < shown; i++)
             o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%llu", i ? ", " : "",
-                                  (unsigned long long)w->nan_frames[c][i]);
+                                  (unsigned long long)run->nan_frames[c][i]);
         cli_msg("warning", "%s is NaN (not a number) on %llu of %llu frames (frame%s %s%s): those "
                 "frames are left out of its pooled statistics (pooled_metrics_frames_left_out)",
-                w->names[c], (unsigned long long)n, (unsigned long long)w->frames, n > 1 ? "s" : "",
+                run->names[c], (unsigned long long)n, (unsigned long long)run->written, n > 1 ? "s" : "",
                 list, n > shown ? ", ..." : "");
     }
+}
+
+/* gpussim merge CHUNK.json... -o WHOLE.json */
+static int merge_main(int argc, char **argv)
+{
+    const char *out = NULL;
+    const char **inputs = calloc((size_t)argc, sizeof(*inputs));
+    int nb = 0, status = EXIT_SETUP_ERROR;
+    struct gpussim_log **logs = calloc((size_t)argc, sizeof(*logs));
+    if (!inputs || !logs) {
+        cli_error("out of memory");
+        goto done;
+    }
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+            if (i + 1 >= argc) {
+                cli_error("merge: %s needs a file name", argv[i]);
+                goto done;
+            }
+            out = argv[++i];
+        } else if (!strcmp(argv[i], "--help")) {
+            puts("usage: gpussim merge CHUNK.json... -o WHOLE.json ('-o -': stdout)");
+            status = EXIT_SUCCESS;
+            goto done;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            cli_error("merge: unknown option '%s' (usage: gpussim merge CHUNK.json... -o WHOLE.json)", argv[i]);
+            goto done;
+        } else {
+            inputs[nb++] = argv[i];
+        }
+    }
+    if (!nb || !out) {
+        cli_error("merge: usage: gpussim merge CHUNK.json... -o WHOLE.json (%s)",
+                  !nb ? "no chunk logs given" : "no -o given");
+        goto done;
+    }
+    for (int i = 0; i < nb; i++)
+        if (gpussim_log_read(&logs[i], inputs[i], cli_log_callback, NULL) < 0)
+            goto done; /* the library named the file and the problem */
+    struct gpussim_log_writer_params wp;
+    memset(&wp, 0, sizeof(wp));
+    if (strcmp(out, "-"))
+        wp.path = out;
+    else
+        wp.file = stdout;
+    wp.format = GPUSSIM_LOG_FORMAT_JSON;
+    wp.log_cb = cli_log_callback;
+    if (gpussim_log_merge((const struct gpussim_log *const *)logs, inputs, nb, &wp) < 0)
+        goto done;
+    status = EXIT_SUCCESS;
+done:
+    if (logs)
+        for (int i = 0; i < nb; i++)
+            gpussim_log_free(&logs[i]);
+    free(logs);
+    free(inputs);
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -469,15 +441,16 @@ int main(int argc, char **argv)
     struct cli_video_format fmt;
     struct run run;
     int status = EXIT_SETUP_ERROR;
-    int out_open = 0;
+    double fps = NAN;
+
+    if (argc >= 2 && !strcmp(argv[1], "merge"))
+        return merge_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "plot"))
+        return plot_main(argc - 1, argv + 1);
 
     memset(&ref_in, 0, sizeof(ref_in));
     memset(&dis_in, 0, sizeof(dis_in));
     memset(&run, 0, sizeof(run));
-
-    /* subcommands: gpussim plot ... */
-    if (argc > 1 && !strcmp(argv[1], "plot"))
-        return plot_main(argc - 1, argv + 1);
 
     int ret = cli_parse_options(argc, argv, &o);
     if (ret != 0)
@@ -498,24 +471,38 @@ int main(int argc, char **argv)
     for (int i = 0; i < 2; i++)
         if (in[i]->warning[0])
             cli_msg("warning", "%s", in[i]->warning);
-    cli_apply_default_features(&o, &fmt);
-    if (create_groups(&run, &o, &fmt) < 0)
+    if (create_context(&run, &o, &fmt) < 0)
         goto fail;
-    /* the output before any frame is read: an unwritable path is a setup error */
-    if (cli_writer_open(&run.out, o.out_path, o.format) < 0) {
-        cli_error("%s", run.out.err);
-        goto fail;
+    /* --skip: the frames before the chunk are read (y4m frames have headers)
+     * and dropped; an input that ends first is a setup error */
+    for (uint64_t i = 0; i < o.skip; i++) {
+        ret = read_pair(&ref_in, &dis_in);
+        if (ret == -2)
+            goto fail;
+        if (ret == 0) {
+            cli_error("--skip %llu: the inputs hold only %llu frames", (unsigned long long)o.skip,
+                      (unsigned long long)i);
+            goto fail;
+        }
+        if (ret < 0)
+            goto fail;
     }
-    out_open = 1;
+    /* the output before any frame is scored: an unwritable path is a setup error */
+    struct gpussim_log_writer_params wp;
+    memset(&wp, 0, sizeof(wp));
+    if (o.out_path && strcmp(o.out_path, "-"))
+        wp.path = o.out_path;
+    else
+        wp.file = stdout;
+    wp.format = o.format;
+    wp.first_frame = (int64_t)o.skip;
+    wp.log_cb = cli_log_callback;
+    if (gpussim_log_open(&run.out, run.ctx, &wp) < 0)
+        goto fail; /* the library named the file and the reason */
 
     /* scoring has begun: from here on every exit leaves the frames scored */
     status = EXIT_SUCCESS;
     install_stop_handlers();
-    if (cli_writer_begin(&run.out, run.columns, run.nb_columns, "gpussim " PACKAGE_VERSION) < 0) {
-        cli_error("%s", run.out.err);
-        status = EXIT_SCORING_ERROR;
-        goto fail;
-    }
     run.progress = !o.quiet && isatty(STDERR_FILENO);
     run.start = run.last_progress = now_seconds();
 
@@ -523,7 +510,7 @@ int main(int argc, char **argv)
     cli_input_picture(&ref_in, &ref_pic);
     cli_input_picture(&dis_in, &dis_pic);
     uint64_t index = 0;
-    while (!stop_signal) {
+    while (!stop_signal && (!o.frames || index < o.frames)) {
         /* while the previous frame computes, this reads the next one: the
          * library copied the host buffers in gpussim_submit() */
         ret = read_pair(&ref_in, &dis_in);
@@ -541,11 +528,12 @@ int main(int argc, char **argv)
         index++;
     }
     drain(&run);
-    if (write_complete_frames(&run) < 0)
-        status = EXIT_SCORING_ERROR;
     const double elapsed = now_seconds() - run.start;
-    const uint64_t nb_frames = run.out.frames;
-    if (run.failed) {
+    const uint64_t nb_frames = run.written;
+    fps = elapsed > 0 ? (double)nb_frames / elapsed : 0.0;
+    if (run.failed == 2) {
+        status = EXIT_SCORING_ERROR; /* the log cannot be written: the library said why */
+    } else if (run.failed) {
         status = EXIT_SCORING_ERROR;
         cli_error("stopped after frame %llu failed; writing the %llu frames scored before it",
                   (unsigned long long)run.good_frames, (unsigned long long)nb_frames);
@@ -556,23 +544,17 @@ int main(int argc, char **argv)
                 stop_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)nb_frames);
         status = 128 + stop_signal;
     } else if (nb_frames == 0) {
-        cli_error("the inputs hold no frames");
+        cli_error(o.skip ? "the inputs hold no frames after --skip" : "the inputs hold no frames");
         status = EXIT_SCORING_ERROR;
     }
     show_progress(&run, 1);
     warn_nan_scores(&run);
-    if (!run.out.failed && cli_writer_finish(&run.out, elapsed > 0 ? (double)nb_frames / elapsed : 0.0) < 0) {
-        cli_error("%s", run.out.err);
-        status = EXIT_SCORING_ERROR;
-    }
 
 fail:
-    if (out_open && cli_writer_close(&run.out) < 0) {
-        cli_error("%s", run.out.err);
-        if (status == EXIT_SUCCESS)
-            status = EXIT_SCORING_ERROR;
-    }
-    destroy_groups(&run);
+    if (run.out && gpussim_log_close(&run.out, fps) < 0 && status == EXIT_SUCCESS)
+        status = EXIT_SCORING_ERROR;
+    gpussim_destroy(&run.ctx);
+    free(run.nan_frames);
     cli_input_close(&ref_in);
     cli_input_close(&dis_in);
     return status;

@@ -11,29 +11,6 @@
 #include "cli_msg.h"
 #include "options.h"
 
-const struct feature_info cli_features[FEAT_COUNT] = {
-    [FEAT_FLOAT_SSIM] = { "float_ssim", NULL, GPUSSIM_METRIC_FLOAT_SSIM,
-                          "scale, enable_lcs, enable_db, clip_db" },
-    [FEAT_FLOAT_MS_SSIM] = { "float_ms_ssim", "ms_ssim", GPUSSIM_METRIC_FLOAT_MS_SSIM,
-                             "enable_lcs, enable_db, clip_db" },
-    [FEAT_FLOAT_ANSNR] = { "float_ansnr", "ansnr", GPUSSIM_METRIC_FLOAT_ANSNR, "none" },
-    [FEAT_SSIM] = { "ssim", NULL, GPUSSIM_METRIC_SSIM, "none" },
-};
-
-
-static int parse_bool(const char *v, int *out)
-{
-    if (!strcmp(v, "true") || !strcmp(v, "1")) {
-        *out = 1;
-        return 0;
-    }
-    if (!strcmp(v, "false") || !strcmp(v, "0")) {
-        *out = 0;
-        return 0;
-    }
-    return -1;
-}
-
 static int parse_int(const char *s, long min, long max, int *out)
 {
     char *end;
@@ -45,158 +22,12 @@ static int parse_int(const char *s, long min, long max, int *out)
     return 0;
 }
 
-static int parse_feature_option(enum feature_id id, struct feature_request *req, char *opt)
-{
-    const char *fname = cli_features[id].name;
-    char *eq = strchr(opt, '=');
-    if (!eq) {
-        cli_error("--feature %s: option '%s' has no value (write %s=<value>)", fname, opt, opt);
-        return -1;
-    }
-    *eq = '\0';
-    const char *key = opt, *val = eq + 1;
-    int *flag = NULL;
-    if (id == FEAT_FLOAT_SSIM && !strcmp(key, "scale")) {
-        if (parse_int(val, 0, 10, &req->scale) < 0) {
-            cli_error("--feature float_ssim: scale must be 0 (auto) to 10, got '%s'", val);
-            return -1;
-        }
-        return 0;
-    }
-    if (id == FEAT_FLOAT_SSIM || id == FEAT_FLOAT_MS_SSIM) {
-        if (!strcmp(key, "enable_lcs"))
-            flag = &req->enable_lcs;
-        else if (!strcmp(key, "enable_db"))
-            flag = &req->enable_db;
-        else if (!strcmp(key, "clip_db"))
-            flag = &req->clip_db;
-    }
-    if (!flag) {
-        cli_error("--feature %s: unknown option '%s' (options: %s)", fname, key, cli_features[id].options);
-        return -1;
-    }
-    if (parse_bool(val, flag) < 0) {
-        cli_error("--feature %s: %s must be true, false, 1 or 0, got '%s'", fname, key, val);
-        return -1;
-    }
-    return 0;
-}
-
-/* NAME[=opt=val[:opt=val...]] */
-static int parse_feature(const char *arg, struct feature_request req[FEAT_COUNT])
-{
-    char buf[512];
-    if (strlen(arg) >= sizeof(buf)) {
-        cli_error("--feature argument is too long");
-        return -1;
-    }
-    strcpy(buf, arg);
-    char *opts = strchr(buf, '=');
-    if (opts)
-        *opts++ = '\0';
-
-    if (!strcmp(buf, "all")) {
-        if (opts) {
-            cli_error("--feature all takes no options; give the feature by name to set options");
-            return -1;
-        }
-        /* features named elsewhere on the command line keep their options */
-        for (int i = 0; i < FEAT_COUNT; i++)
-            req[i].requested = 1;
-        return 0;
-    }
-
-    int id = -1;
-    for (int i = 0; i < FEAT_COUNT; i++)
-        if (!strcmp(buf, cli_features[i].name) || (cli_features[i].alias && !strcmp(buf, cli_features[i].alias)))
-            id = i;
-    if (id < 0) {
-        cli_error("unknown feature '%s' (features: float_ssim, ssim, float_ms_ssim (ms_ssim), "
-                  "float_ansnr (ansnr), all)",
-                  buf);
-        return -1;
-    }
-    struct feature_request r = { .requested = 1, .named = 1 };
-    if (opts) {
-        char *save = NULL;
-        for (char *o = strtok_r(opts, ":", &save); o; o = strtok_r(NULL, ":", &save))
-            if (parse_feature_option((enum feature_id)id, &r, o) < 0)
-                return -1;
-    }
-    /* a second mention with the same options is harmless; different options
-     * would need two instances of one feature, which gpussim does not run */
-    if (req[id].named && memcmp(&req[id], &r, sizeof(r))) {
-        cli_error("--feature %s is given twice with different options", cli_features[id].name);
-        return -1;
-    }
-    req[id] = r;
-    return 0;
-}
-
-/* ---- option groups --------------------------------------------------------- */
-
-static int db_key(const struct feature_request *r)
-{
-    /* clip_db only matters with enable_db */
-    return r->enable_db ? 1 + r->clip_db : 0;
-}
-
-void cli_plan_groups(const struct feature_request req[FEAT_COUNT], struct cli_group_plan g[CLI_MAX_GROUPS],
-                     int *nb_groups)
-{
-    const struct feature_request *fs = &req[FEAT_FLOAT_SSIM], *ms = &req[FEAT_FLOAT_MS_SSIM];
-    int n = 1;
-    memset(g, 0, sizeof(*g) * CLI_MAX_GROUPS);
-    /* group 0 holds float_ssim; MS-SSIM, ANSNR and ssim go last so the key
-     * order stays libvmaf's (float_ssim, float_ms_ssim, float_ansnr, ssim) */
-    if (fs->requested && ms->requested && db_key(fs) != db_key(ms))
-        n = 2;
-    for (int i = 0; i < FEAT_COUNT; i++) {
-        if (!req[i].requested)
-            continue;
-        struct cli_group_plan *gi = (i == FEAT_FLOAT_SSIM) ? &g[0] : &g[n - 1];
-        gi->metrics |= cli_features[i].metric;
-        gi->enable_lcs |= req[i].enable_lcs;
-        if (i == FEAT_FLOAT_SSIM)
-            gi->ssim_scale = req[i].scale;
-        if (i == FEAT_FLOAT_SSIM || i == FEAT_FLOAT_MS_SSIM) {
-            gi->enable_db = req[i].enable_db;
-            gi->clip_db = req[i].enable_db && req[i].clip_db;
-        }
-    }
-    *nb_groups = n;
-}
-
-/* Is a library score name one of the keys the requested features print in libvmaf? */
-int cli_name_is_printed(const char *name, const struct feature_request req[FEAT_COUNT])
-{
-    char base[64];
-    snprintf(base, sizeof(base), "%s", name);
-    char *dot = strchr(base, '.'); /* planes=all: ".u" / ".v" suffixes */
-    if (dot)
-        *dot = '\0';
-    if (!strcmp(base, "float_ssim"))
-        return req[FEAT_FLOAT_SSIM].requested;
-    if (!strncmp(base, "float_ssim_", 11))
-        return req[FEAT_FLOAT_SSIM].requested && req[FEAT_FLOAT_SSIM].enable_lcs;
-    if (!strcmp(base, "float_ms_ssim"))
-        return req[FEAT_FLOAT_MS_SSIM].requested;
-    if (!strncmp(base, "float_ms_ssim_", 14))
-        return req[FEAT_FLOAT_MS_SSIM].requested && req[FEAT_FLOAT_MS_SSIM].enable_lcs;
-    if (!strcmp(base, "float_ansnr") || !strcmp(base, "float_anpsnr"))
-        return req[FEAT_FLOAT_ANSNR].requested;
-    if (!strcmp(base, "ssim"))
-        return req[FEAT_SSIM].requested;
-    return 0;
-}
-
 /* ---- options ----------------------------------------------------------------- */
 
 
 static void usage(FILE *f)
 {
     fputs("usage: gpussim -r REF -d DIS [options]\n"
-          "       gpussim plot LOG.json... -o REPORT.html|REPORT.svg   (gpussim plot --help)\n"
           "\n"
           "Scores DIS against REF with libvmaf's SSIM-family metrics (bit-identical values).\n"
           "Inputs are .y4m (format from the header) or raw planar YUV (needs -w -h -p -b);\n"
@@ -213,16 +44,26 @@ static void usage(FILE *f)
           "                          float_ssim (scale, enable_lcs, enable_db, clip_db),\n"
           "                          float_ms_ssim|ms_ssim (enable_lcs, enable_db, clip_db),\n"
           "                          float_ansnr|ansnr (also float_anpsnr), ssim, all;\n"
-          "                          repeatable; default: all\n"
+          "                          repeatable; default: all the frame size allows\n"
           "      --backend B         auto (default), cpu, cuda, vulkan, hip, ze\n"
           "      --device N          GPU index (default 0)\n"
           "      --threads N         CPU worker threads (default: number of CPUs)\n"
           "      --planes P          luma (default, as libvmaf) or all (adds .u/.v scores)\n"
           "      --json | --csv      output format (default JSON, libvmaf's layout)\n"
+          "      --skip N            leave out the first N frames (a chunk's start)\n"
+          "      --frames N          score at most N frames (a chunk's length)\n"
           "  -o, --output FILE       write scores to FILE instead of stdout (as frames complete)\n"
           "  -q, --quiet             no progress, library messages only for warnings and errors\n"
           "  -v, --verbose           more library messages\n"
-          "      --help, --version\n",
+          "      --help, --version\n"
+          "\n"
+          "usage: gpussim merge CHUNK.json... -o WHOLE.json\n"
+          "Merges the logs of consecutive chunks (scored with --skip/--frames, or FFmpeg's\n"
+          "-ss/-frames:v) into the log of the whole input: frames renumbered in the order\n"
+          "given, pooled metrics exactly those of one run over the whole input.\n"
+          "\n"
+          "usage: gpussim plot LOG.json... -o REPORT.html|REPORT.svg\n"
+          "Draws logs: per-frame curves, pooled values, worst frames (gpussim plot --help).\n",
           f);
 }
 
@@ -234,6 +75,8 @@ enum {
     OPT_PLANES,
     OPT_JSON,
     OPT_CSV,
+    OPT_SKIP,
+    OPT_FRAMES,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -258,14 +101,17 @@ int cli_parse_options(int argc, char **argv, struct options *o)
         { "planes", required_argument, NULL, OPT_PLANES },
         { "json", no_argument, NULL, OPT_JSON },
         { "csv", no_argument, NULL, OPT_CSV },
+        { "skip", required_argument, NULL, OPT_SKIP },
+        { "frames", required_argument, NULL, OPT_FRAMES },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
         { NULL, 0, NULL, 0 },
     };
-    static const char *const backends[] = { "auto", "cpu", "cuda", "vulkan", "hip", "ze" };
-    int any_feature = 0, ch;
+    int ch;
 
     memset(o, 0, sizeof(*o));
+    gpussim_default_params(&o->params);
+    o->params.log_cb = cli_log_callback;
     opterr = 0; /* our own messages */
     while ((ch = getopt_long(argc, argv, ":r:d:w:h:p:b:o:qv", longopts, NULL)) != -1) {
         switch (ch) {
@@ -301,21 +147,33 @@ int cli_parse_options(int argc, char **argv, struct options *o)
             }
             break;
         case OPT_FEATURE:
-            if (parse_feature(optarg, o->feat) < 0)
+            /* the library names the problem through cli_log_callback */
+            if (gpussim_use_feature(&o->params, optarg) < 0)
                 return -1;
-            any_feature = 1;
             break;
-        case OPT_BACKEND: {
-            int found = -1;
-            for (int i = 0; i < (int)(sizeof(backends) / sizeof(*backends)); i++)
-                if (!strcmp(optarg, backends[i]))
-                    found = i;
-            if (found < 0) {
-                cli_error("--backend: unknown backend '%s' (auto, cpu, cuda, vulkan, hip, ze)", optarg);
+        case OPT_BACKEND:
+            if (gpussim_backend_from_name(optarg, &o->backend) < 0) {
+                char list[128];
+                size_t n = 0;
+                list[0] = '\0';
+                for (int i = 0; gpussim_backend_type_name((enum gpussim_backend_type)i); i++)
+                    n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+                                          gpussim_backend_type_name((enum gpussim_backend_type)i));
+                cli_error("--backend: unknown backend '%s' (%s)", optarg, list);
                 return -1;
             }
-            /* the names are listed in enum gpussim_backend_type order */
-            o->backend = (enum gpussim_backend_type)found;
+            break;
+        case OPT_SKIP:
+        case OPT_FRAMES: {
+            char *end;
+            errno = 0;
+            const unsigned long long v = strtoull(optarg, &end, 10);
+            if (errno || end == optarg || *end || optarg[0] == '-' || (ch == OPT_FRAMES && v == 0)) {
+                cli_error("--%s: expected a frame count%s, got '%s'", ch == OPT_SKIP ? "skip" : "frames",
+                          ch == OPT_SKIP ? " >= 0" : " >= 1", optarg);
+                return -1;
+            }
+            *(ch == OPT_SKIP ? &o->skip : &o->frames) = v;
             break;
         }
         case OPT_DEVICE:
@@ -341,8 +199,8 @@ int cli_parse_options(int argc, char **argv, struct options *o)
                 return -1;
             }
             break;
-        case OPT_JSON: o->format = CLI_OUTPUT_JSON; break;
-        case OPT_CSV: o->format = CLI_OUTPUT_CSV; break;
+        case OPT_JSON: o->format = GPUSSIM_LOG_FORMAT_JSON; break;
+        case OPT_CSV: o->format = GPUSSIM_LOG_FORMAT_CSV; break;
         case OPT_HELP: usage(stdout); return 1;
         case OPT_VERSION: printf("gpussim %s\n", PACKAGE_VERSION); return 1;
         case ':':
@@ -371,11 +229,6 @@ int cli_parse_options(int argc, char **argv, struct options *o)
                   o->device);
         return -1;
     }
-    if (!any_feature) {
-        o->default_features = 1;
-        for (int i = 0; i < FEAT_COUNT; i++)
-            o->feat[i].requested = 1;
-    }
     return 0;
 }
 
@@ -389,46 +242,3 @@ enum gpussim_chroma cli_chroma_from_pix(int pix)
     default: return GPUSSIM_CHROMA_420;
     }
 }
-
-
-/* Without --feature, every metric the frame size allows (the FFmpeg
- * filter's rule): a metric whose minimum the frame is below is left out with
- * a warning. Named with --feature (or --feature all), it is an error from the
- * library instead. */
-void cli_apply_default_features(struct options *o, const struct cli_video_format *fmt)
-{
-    static const struct {
-        enum feature_id id;
-        int min_side;
-        const char *why;
-    } limits[] = {
-        /* spec §2.2: an 11x11 window at each of 5 scales (floor halving) */
-        { FEAT_FLOAT_MS_SSIM, 176, "MS-SSIM's minimum" },
-        /* spec §1.8: an 11x11 window (at auto scale, decimation keeps >= 11) */
-        { FEAT_FLOAT_SSIM, 11, "float_ssim's 11x11 window" },
-        /* the 5x5 filter reflects two samples into the plane */
-        { FEAT_FLOAT_ANSNR, 3, "ANSNR's minimum" },
-    };
-    if (!o->default_features)
-        return;
-    int w = fmt->width, h = fmt->height;
-    const char *what = "the frame size";
-    if (o->planes == GPUSSIM_PLANES_ALL && fmt->chroma != GPUSSIM_CHROMA_GRAY) {
-        const int sx = fmt->chroma != GPUSSIM_CHROMA_444, sy = fmt->chroma == GPUSSIM_CHROMA_420;
-        w = (w + sx) >> sx;
-        h = (h + sy) >> sy;
-        if (sx || sy)
-            what = "the chroma plane size (--planes all)";
-    }
-    for (size_t i = 0; i < sizeof(limits) / sizeof(*limits); i++) {
-        const int m = limits[i].min_side;
-        if (w >= m && h >= m)
-            continue;
-        o->feat[limits[i].id].requested = 0;
-        cli_msg("warning", "%s %dx%d is below %s of %dx%d: %s is not computed (left out of the "
-                "default features; --feature %s makes this an error)",
-                what, w, h, limits[i].why, m, m, cli_features[limits[i].id].name,
-                cli_features[limits[i].id].name);
-    }
-}
-

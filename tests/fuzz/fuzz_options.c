@@ -4,10 +4,10 @@
  * libFuzzer target: the CLI's command line and feature strings
  * (tools/options.c). The input is split at NUL bytes into arguments after
  * "gpussim". What must hold: no crash; an accepted command line names both
- * inputs and at least one feature; its plan of library contexts has one or
- * two contexts, each with metrics, together exactly the requested features,
- * float_ssim in the first; every requested feature's main key is printed.
- * Then the default-feature rule on a fuzzed frame size keeps integer ssim.
+ * inputs; its features (the library's gpussim_use_feature) are known metric
+ * bits with valid options, and their canonical string names each of them.
+ * Then a context on a fuzzed frame size with those features is either
+ * refused or, with the default rule, keeps integer ssim.
  */
 #include <getopt.h>
 #include <stdint.h>
@@ -69,32 +69,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const int ret = cli_parse_options(argc, argv, &o);
     if (ret == 0) {
         REQUIRE(o.ref_path && o.dis_path, "inputs");
-        unsigned want = 0;
-        for (int i = 0; i < FEAT_COUNT; i++)
-            if (o.feat[i].requested)
-                want |= cli_features[i].metric;
-        REQUIRE(want, "no feature requested");
-        struct cli_group_plan g[CLI_MAX_GROUPS];
-        int n = 0;
-        cli_plan_groups(o.feat, g, &n);
-        REQUIRE(n >= 1 && n <= CLI_MAX_GROUPS, "%d groups", n);
-        unsigned got = 0;
-        for (int i = 0; i < n; i++) {
-            REQUIRE(g[i].metrics && !(g[i].metrics & got), "group %d metrics 0x%x", i, g[i].metrics);
-            REQUIRE(g[i].ssim_scale >= 0 && g[i].ssim_scale <= 10, "scale %d", g[i].ssim_scale);
-            got |= g[i].metrics;
+        const struct gpussim_params *p = &o.params;
+        REQUIRE(!(p->metrics & ~(unsigned)GPUSSIM_METRIC_ALL), "metrics 0x%x", p->metrics);
+        REQUIRE(p->ssim_scale >= 0 && p->ssim_scale <= 10, "scale %d", p->ssim_scale);
+        REQUIRE((p->features_named & ~p->metrics) == 0, "named 0x%x of 0x%x", p->features_named, p->metrics);
+        char spec[512];
+        const int n = gpussim_features_string(p, spec, sizeof(spec));
+        REQUIRE(n > 0 && (size_t)n < sizeof(spec), "features string %d", n);
+        for (int i = 0; gpussim_feature_get(i); i++) {
+            const struct gpussim_feature_info *fi = gpussim_feature_get(i);
+            REQUIRE(!!(p->metrics & fi->metric) == !!strstr(spec, fi->name), "%s in '%s'?", fi->name, spec);
         }
-        REQUIRE(got == want, "planned 0x%x, requested 0x%x", got, want);
-        REQUIRE(!(want & GPUSSIM_METRIC_FLOAT_SSIM) || (g[0].metrics & GPUSSIM_METRIC_FLOAT_SSIM),
-                "float_ssim not in the first context");
-        static const char *const main_key[FEAT_COUNT] = { "float_ssim", "float_ms_ssim", "float_ansnr", "ssim" };
-        for (int i = 0; i < FEAT_COUNT; i++)
-            REQUIRE(cli_name_is_printed(main_key[i], o.feat) == o.feat[i].requested, "%s printed?", main_key[i]);
 
-        const struct cli_video_format fmt = { 1 + (int)(size % 300), 1 + (int)((size * 7) % 300), 8,
-                                              (enum gpussim_chroma)(size % 4) };
-        cli_apply_default_features(&o, &fmt);
-        REQUIRE(!o.default_features || o.feat[FEAT_SSIM].requested, "default features lost ssim");
+        struct gpussim_params q = *p;
+        q.backend = GPUSSIM_BACKEND_CPU;
+        q.threads = 1;
+        q.log_cb = NULL;
+        q.format.width = 1 + (int)(size % 300);
+        q.format.height = 1 + (int)((size * 7) % 300);
+        q.format.bit_depth = 8;
+        q.format.chroma = (enum gpussim_chroma)(size % 4);
+        GpussimContext *ctx = NULL;
+        if (gpussim_create(&ctx, &q) >= 0) {
+            const char *const *names;
+            const int nb = gpussim_score_names(ctx, &names);
+            REQUIRE(nb > 0, "no scores");
+            int has_ssim = 0;
+            for (int i = 0; i < nb; i++)
+                has_ssim |= !strcmp(names[i], "ssim");
+            REQUIRE(p->metrics || has_ssim, "default features lost ssim");
+            gpussim_destroy(&ctx);
+        }
     }
     free(copy);
     return 0;
