@@ -93,7 +93,9 @@ def expected_charts(logs, metrics):
 
 def series_of(log, name):
     """(frame numbers, values with None for null) of one score."""
-    return ([fr["frameNum"] for fr in log["frames"]],
+    # a chunk's frames are drawn at their numbers in the whole input
+    first = max(0, (log.get("config") or {}).get("first_frame") or 0)
+    return ([fr["frameNum"] + first for fr in log["frames"]],
             [fr["metrics"].get(name) for fr in log["frames"]])
 
 

@@ -89,6 +89,19 @@ else
     cat "$TMP/plot.err" "$TMP/plot.out"
 fi
 
+# the chunk logs plot on one axis: chunk i's frames at their numbers in the
+# whole input (config.first_frame), its worst frames named so
+w=$TMP/xargs-2procs
+if "$CLI" plot "$w/chunk_0.json" "$w/chunk_1.json" "$w/chunk_2.json" "$w/chunk_3.json" -o chunks.html \
+    2>"$TMP/plot.err" &&
+    $CHECK html chunks.html 5 "" "$w/chunk_0.json" "$w/chunk_1.json" "$w/chunk_2.json" "$w/chunk_3.json" \
+        >"$TMP/plot.out" && grep -q 'data-frame="30"' chunks.html; then
+    pass "the 4 chunk logs plot at their frames in the whole input (worst frames of chunk 3 from 30 up)"
+else
+    failed "the chunk logs do not plot at their frames in the whole input"
+    cat "$TMP/plot.err" "$TMP/plot.out"
+fi
+
 # a bad chunk count is refused
 if bash "$SCRIPT" --backend cpu --gpussim "$CLI" --work "$TMP/bad" ref.y4m dis.y4m 41 0 >/dev/null 2>"$TMP/bad.err"; then
     failed "41 chunks of 40 frames were accepted"

@@ -459,9 +459,11 @@ static void draw_worst(FILE *f, const struct chart *c, int l)
         fprintf(f, "<g class=\"worst\" data-log=\"%d\" data-rank=\"%d\" data-frame=\"%llu\">", l, k + 1, fn);
         fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"#fff\" stroke=\"%s\" stroke-width=\"2\"/>", x, y,
                 colour_of(l));
-        /* labels below the point: the worst are at the bottom of the curve,
-         * except near the lower edge */
-        const double ly = y + 16 > MARGIN_T + PLOT_H - 2 ? y - 8 : y + 16;
+        /* labels below the point (the worst are at the bottom of the curve),
+         * above it near the lower edge; staggered by log, so that logs
+         * marking the same frame keep readable labels */
+        const double stagger = 11.0 * (l % 3);
+        const double ly = y + 16 + stagger > MARGIN_T + PLOT_H - 2 ? y - 8 - stagger : y + 16 + stagger;
         fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" class=\"worst-label\" data-log=\"%d\" "
                    "fill=\"%s\">%llu</text>",
                 x, ly, l, colour_of(l), fn);
@@ -471,12 +473,7 @@ static void draw_worst(FILE *f, const struct chart *c, int l)
     }
 }
 
-/* Legend rows below the axes: a swatch and the file name per log. */
-static int legend_rows(int nb_logs)
-{
-    return nb_logs;
-}
-
+/* Below the axes, one row per log: a swatch and the file name. */
 static void draw_legend(FILE *f, const struct chart *c, double y)
 {
     for (int l = 0; l < c->nb; l++) {
@@ -496,7 +493,7 @@ static void draw_legend(FILE *f, const struct chart *c, double y)
 
 static int chart_height(int nb_logs)
 {
-    return MARGIN_T + PLOT_H + AXIS_H + legend_rows(nb_logs) * LEGEND_ROW + 6;
+    return MARGIN_T + PLOT_H + AXIS_H + nb_logs * LEGEND_ROW + 6;
 }
 
 /* The chart as an <svg> element (HTML) or a group at y (SVG document). */

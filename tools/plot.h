@@ -26,7 +26,8 @@ struct plot_metric {
 struct plot_log {
     const char *label;         /**< shown in the legend and tables: the path as given */
     uint64_t nb_frames;
-    const uint64_t *frame_num; /**< per frame: frameNum as written in the log */
+    const uint64_t *frame_num; /**< per frame: its number in the whole input (frameNum + the
+                                    chunk's first frame) */
     const double *timestamp;   /**< per frame, seconds (NaN: none); NULL when the log has none */
     int nb_metrics;
     struct plot_metric *metrics;
