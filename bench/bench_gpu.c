@@ -159,15 +159,8 @@ static void free_frames(struct bench_frames *bf)
 
 static enum gpussim_backend_type backend_type(const char *name)
 {
-    static const struct { const char *n; enum gpussim_backend_type t; } names[] = {
-        { "cpu", GPUSSIM_BACKEND_CPU },   { "cuda", GPUSSIM_BACKEND_CUDA },
-        { "vulkan", GPUSSIM_BACKEND_VULKAN }, { "hip", GPUSSIM_BACKEND_HIP },
-        { "ze", GPUSSIM_BACKEND_ZE },
-    };
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (!strcmp(name, names[i].n))
-            return names[i].t;
-    return GPUSSIM_BACKEND_AUTO;
+    enum gpussim_backend_type t = GPUSSIM_BACKEND_AUTO;
+    return gpussim_backend_from_name(name, &t) < 0 ? GPUSSIM_BACKEND_AUTO : t;
 }
 
 static void log_cb(void *opaque, enum gpussim_log_level level, const char *msg)

@@ -7,12 +7,12 @@
 # seeds are not touched). New inputs go to $GPUSSIM_FUZZ_DIR/corpus-TARGET,
 # crashes to $GPUSSIM_FUZZ_DIR/crash-TARGET-* (default build-fuzz/).
 # Prints exec/s per target; fails when a target crashes.
-#   scripts/fuzz.sh [SECONDS] [TARGET...]   targets: api input options pool
+#   scripts/fuzz.sh [SECONDS] [TARGET...]   targets: api input options pool log
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 shift || true
-targets=${*:-api input options pool}
+targets=${*:-api input options pool log}
 out=${GPUSSIM_FUZZ_DIR:-$root/build-fuzz}
 cc=${CLANG:-$(command -v clang-14 || command -v clang)}
 mkdir -p "$out"
@@ -31,6 +31,7 @@ declare -A extra=(
     [input]="tools/input.c tools/cli_msg.c"
     [options]="tools/options.c tools/cli_msg.c"
     [pool]=""
+    [log]=""
 )
 # the library's own flags (configure.ac): reference float arithmetic, no FMA;
 # GPUSSIM_NO_CLONES: clang 14 does not link target_clones (ifunc) kernels
@@ -52,7 +53,7 @@ compile() {
 
 status=0
 for t in $targets; do
-    [ -n "${extra[$t]+x}" ] || { echo "unknown target '$t' (api input options pool)"; exit 2; }
+    [ -n "${extra[$t]+x}" ] || { echo "unknown target '$t' (api input options pool log)"; exit 2; }
     rm -rf "$out/obj-$t"
     mkdir -p "$out/obj-$t"
     objs=

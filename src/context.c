@@ -28,7 +28,6 @@ struct GpussimContext {
 void gpussim_default_params(struct gpussim_params *p)
 {
     memset(p, 0, sizeof(*p));
-    p->ms_ssim_options = GPUSSIM_FEATURE_OWN_OPTIONS;
     p->log_level = GPUSSIM_LOG_INFO;
 }
 

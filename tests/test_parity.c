@@ -18,23 +18,17 @@
 
 #include "testutil.h"
 
+/* the library's names; an unknown one runs AUTO */
 static enum gpussim_backend_type parse_backend(const char *s)
 {
-    static const struct { const char *n; enum gpussim_backend_type t; } map[] = {
-        { "cpu", GPUSSIM_BACKEND_CPU }, { "cuda", GPUSSIM_BACKEND_CUDA },
-        { "vulkan", GPUSSIM_BACKEND_VULKAN }, { "hip", GPUSSIM_BACKEND_HIP },
-        { "ze", GPUSSIM_BACKEND_ZE },
-    };
-    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-        if (!strcmp(s, map[i].n))
-            return map[i].t;
-    return GPUSSIM_BACKEND_AUTO;
+    enum gpussim_backend_type t = GPUSSIM_BACKEND_AUTO;
+    return gpussim_backend_from_name(s, &t) < 0 ? GPUSSIM_BACKEND_AUTO : t;
 }
 
 static const char *backend_label(enum gpussim_backend_type t)
 {
-    static const char *const n[] = { "auto", "cpu", "cuda", "vulkan", "hip", "ze" };
-    return (unsigned)t <= GPUSSIM_BACKEND_ZE ? n[t] : "?";
+    const char *n = gpussim_backend_type_name(t);
+    return n ? n : "?";
 }
 
 /* per-metric family statistics */

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include <gpussim/gpussim.h>
+#include <gpussim/gpussim_log.h>
 #include <gpussim/gpussim_cuda.h>
 
 #include "libavutil/avstring.h"
@@ -95,7 +96,6 @@
 
 enum { POOL_MEAN = 1, POOL_HARMONIC = 2, POOL_MIN = 4, POOL_MAX = 8,
        POOL_MEDIAN = 16, POOL_P5 = 32, POOL_P1 = 64 };
-enum { LOG_FMT_JSON, LOG_FMT_CSV };
 
 /* Where the frames live, decided once at configuration. */
 enum frames_kind { FRAMES_SW, FRAMES_CUDA, FRAMES_VULKAN, FRAMES_VAAPI };
@@ -130,7 +130,7 @@ typedef struct GpussimFilterContext {
 
     /* options */
     char *feature;
-    int backend;
+    char *backend_name;
     int device;
     int scale;
     int lcs;
@@ -146,15 +146,13 @@ typedef struct GpussimFilterContext {
     enum frames_kind kind;
     enum AVPixelFormat sw_format;
     int width, height;
-    unsigned metrics;
     const char *const *names;
     int nb_names;
     GpussimPool **pools;
     AVFifo *queue;           /* InFlight *, in submission order */
     uint64_t nb_scored;
     int64_t t_start, t_end;
-    FILE *log;
-    int log_frames_written;
+    GpussimLogWriter *log;   /* the library's log writer (log_path) */
     int log_error;           /* writing the log failed: AVERROR, reported once */
     int consumed, produced;  /* during one activate() */
 
@@ -175,14 +173,8 @@ static const AVOption gpussim_options[] = {
     { "feature", "metrics, joined with |: float_ssim, ssim, float_ms_ssim (ms_ssim), "
       "float_ansnr (ansnr), all (default: all that the frame size allows)",
       OFFSET(feature), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "backend", "where the metrics run", OFFSET(backend), AV_OPT_TYPE_INT,
-      { .i64 = GPUSSIM_BACKEND_AUTO }, GPUSSIM_BACKEND_AUTO, GPUSSIM_BACKEND_ZE, FLAGS, .unit = "backend" },
-        { "auto",   "the frames' device, else the first GPU, else the CPU", 0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_AUTO },   0, 0, FLAGS, .unit = "backend" },
-        { "cpu",    "CPU reference backend",     0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_CPU },    0, 0, FLAGS, .unit = "backend" },
-        { "cuda",   "CUDA backend",              0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_CUDA },   0, 0, FLAGS, .unit = "backend" },
-        { "vulkan", "Vulkan backend",            0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_VULKAN }, 0, 0, FLAGS, .unit = "backend" },
-        { "hip",    "HIP backend",               0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_HIP },    0, 0, FLAGS, .unit = "backend" },
-        { "ze",     "Level Zero backend",        0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_BACKEND_ZE },     0, 0, FLAGS, .unit = "backend" },
+    { "backend", "where the metrics run: auto (the frames' device, else the first GPU, else the "
+      "CPU), cpu, cuda, vulkan, hip, ze", OFFSET(backend_name), AV_OPT_TYPE_STRING, { .str = "auto" }, 0, 0, FLAGS },
     { "device", "GPU index when the backend opens its own device (software frames)",
       OFFSET(device), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "scale", "float_ssim decimation factor, 0 = libvmaf's automatic rule",
@@ -201,9 +193,9 @@ static const AVOption gpussim_options[] = {
     { "log_path", "write per-frame scores and pooled statistics to this file",
       OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "log_fmt", "log file format", OFFSET(log_fmt), AV_OPT_TYPE_INT,
-      { .i64 = LOG_FMT_JSON }, LOG_FMT_JSON, LOG_FMT_CSV, FLAGS, .unit = "log_fmt" },
-        { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
-        { "csv",  "one row per frame",     0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_CSV },  0, 0, FLAGS, .unit = "log_fmt" },
+      { .i64 = GPUSSIM_LOG_FORMAT_JSON }, GPUSSIM_LOG_FORMAT_JSON, GPUSSIM_LOG_FORMAT_CSV, FLAGS, .unit = "log_fmt" },
+        { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_LOG_FORMAT_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
+        { "csv",  "one row per frame",     0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_LOG_FORMAT_CSV },  0, 0, FLAGS, .unit = "log_fmt" },
     { "pool", "statistics printed in the summary", OFFSET(pool_flags), AV_OPT_TYPE_FLAGS,
       { .i64 = POOL_MEAN | POOL_HARMONIC | POOL_MIN }, 0, INT_MAX, FLAGS, .unit = "pool" },
         { "mean",          NULL, 0, AV_OPT_TYPE_CONST, { .i64 = POOL_MEAN },     0, 0, FLAGS, .unit = "pool" },
@@ -323,14 +315,8 @@ static int query_formats(const AVFilterContext *ctx, AVFilterFormatsConfig **cfg
 
 static const char *backend_label(int b)
 {
-    switch (b) {
-    case GPUSSIM_BACKEND_CPU: return "cpu";
-    case GPUSSIM_BACKEND_CUDA: return "cuda";
-    case GPUSSIM_BACKEND_VULKAN: return "vulkan";
-    case GPUSSIM_BACKEND_HIP: return "hip";
-    case GPUSSIM_BACKEND_ZE: return "ze";
-    }
-    return "auto";
+    const char *n = gpussim_backend_type_name((enum gpussim_backend_type)b);
+    return n ? n : "auto";
 }
 
 static const char *fmt_name(enum AVPixelFormat fmt)
@@ -414,46 +400,37 @@ static void log_from_library(void *opaque, enum gpussim_log_level level, const c
     av_log(opaque, (int)level, "%s\n", msg);
 }
 
-static int parse_features(AVFilterContext *ctx, unsigned *metrics)
+/* feature=NAME[\:opt=val...]|NAME...: each goes to the library's
+ * gpussim_use_feature(), which owns the names, options and their checks;
+ * the filter's scale/lcs/db/clip_db are the defaults of every feature. */
+static int parse_features(AVFilterContext *ctx, struct gpussim_params *p)
 {
     GpussimFilterContext *s = ctx->priv;
-    static const struct { const char *name; unsigned bits; } table[] = {
-        { "float_ssim",    GPUSSIM_METRIC_FLOAT_SSIM },
-        { "ssim",          GPUSSIM_METRIC_SSIM },
-        { "float_ms_ssim", GPUSSIM_METRIC_FLOAT_MS_SSIM },
-        { "ms_ssim",       GPUSSIM_METRIC_FLOAT_MS_SSIM },
-        { "float_ansnr",   GPUSSIM_METRIC_FLOAT_ANSNR },
-        { "ansnr",         GPUSSIM_METRIC_FLOAT_ANSNR },
-        { "float_anpsnr",  GPUSSIM_METRIC_FLOAT_ANSNR },
-        { "all",           GPUSSIM_METRIC_ALL },
-    };
-    const char *p = s->feature;
-    unsigned bits = 0;
+    const char *f = s->feature;
+    char token[512];
+    int named = 0;
 
-    while (*p) {
-        size_t len = strcspn(p, "|+ ");
-        int found = 0;
-        for (int i = 0; len && i < FF_ARRAY_ELEMS(table); i++) {
-            if (strlen(table[i].name) == len && !av_strncasecmp(p, table[i].name, len)) {
-                bits |= table[i].bits;
-                found = 1;
-                break;
+    while (*f) {
+        size_t len = strcspn(f, "|+ ");
+        if (len) {
+            if (len >= sizeof(token)) {
+                av_log(ctx, AV_LOG_ERROR, "feature '%.*s...' is too long\n", 32, f);
+                return AVERROR(EINVAL);
             }
+            memcpy(token, f, len);
+            token[len] = '\0';
+            /* the library logs the reason (unknown name, bad option) */
+            if (gpussim_use_feature(p, token) < 0)
+                return AVERROR(EINVAL);
+            named = 1;
         }
-        if (len && !found) {
-            av_log(ctx, AV_LOG_ERROR,
-                   "unknown feature '%.*s': use float_ssim, ssim, float_ms_ssim (ms_ssim), "
-                   "float_ansnr (ansnr) or all, joined with |\n", (int)len, p);
-            return AVERROR(EINVAL);
-        }
-        p += len;
-        p += strspn(p, "|+ ");
+        f += len;
+        f += strspn(f, "|+ ");
     }
-    if (!bits) {
+    if (!named) {
         av_log(ctx, AV_LOG_ERROR, "feature is empty: name at least one metric\n");
         return AVERROR(EINVAL);
     }
-    *metrics = bits;
     return 0;
 }
 
@@ -603,12 +580,21 @@ static int config_library(AVFilterContext *ctx)
     AVFilterLink *inlink = ctx->inputs[0];
     FilterLink *il = ff_filter_link(inlink);
     struct gpussim_params p;
-    int backend = s->backend;
+    enum gpussim_backend_type backend_type;
+    int backend;
     const char *frames_desc = "software";
     int vaapi_native = GPUSSIM_BACKEND_AUTO; /* VAAPI + auto: the vendor's own backend */
     int ret;
 
     gpussim_default_params(&p);
+    if (gpussim_backend_from_name(s->backend_name, &backend_type) < 0) {
+        char names[128] = "";
+        for (int i = 0; gpussim_backend_type_name(i); i++)
+            av_strlcatf(names, sizeof(names), "%s%s", i ? ", " : "", gpussim_backend_type_name(i));
+        av_log(ctx, AV_LOG_ERROR, "unknown backend '%s' (%s)\n", s->backend_name, names);
+        return AVERROR(EINVAL);
+    }
+    backend = backend_type;
 
     s->kind = FRAMES_SW;
     s->sw_format = inlink->format;
@@ -689,39 +675,25 @@ static int config_library(AVFilterContext *ctx)
     }
 #endif
 
-    if (s->feature) {
-        ret = parse_features(ctx, &s->metrics);
-        if (ret < 0)
-            return ret;
-    } else {
-        /* The default is every metric the frame size allows: MS-SSIM's five
-         * scales need 176x176 (spec §2.2); asking for it explicitly on a
-         * smaller input is an error from the library instead. */
-        const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(s->sw_format);
-        int w = inlink->w, h = inlink->h;
-        if (s->planes == GPUSSIM_PLANES_ALL && d->nb_components > 1) {
-            w = AV_CEIL_RSHIFT(w, d->log2_chroma_w);
-            h = AV_CEIL_RSHIFT(h, d->log2_chroma_h);
-        }
-        s->metrics = GPUSSIM_METRIC_ALL;
-        if (w < 176 || h < 176) {
-            s->metrics &= ~GPUSSIM_METRIC_FLOAT_MS_SSIM;
-            av_log(ctx, AV_LOG_WARNING,
-                   "%s %dx%d is below MS-SSIM's minimum of 176x176: float_ms_ssim is not computed\n",
-                   w == inlink->w && h == inlink->h ? "the frame size" : "the chroma plane size",
-                   w, h);
-        }
-    }
-
     p.backend = backend;
     p.device = s->device;
-    p.metrics = s->metrics;
     p.ssim_scale = s->scale;
     p.enable_lcs = s->lcs;
     p.enable_db = s->db;
     p.clip_db = s->clip_db;
-    /* planes=all scores every plane there is: on gray, that is luma */
-    p.planes = p.format.chroma == GPUSSIM_CHROMA_GRAY ? GPUSSIM_PLANES_LUMA : s->planes;
+    p.ms_ssim_options = GPUSSIM_FEATURE_OWN_OPTIONS | (s->lcs ? GPUSSIM_FEATURE_LCS : 0) |
+                        (s->db ? GPUSSIM_FEATURE_DB : 0) | (s->clip_db ? GPUSSIM_FEATURE_CLIP_DB : 0);
+    p.log_cb = log_from_library;
+    p.log_opaque = ctx;
+    /* no feature: the library's default, every metric the frame size allows */
+    if (s->feature) {
+        ret = parse_features(ctx, &p);
+        if (ret < 0)
+            return ret;
+    }
+    /* planes=all on gray is refused by the library, as in the gpussim tool:
+     * the chroma scores asked for do not exist */
+    p.planes = s->planes;
     /* "threads" is FFmpeg's generic per-filter option (it shadows a private
      * one): with -filter_threads it bounds the CPU backend's workers */
     p.threads = ff_filter_get_nb_threads(ctx);
@@ -847,65 +819,24 @@ static int config_library(AVFilterContext *ctx)
 
 /* ---- log file ------------------------------------------------------------ */
 
-static void log_number(FILE *f, double v)
-{
-    /* %.17g round-trips a double; JSON has no infinities (db without clip_db) */
-    if (isfinite(v))
-        fprintf(f, "%.17g", v);
-    else
-        fputs("null", f);
-}
-
+/* The library's writer: the log's layout is the gpussim tool's. */
 static int open_log(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
+    struct gpussim_log_writer_params wp = { 0 };
+    int ret;
+
     if (!s->log_path)
         return 0;
-    s->log = avpriv_fopen_utf8(s->log_path, "w");
-    if (!s->log) {
-        int err = AVERROR(errno);
-        av_log(ctx, AV_LOG_ERROR, "cannot open log file '%s': %s\n", s->log_path, av_err2str(err));
-        return err;
-    }
-    if (s->log_fmt == LOG_FMT_JSON) {
-        fprintf(s->log, "{\n  \"version\": \"gpussim api %d.%d\",\n  \"frames\": [",
-                GPUSSIM_API_VERSION_MAJOR, GPUSSIM_API_VERSION_MINOR);
-    } else {
-        fputs("Frame", s->log);
-        for (int i = 0; i < s->nb_names; i++)
-            fprintf(s->log, ",%s", s->names[i]);
-        fputc('\n', s->log);
-    }
-    return 0;
-}
-
-/* @return 0, or AVERROR(EIO) once writing the log has failed (disk full...) */
-static int log_frame(GpussimFilterContext *s, const struct gpussim_result *res)
-{
-    FILE *f = s->log;
-    if (!f)
-        return 0;
-    if (s->log_fmt == LOG_FMT_JSON) {
-        fprintf(f, "%s\n    {\n      \"frameNum\": %" PRIu64 ",\n      \"metrics\": {",
-                s->log_frames_written ? "," : "", res->index);
-        for (int i = 0; i < res->nb_values; i++) {
-            fprintf(f, "%s\n        \"%s\": ", i ? "," : "", s->names[i]);
-            log_number(f, res->values[i]);
-        }
-        fputs("\n      }\n    }", f);
-    } else {
-        fprintf(f, "%" PRIu64, res->index);
-        for (int i = 0; i < res->nb_values; i++) {
-            fputc(',', f);
-            if (isfinite(res->values[i]))
-                fprintf(f, "%.17g", res->values[i]);
-            else
-                fprintf(f, "%s", res->values[i] > 0 ? "inf" : res->values[i] < 0 ? "-inf" : "nan");
-        }
-        fputc('\n', f);
-    }
-    s->log_frames_written++;
-    return ferror(f) ? AVERROR(EIO) : 0;
+    wp.path = s->log_path;
+    wp.format = s->log_fmt;
+    /* JSON frames carry pts * time_base; the CSV keeps its columns */
+    wp.timestamps = s->log_fmt == GPUSSIM_LOG_FORMAT_JSON;
+    wp.first_frame = -1;   /* unknown: -ss/trim happen upstream */
+    wp.log_cb = log_from_library;
+    wp.log_opaque = ctx;
+    ret = gpussim_log_open(&s->log, s->gs, &wp);
+    return ret < 0 ? AVERROR(-ret) : 0;
 }
 
 static double fps_of(const GpussimFilterContext *s)
@@ -917,35 +848,13 @@ static double fps_of(const GpussimFilterContext *s)
 static void close_log(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
-    FILE *f = s->log;
-    int write_error;
+    const uint64_t frames = gpussim_log_frames(s->log);
 
-    if (!f)
+    if (!s->log)
         return;
-    if (s->log_fmt == LOG_FMT_JSON) {
-        fprintf(f, "%s  ],\n  \"backend\": \"%s\",\n  \"fps\": %.2f,\n  \"pooled_metrics\": {",
-                s->log_frames_written ? "\n" : "", gpussim_backend_name(s->gs), fps_of(s));
-        for (int i = 0; i < s->nb_names; i++) {
-            struct gpussim_pool_stats st;
-            gpussim_pool_stats(s->pools[i], &st);
-            fprintf(f, "%s\n    \"%s\": {\n      \"min\": ", i ? "," : "", s->names[i]);
-            log_number(f, st.min);
-            fputs(",\n      \"max\": ", f);
-            log_number(f, st.max);
-            fputs(",\n      \"mean\": ", f);
-            log_number(f, st.mean);
-            fputs(",\n      \"harmonic_mean\": ", f);
-            log_number(f, st.harmonic_mean);
-            fputs("\n    }", f);
-        }
-        fputs("\n  },\n  \"aggregate_metrics\": {\n  }\n}\n", f);
-    }
-    write_error = ferror(f) || s->log_error;
-    if (fclose(f) != 0 || write_error)
-        av_log(ctx, AV_LOG_ERROR, "error writing log file '%s'\n", s->log_path);
-    else
-        av_log(ctx, AV_LOG_VERBOSE, "wrote %d frame(s) to %s\n", s->log_frames_written, s->log_path);
-    s->log = NULL;
+    /* the library names a write error; after one it only frees */
+    if (gpussim_log_close(&s->log, fps_of(s)) >= 0 && !s->log_error)
+        av_log(ctx, AV_LOG_VERBOSE, "wrote %" PRIu64 " frame(s) to %s\n", frames, s->log_path);
 }
 
 /* ---- frames ---------------------------------------------------------------- */
@@ -964,10 +873,12 @@ static void inflight_free(InFlight **pe)
 
 /* Records one frame's scores: pools, log file, and (when the frame is still
  * going downstream) its metadata. */
-static int record_scores(AVFilterContext *ctx, const struct gpussim_result *res, AVFrame *out)
+static int record_scores(AVFilterContext *ctx, const struct gpussim_result *res, const AVFrame *dist,
+                         AVFrame *out)
 {
     GpussimFilterContext *s = ctx->priv;
     char key[128], val[32];
+    int ret;
 
     for (int i = 0; i < res->nb_values; i++) {
         const double v = res->values[i];
@@ -984,12 +895,14 @@ static int record_scores(AVFilterContext *ctx, const struct gpussim_result *res,
     }
     s->nb_scored++;
     s->t_end = av_gettime_relative();
-    if (!s->log_error && log_frame(s, res) < 0) {
-        /* reported once; the scoring goes on only to end the graph cleanly */
-        s->log_error = AVERROR(errno ? errno : EIO);
-        av_log(ctx, AV_LOG_ERROR, "cannot write log file '%s': %s\n", s->log_path,
-               av_err2str(s->log_error));
-        return s->log_error;
+    if (s->log && !s->log_error) {
+        const double ts = dist && dist->pts != AV_NOPTS_VALUE ? dist->pts * av_q2d(s->fs.time_base) : NAN;
+        /* flushed per frame; the library reports a failed write once */
+        ret = gpussim_log_write_frame(s->log, res->values, ts);
+        if (ret < 0) {
+            s->log_error = AVERROR(-ret);
+            return s->log_error;
+        }
     }
     return 0;
 }
@@ -1017,7 +930,7 @@ static int collect_frames(AVFilterContext *ctx, int mode)
         out = e->dist;
         e->dist = NULL;
         inflight_free(&e);
-        ret = record_scores(ctx, &res, out);
+        ret = record_scores(ctx, &res, out, out);
         if (ret < 0) {
             av_frame_free(&out);
             return ret;
@@ -1376,7 +1289,7 @@ static av_cold void uninit(AVFilterContext *ctx)
         while (av_fifo_read(s->queue, &e, 1) >= 0) {
             struct gpussim_result res;
             if (s->gs && gpussim_collect(s->gs, &res, 1) > 0)
-                record_scores(ctx, &res, NULL);
+                record_scores(ctx, &res, e->dist, NULL);
             inflight_free(&e);
         }
         av_fifo_freep2(&s->queue);

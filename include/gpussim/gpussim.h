@@ -157,7 +157,7 @@ struct gpussim_params {
 
     int ssim_scale;   /**< float_ssim decimation: 0 = auto (libvmaf's rule), 1..10 forced */
     /* float_ssim's options, and float_ms_ssim's too unless ms_ssim_options
-     * has GPUSSIM_FEATURE_OWN_OPTIONS (gpussim_default_params() sets it) */
+     * has GPUSSIM_FEATURE_OWN_OPTIONS (gpussim_use_feature() sets it) */
     int enable_lcs;   /**< also report luminance/contrast/structure terms */
     int enable_db;    /**< report the score as -10*log10(1 - score) */
     int clip_db;      /**< with enable_db: clip at the finite maximum for the frame size */
@@ -179,7 +179,7 @@ struct gpussim_params {
      *  GPUSSIM_FEATURE_LCS, _DB, _CLIP_DB. Without GPUSSIM_FEATURE_OWN_OPTIONS
      *  (a zeroed struct: API 1.1 behaviour) it follows enable_lcs, enable_db
      *  and clip_db above, which are then float_ssim's and its. Set by
-     *  gpussim_default_params() and gpussim_use_feature(). @since API 1.2 */
+     *  gpussim_use_feature(). @since API 1.2 */
     unsigned ms_ssim_options;
     /** enum gpussim_metric bits that gpussim_use_feature() has named; a
      *  second mention must not change their options. @since API 1.2 */
@@ -199,8 +199,9 @@ enum gpussim_feature_option {
 typedef struct GpussimContext GpussimContext;
 
 /** Fills *p with the defaults: all fields zero (metrics = 0: every metric
- *  the frame size allows, see gpussim_create()), except ms_ssim_options =
- *  GPUSSIM_FEATURE_OWN_OPTIONS (float_ms_ssim's options all off). */
+ *  the frame size allows, see gpussim_create(); ms_ssim_options = 0:
+ *  float_ms_ssim shares enable_lcs/enable_db/clip_db until
+ *  gpussim_use_feature() gives it its own). */
 void gpussim_default_params(struct gpussim_params *p);
 
 /* ---------------------------------------------------------------------------

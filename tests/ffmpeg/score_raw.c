@@ -3,18 +3,20 @@
 /*
  * The FFmpeg tests' library-direct oracle: scores two raw planar YUV/gray
  * files with libgpussim on the CPU backend (every metric, lcs terms) and
- * prints the scores as libvmaf-layout JSON, so the filter's numbers can be
+ * prints the scores with the library's log writer (libvmaf-layout JSON), so the filter's numbers can be
  * compared with what the library gives for the same frames without FFmpeg
  * in between. (The gpussim CLI does the same and more; the tests use it
  * when it is built, this otherwise.)
  *
  * usage: score_raw REF DIS WIDTH HEIGHT CHROMA(420|422|444|400) BITDEPTH PLANES(luma|all)
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gpussim/gpussim.h>
+#include <gpussim/gpussim_log.h>
 
 static void log_cb(void *opaque, enum gpussim_log_level level, const char *msg)
 {
@@ -29,8 +31,8 @@ int main(int argc, char **argv)
     GpussimContext *ctx = NULL;
     FILE *fr = NULL, *fd = NULL;
     unsigned char *ref = NULL, *dis = NULL;
-    const char *const *names;
-    int ret = 1, nb, first = 1;
+    GpussimLogWriter *log = NULL;
+    int ret = 1, frames = 0;
 
     if (argc != 8) {
         fprintf(stderr, "usage: %s REF DIS WIDTH HEIGHT 420|422|444|400 BITDEPTH luma|all\n", argv[0]);
@@ -63,7 +65,6 @@ int main(int argc, char **argv)
 
     if (gpussim_create(&ctx, &p) < 0)
         goto fail;
-    nb = gpussim_score_names(ctx, &names);
     fr = fopen(argv[1], "rb");
     fd = fopen(argv[2], "rb");
     ref = malloc(frame);
@@ -72,7 +73,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "score_raw: cannot open inputs\n");
         goto fail;
     }
-    printf("{\n  \"frames\": [");
+    struct gpussim_log_writer_params wp = { 0 };
+    wp.file = stdout;
+    wp.first_frame = 0;
+    wp.log_cb = log_cb;
+    if (gpussim_log_open(&log, ctx, &wp) < 0)
+        goto fail;
     while (fread(ref, 1, frame, fr) == frame && fread(dis, 1, frame, fd) == frame) {
         struct gpussim_picture pr = { 0 }, pd = { 0 };
         struct gpussim_result res;
@@ -87,15 +93,11 @@ int main(int argc, char **argv)
         /* one frame at a time: the host buffers are reused at once */
         if (gpussim_submit(ctx, &pr, &pd) < 0 || gpussim_collect(ctx, &res, 1) != 1)
             goto fail;
-        printf("%s\n    {\n      \"frameNum\": %llu,\n      \"metrics\": {", first ? "" : ",",
-               (unsigned long long)res.index);
-        for (int i = 0; i < nb; i++)
-            printf("%s\n        \"%s\": %.17g", i ? "," : "", names[i], res.values[i]);
-        printf("\n      }\n    }");
-        first = 0;
+        if (gpussim_log_write_frame(log, res.values, NAN) < 0)
+            goto fail;
+        frames++;
     }
-    printf("\n  ]\n}\n");
-    ret = first; /* no frame read is a failure */
+    ret = gpussim_log_close(&log, NAN) < 0 || !frames; /* no frame read is a failure */
 
 fail:
     if (fr)
@@ -104,6 +106,7 @@ fail:
         fclose(fd);
     free(ref);
     free(dis);
+    gpussim_log_close(&log, NAN);
     gpussim_destroy(&ctx);
     return ret;
 }

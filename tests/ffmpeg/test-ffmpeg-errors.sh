@@ -23,7 +23,7 @@ expect_failure "built without the cuda backend|cuda backend has no usable device
 expect_failure "unknown feature 'vmaf'" -f lavfi -i "$src" \
     -lavfi "[0:v]split[a][b];[a][b]gpussim=feature=float_ssim|vmaf" -f null -
 # log file that cannot be written: refused before any frame is scored
-expect_failure "cannot open log file '/nonexistent/dir/log.json'" -f lavfi -i "$src" \
+expect_failure "cannot write log file '/nonexistent/dir/log.json'" -f lavfi -i "$src" \
     -lavfi "[0:v]split[a][b];[a][b]gpussim=log_path=/nonexistent/dir/log.json" -f null -
 
 # a log that cannot be written while scoring (disk full): a failing exit, not a silent loss
@@ -39,6 +39,46 @@ grep -q "160x120 is below MS-SSIM's minimum of 176x176" "$work/err-small" || fai
 grep -q "lavfi.gpussim.float_ssim=1$" "$work/small.txt" || fail "identical inputs do not give float_ssim=1"
 ! grep -q "float_ms_ssim" "$work/small.txt" || fail "float_ms_ssim reported below 176x176"
 note "ok: default features at 160x120 score without float_ms_ssim"
+
+# The filter and the gpussim tool follow the library's one rule: at 100x100
+# without a feature list, the same warning and the same scores; planes=all
+# on gray, the same refusal.
+tiny="testsrc2=s=100x100:r=25:d=0.2"
+ff -f lavfi -i "$tiny" -lavfi "[0:v]split[a][b];[b]gblur=sigma=1[bd];[bd][a]gpussim=backend=cpu:log_path=$work/tiny-filter.json" \
+    -f null - 2> "$work/err-tiny"
+left_out="the frame size 100x100 is below MS-SSIM's minimum of 176x176: float_ms_ssim is not computed (left out of the default features; naming the feature makes this an error)"
+grep -q -F "$left_out" "$work/err-tiny" || { cat "$work/err-tiny" >&2; fail "filter: no warning for the dropped MS-SSIM at 100x100"; }
+if have_cli; then
+    ff -f lavfi -i "$tiny" -strict -1 -f yuv4mpegpipe "$work/tiny-ref.y4m" 2> /dev/null
+    ff -f lavfi -i "$tiny" -vf gblur=sigma=1 -strict -1 -f yuv4mpegpipe "$work/tiny-dis.y4m" 2> /dev/null
+    "$GPUSSIM_CLI" -r "$work/tiny-ref.y4m" -d "$work/tiny-dis.y4m" --backend cpu -o "$work/tiny-cli.json" 2> "$work/err-tiny-cli" ||
+        fail "the gpussim tool failed at 100x100 without --feature"
+    grep -q -F "gpussim: warning: $left_out" "$work/err-tiny-cli" || { cat "$work/err-tiny-cli" >&2; fail "CLI: no warning"; }
+    python3 - "$work/tiny-filter.json" "$work/tiny-cli.json" <<'PY'
+import json, sys
+f, c = (json.load(open(p)) for p in sys.argv[1:])
+keys = list(f["frames"][0]["metrics"])
+assert keys == ["float_ssim", "float_ansnr", "float_anpsnr", "ssim"], keys
+assert [x["metrics"] for x in f["frames"]] == [x["metrics"] for x in c["frames"]], "the scores differ"
+assert f["pooled_metrics"] == c["pooled_metrics"], "the pooled scores differ"
+assert f["config"]["features"] == c["config"]["features"], (f["config"]["features"], c["config"]["features"])
+assert all("timestamp" in x for x in f["frames"]) and f["frames"][1]["timestamp"] == 0.04, f["frames"][1]
+print("test-ffmpeg-errors: filter == CLI at 100x100, default features: %d frames of %s" % (len(f["frames"]), ", ".join(keys)))
+PY
+fi
+gray_refusal="planes=all needs chroma planes; the format is gray"
+expect_failure "$gray_refusal" -f lavfi -i "$src" \
+    -lavfi "[0:v]format=gray,split[a][b];[a][b]gpussim=backend=cpu:planes=all" -f null -
+if have_cli; then
+    ff -f lavfi -i "$src" -vf format=gray -strict -1 -f yuv4mpegpipe "$work/gray.y4m" 2> /dev/null
+    set +e
+    "$GPUSSIM_CLI" -r "$work/gray.y4m" -d "$work/gray.y4m" --planes all > "$work/gray.json" 2> "$work/err-gray"
+    rc=$?
+    set -e
+    [ $rc = 2 ] && grep -q -F "$gray_refusal" "$work/err-gray" ||
+        { cat "$work/err-gray" >&2; fail "CLI: planes=all on gray not refused the same way (exit $rc)"; }
+    note "ok: planes=all on gray refused by the filter and the CLI: $gray_refusal"
+fi
 
 # The output stops early (-frames:v 3 of 50): the log is valid JSON with every
 # frame the library scored, their values equal to a complete run's.

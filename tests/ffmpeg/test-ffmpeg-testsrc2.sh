@@ -44,7 +44,7 @@ echo "$cases" | while read -r pf planar cp cb; do
     fi
     meta=$work/meta-$pf.txt
     planes=all
-    [ "$cp" != 400 ] || planes=luma # planes=all on gray scores the only plane there is
+    [ "$cp" != 400 ] || planes=luma # gray has no chroma: planes=all is refused there
     ff -f lavfi -i "testsrc2=s=${W}x$H:r=25:d=0.2" -filter_complex "
         [0:v]split[a][b];
         [b]gblur=sigma=1.2,noise=alls=10:allf=t:all_seed=4242[bd];
@@ -52,7 +52,7 @@ echo "$cases" | while read -r pf planar cp cb; do
         [bd]format=$planar,split[d1][d2];
         [r1]format=$pf[rs];
         [d1]format=$pf[ds];
-        [ds][rs]gpussim=backend=cpu:lcs=1:planes=all,metadata=print:file=$meta[out]" \
+        [ds][rs]gpussim=backend=cpu:lcs=1:planes=$planes,metadata=print:file=$meta[out]" \
         -map '[out]' -f null - \
         -map '[r2]' -c:v rawvideo -f rawvideo "$work/ref-$pf.raw" \
         -map '[d2]' -c:v rawvideo -f rawvideo "$work/dis-$pf.raw" 2> "$work/err-$pf" ||

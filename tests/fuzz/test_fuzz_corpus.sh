@@ -9,7 +9,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 top=${GPUSSIM_BUILDDIR:-.}
 status=0
-for t in api input options pool; do
+for t in api input options pool log; do
     bin="$top/tests/fuzz/fuzz_$t"
     n=$(ls "$here/corpus/$t" | wc -l)
     if "$bin" "$here/corpus/$t" >/dev/null; then

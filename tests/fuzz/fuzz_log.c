@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
+/*
+ * libFuzzer target: the log reader (gpussim_log_parse), on hostile JSON.
+ * What must hold: no crash, no leak; a refusal is -EINVAL (or -ENOMEM /
+ * -EFBIG) with a message and no log; an accepted log is consistent (every
+ * frame has every metric; with a pool state, its count is the frames minus
+ * those left out). An accepted log with config and pool state is merged
+ * alone (the writer) into a temporary file, which must parse back with the
+ * same frames and pooled statistics to the bit.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpussim/gpussim.h>
+#include <gpussim/gpussim_log.h>
+
+#define REQUIRE(cond, ...)                                                                         \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "fuzz_log: " __VA_ARGS__);                                             \
+            fprintf(stderr, "\n");                                                                 \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static char last_error[1024];
+
+static void log_cb(void *opaque, enum gpussim_log_level level, const char *msg)
+{
+    (void)opaque;
+    if (level <= GPUSSIM_LOG_ERROR)
+        snprintf(last_error, sizeof(last_error), "%s", msg);
+}
+
+static int same(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof(a));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct gpussim_log *log = NULL, *back = NULL;
+    last_error[0] = 0;
+    const int err = gpussim_log_parse(&log, (const char *)data, size, log_cb, NULL);
+    if (err < 0) {
+        REQUIRE((err == -EINVAL || err == -ENOMEM || err == -EFBIG) && !log && last_error[0],
+                "refusal %d with '%s'", err, last_error);
+        return 0;
+    }
+    REQUIRE(log && log->version && log->nb_metrics >= 0 && log->nb_metrics <= GPUSSIM_LOG_MAX_METRICS,
+            "accepted log");
+    int pools = log->nb_metrics > 0;
+    for (int c = 0; c < log->nb_metrics; c++) {
+        const struct gpussim_log_metric *m = &log->metrics[c];
+        REQUIRE(m->name && m->frames_left_out <= log->nb_frames, "metric %d", c);
+        if (!m->pool) {
+            pools = 0;
+            continue;
+        }
+        struct gpussim_pool_stats st;
+        REQUIRE(gpussim_pool_stats(m->pool, &st) == 0 && st.count == log->nb_frames - m->frames_left_out,
+                "pool of %s", m->name);
+    }
+    /* every value is readable */
+    double sum = 0;
+    for (uint64_t i = 0; i < log->nb_frames * (uint64_t)log->nb_metrics; i++)
+        sum += isnan(log->values[i]) ? 0 : 1;
+    (void)sum;
+
+    if (log->has_config && pools) {
+        FILE *f = tmpfile();
+        REQUIRE(f, "tmpfile");
+        struct gpussim_log_writer_params wp;
+        memset(&wp, 0, sizeof(wp));
+        wp.file = f;
+        wp.log_cb = log_cb;
+        const struct gpussim_log *one[1] = { log };
+        const int merged = gpussim_log_merge(one, NULL, 1, &wp);
+        REQUIRE(merged == 0 || merged == -ENOMEM, "merge of one log: %d '%s'", merged, last_error);
+        if (merged == 0) {
+            const long len = ftell(f);
+            REQUIRE(len > 0, "merged length");
+            char *text = malloc((size_t)len);
+            rewind(f);
+            REQUIRE(text && fread(text, 1, (size_t)len, f) == (size_t)len, "read back");
+            const int again = gpussim_log_parse(&back, text, (size_t)len, log_cb, NULL);
+            free(text);
+            REQUIRE(again == 0, "the merged log does not parse: '%s'", last_error);
+            REQUIRE(back->nb_frames == log->nb_frames && back->nb_metrics == log->nb_metrics, "shape");
+            for (uint64_t i = 0; i < log->nb_frames * (uint64_t)log->nb_metrics; i++)
+                REQUIRE(same(back->values[i], log->values[i]), "value %llu", (unsigned long long)i);
+            for (int c = 0; c < log->nb_metrics; c++) {
+                struct gpussim_pool_stats a, b;
+                gpussim_pool_stats(log->metrics[c].pool, &a);
+                gpussim_pool_stats(back->metrics[c].pool, &b);
+                REQUIRE(a.count == b.count && same(a.mean, b.mean) && same(a.min, b.min) && same(a.max, b.max) &&
+                            same(a.harmonic_mean, b.harmonic_mean),
+                        "pool of %s changed", log->metrics[c].name);
+            }
+        }
+        fclose(f);
+    }
+    gpussim_log_free(&back);
+    gpussim_log_free(&log);
+    return 0;
+}

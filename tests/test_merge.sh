@@ -1,0 +1,224 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
+# Chunked runs that merge exactly: a 200-frame clip scored whole and as 100
+# chunks (--skip/--frames), the chunk logs merged with `gpussim merge`, must
+# give the whole run's log byte for byte (frames, pooled_metrics, NaN counts,
+# config, pool state; only "fps" differs: null in a merge). Also: merging
+# logs of other features or sizes is refused with the difference named; a
+# truncated or corrupted log is refused with its position; chunks given out
+# of order are merged with a warning; --skip past the end is a setup error.
+#
+# Environment (set by `make check`): GPUSSIM_CLI = the built tool. Exits 77
+# (skip) without python3.
+
+CLI=${GPUSSIM_CLI:-}
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "SKIP: python3 is needed to make the clip and parse the JSON"
+    exit 77
+fi
+if [ -z "$CLI" ] || [ ! -x "$CLI" ]; then
+    echo "FAIL: GPUSSIM_CLI (${CLI:-unset}) is not an executable"
+    exit 1
+fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpussim-merge.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+npass=0
+nfail=0
+pass() { npass=$((npass + 1)); echo "PASS: $1"; }
+failed() { nfail=$((nfail + 1)); echo "FAIL: $1"; }
+
+# expect_refusal NAME MESSAGE: the last command failed and stderr names MESSAGE
+expect_refusal() {
+    if [ "$rc" -eq 0 ]; then
+        failed "$1: accepted"
+    elif grep -F -q -- "$2" "$TMP/err"; then
+        pass "$1"
+        printf '    stderr: %s\n' "$(grep -F -- "$2" "$TMP/err" | head -n 1)"
+    else
+        failed "$1: stderr lacks '$2'"
+        sed 's/^/    stderr: /' "$TMP/err"
+    fi
+}
+
+# A 176x176 4:2:0 clip (MS-SSIM's minimum, so every metric runs): moving
+# gradients, the distorted one with noise of varying strength; frames 50..52
+# identical (float_ssim in dB is +inf there: null in JSON, kept in the pool)
+# and 90..92 unrelated noise (float_ms_ssim may be NaN: left out of pools).
+python3 - "$TMP" <<'EOF'
+import random, sys
+tmp = sys.argv[1]
+w = h = 176
+rnd = random.Random(13)
+def frame(k, noisy):
+    y = bytearray(((x * 3 + r * 2 + k * 5) ^ (r >> 3)) & 255 for r in range(h) for x in range(w))
+    c = bytearray(((x + r + k) & 127) + 64 for r in range(h // 2) for x in range(w // 2))
+    return y, c
+with open(tmp + "/ref.y4m", "wb") as fr, open(tmp + "/dis.y4m", "wb") as fd:
+    for f in (fr, fd):
+        f.write(b"YUV4MPEG2 W176 H176 F25:1 Ip C420jpeg\n")
+    for k in range(200):
+        y, c = frame(k, False)
+        if 90 <= k <= 92:
+            y = bytearray(rnd.randrange(256) for _ in range(w * h))
+        dy = bytearray(y)
+        if not 50 <= k <= 52:
+            amp = 1 + k % 9
+            noise = rnd.randbytes(w * h) if hasattr(rnd, "randbytes") else bytes(rnd.randrange(256) for _ in range(w * h))
+            for i in range(0, w * h, 1 + k % 3):
+                v = dy[i] + (noise[i] % (2 * amp + 1)) - amp
+                dy[i] = 0 if v < 0 else 255 if v > 255 else v
+        if 90 <= k <= 92:
+            dy = bytearray(rnd.randrange(256) for _ in range(w * h))
+        fr.write(b"FRAME\n" + bytes(y) + bytes(c) + bytes(c))
+        fd.write(b"FRAME\n" + bytes(dy) + bytes(c) + bytes(c))
+EOF
+
+FEAT="--feature float_ssim=enable_db=true:enable_lcs=true --feature ms_ssim --feature ansnr --feature ssim"
+
+# compare WHOLE MERGED: the same bytes, fps aside (null in a merge)
+compare() {
+    python3 - "$1" "$2" <<'EOF'
+import json, re, sys
+a_text, b_text = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+def pooled(t):
+    return t[t.index('"pooled_metrics": {'):t.index('"aggregate_metrics"')]
+if pooled(a_text) != pooled(b_text):
+    sys.exit("pooled_metrics differ:\n%s\n%s" % (pooled(a_text)[:400], pooled(b_text)[:400]))
+a, b = json.loads(a_text), json.loads(b_text)
+if a["frames"] != b["frames"]:
+    sys.exit("the frames differ")
+if [f["frameNum"] for f in b["frames"]] != list(range(len(a["frames"]))):
+    sys.exit("merged frames not renumbered 0..N-1")
+if b["fps"] is not None:
+    sys.exit("merged fps %r, expected null" % b["fps"])
+strip = lambda t: re.sub(r'\n  "fps": [^\n]*\n', "\n", t)
+if strip(a_text) != strip(b_text):
+    sys.exit("the logs differ beyond fps")
+n = len(a["frames"])
+print("    %d frames, %d metrics; pooled_metrics (%d bytes), config and pool_state identical" %
+      (n, len(a["pooled_metrics"]), len(pooled(a_text))))
+print("    e.g. float_ssim_l mean %r, left out: %r" % (a["pooled_metrics"]["float_ssim_l"]["mean"],
+      {k: v for k, v in a["pooled_metrics_frames_left_out"].items() if v}))
+EOF
+}
+
+"$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" $FEAT -q -o "$TMP/whole.json" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 0 ] || { failed "the whole run: exit $rc"; sed 's/^/    stderr: /' "$TMP/err"; }
+
+# ---- 100 chunks of 2 frames ------------------------------------------------------
+i=0
+list=
+while [ $i -lt 100 ]; do
+    c=$(printf '%s/chunk%03d.json' "$TMP" $i)
+    "$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" $FEAT -q --skip $((i * 2)) --frames 2 -o "$c" 2>>"$TMP/chunk_err" ||
+        failed "chunk $i: exit $?"
+    list="$list $c"
+    i=$((i + 1))
+done
+"$CLI" merge $list -o "$TMP/merged.json" 2>"$TMP/err"
+rc=$?
+if [ $rc -ne 0 ]; then
+    failed "merge of 100 chunks: exit $rc"
+    sed 's/^/    stderr: /' "$TMP/err"
+elif compare "$TMP/whole.json" "$TMP/merged.json"; then
+    pass "200 frames whole == 100 chunks of 2 merged (byte-identical pooled_metrics and frames)"
+else
+    failed "200 frames whole vs 100 chunks merged"
+fi
+
+# uneven chunks, through raw input: 0..69, 70..70, 71..199 (the 4:2:0 frames after the y4m headers)
+python3 - "$TMP" <<'EOF'
+import sys
+tmp = sys.argv[1]
+for n in ("ref", "dis"):
+    data = open("%s/%s.y4m" % (tmp, n), "rb").read()
+    body = data[data.index(b"\n") + 1:]
+    open("%s/%s.yuv" % (tmp, n), "wb").write(body.replace(b"FRAME\n", b""))
+EOF
+RAW="-r $TMP/ref.yuv -d $TMP/dis.yuv -w 176 -h 176 -p 420 -b 8"
+"$CLI" $RAW $FEAT -q --frames 70 -o "$TMP/u0.json" &&
+    "$CLI" $RAW $FEAT -q --skip 70 --frames 1 -o "$TMP/u1.json" &&
+    "$CLI" $RAW $FEAT -q --skip 71 -o "$TMP/u2.json" &&
+    "$CLI" merge "$TMP/u0.json" "$TMP/u1.json" "$TMP/u2.json" -o "$TMP/umerged.json" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 0 ] && compare "$TMP/whole.json" "$TMP/umerged.json"; then
+    pass "raw input, chunks of 70, 1 and 129 frames merged == the whole y4m run"
+else
+    failed "raw uneven chunks (exit $rc)"
+fi
+
+# ---- refusals --------------------------------------------------------------------
+"$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" --feature float_ssim --feature ms_ssim --feature ansnr --feature ssim \
+    -q --frames 2 -o "$TMP/otherfeat.json" 2>/dev/null
+"$CLI" merge "$TMP/chunk000.json" "$TMP/otherfeat.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "merge with other feature options refused" \
+    "cannot merge $TMP/otherfeat.json with $TMP/chunk000.json: different features or options (float_ssim:scale=0:enable_lcs=0:enable_db=0:clip_db=0|"
+python3 - "$TMP" <<'EOF'
+import sys
+tmp = sys.argv[1]
+with open(tmp + "/small.yuv", "wb") as f:
+    f.write(bytes((i * 7) & 255 for i in range(2 * 64 * 64 * 3 // 2)))
+EOF
+"$CLI" -r "$TMP/small.yuv" -d "$TMP/small.yuv" -w 64 -h 64 -p 420 -b 8 --feature float_ssim=enable_db=true:enable_lcs=true \
+    --feature ansnr --feature ssim -q -o "$TMP/small.json" 2>/dev/null
+"$CLI" merge "$TMP/chunk000.json" "$TMP/small.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "merge with another frame size refused" "different frame sizes (64x64 vs 176x176)"
+[ ! -e "$TMP/x.json" ] && pass "  ... no output written" || failed "  ... output written on a refusal"
+
+head -c 3000 "$TMP/chunk001.json" >"$TMP/trunc.json"
+"$CLI" merge "$TMP/chunk000.json" "$TMP/trunc.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "a truncated log is refused with its position" "log: not valid JSON: unterminated string at line"
+grep -F -q "'$TMP/trunc.json' is not a usable gpussim log" "$TMP/err" && pass "  ... naming the file" ||
+    failed "  ... file not named"
+
+# a flipped value bit inside the pool state: the blob's checksum catches it
+sed 's/\(gpussim-pool 2 2\\n3f\)e/\1f/' "$TMP/chunk001.json" >"$TMP/corrupt.json"
+if cmp -s "$TMP/chunk001.json" "$TMP/corrupt.json"; then failed "corruption not applied"; fi
+"$CLI" merge "$TMP/chunk000.json" "$TMP/corrupt.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "a corrupted pool state is refused (checksum)" "pool blob: checksum mismatch"
+grep -F -q "is not a valid pool at line" "$TMP/err" && pass "  ... with its position" || failed "  ... no position"
+
+# an edited pooled mean no longer matches the pool state
+python3 - "$TMP" <<'EOF'
+import re, sys
+tmp = sys.argv[1]
+t = open(tmp + "/chunk001.json").read()
+t = re.sub(r'("ssim": \{\n      "min": [^\n]*\n      "max": [^\n]*\n      "mean": )0\.', r'\g<1>0.0', t, count=1)
+open(tmp + "/edited.json", "w").write(t)
+EOF
+"$CLI" merge "$TMP/chunk000.json" "$TMP/edited.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "an edited pooled mean is refused" "pool_state \"ssim\" does not match its pooled_metrics"
+
+# a libvmaf log (no config, no pool state)
+printf '{"version": "3.0.0", "frames": [{"frameNum": 0, "metrics": {"float_ssim": 0.9}}], "pooled_metrics": {"float_ssim": {"min": 0.9, "max": 0.9, "mean": 0.9, "harmonic_mean": 0.9}}, "aggregate_metrics": {}}\n' >"$TMP/libvmaf.json"
+"$CLI" merge "$TMP/libvmaf.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "a log without pool state (libvmaf's) is refused" "it has no config block"
+
+# ---- order, ranges ---------------------------------------------------------------
+"$CLI" merge "$TMP/chunk001.json" "$TMP/chunk000.json" -o "$TMP/swapped.json" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -F -q "$TMP/chunk000.json starts at frame 0 but $TMP/chunk001.json ends before frame 4" "$TMP/err"; then
+    pass "chunks out of order: merged, with a warning naming the gap"
+else
+    failed "chunks out of order (exit $rc)"
+    sed 's/^/    stderr: /' "$TMP/err"
+fi
+"$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" --skip 1000 -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 2 ] || failed "--skip past the end: exit $rc, expected 2"
+expect_refusal "--skip past the end is a setup error" "--skip 1000: the inputs hold only 200 frames"
+"$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" --frames 0 2>"$TMP/err"
+rc=$?
+expect_refusal "--frames 0 is refused" "--frames: expected a frame count >= 1, got '0'"
+
+echo "$npass passed, $nfail failed"
+[ $nfail -eq 0 ]
