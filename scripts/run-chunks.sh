@@ -126,8 +126,10 @@ score() {
     else
         graph="[0:v]trim=end_frame=$count[d];[1:v]trim=end_frame=$count[r];[d][r]gpussim=$opts"
     fi
-    # the filter's inputs: the distorted video first, the reference last
-    show_run "$ffmpeg" -hide_banner -nostdin -y -loglevel error "${in[@]}" "${seek[@]}" -i "$dis" \
+    # the filter's inputs: the distorted video first, the reference last;
+    # -copyts keeps the source's timestamps after -ss, so each frame's
+    # "timestamp" in a chunk log is the one of the whole run
+    show_run "$ffmpeg" -hide_banner -nostdin -y -loglevel error -copyts "${in[@]}" "${seek[@]}" -i "$dis" \
         "${in[@]}" "${seek[@]}" -i "$ref" -lavfi "$graph" -f null -
 }
 
