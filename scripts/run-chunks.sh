@@ -109,7 +109,9 @@ score() {
         show_run "$cli" "${a[@]}"
         return
     fi
-    local in=() opts="log_path=$out" graph
+    # quoted for the filtergraph (commas, spaces, brackets); what the
+    # option parser would still split on is refused in main
+    local in=() opts="log_path='$out'" graph
     if [ $nvdec = 1 ]; then
         in=(-hwaccel cuda -hwaccel_device "$dev" -hwaccel_output_format cuda)
     else
@@ -170,6 +172,9 @@ if [ -n "$ffmpeg" ] && [ -z "$fps" ]; then
         sed -n 's/.*Video:.*, \([0-9.]*\) fps,.*/\1/p' | head -n 1)
     [ -n "$fps" ] || die "cannot read the frame rate of $dis: give --fps"
 fi
+case $work in
+*[:\\\']*) [ -z "$ffmpeg" ] || die "--work $work: FFmpeg's filter options cannot take a path with ':', '\\' or a quote" ;;
+esac
 [ -z "$ffmpeg" ] || echo "$fps" >"$work/fps"
 rm -f "$work"/chunk_*.json "$work"/chunk_*.err
 

@@ -37,7 +37,8 @@ chunks() {
 }
 
 chunks cpu 4 0,1 --backend cpu --no-parallel
-chunks cpu-uneven 5 0 --backend cpu --no-parallel
+# a work folder with characters special to filtergraphs (quoted in log_path)
+chunks "uneven, [5];" 5 0 --backend cpu --no-parallel
 
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU &&
     "$FFMPEG" -hide_banner -hwaccels 2>/dev/null | grep -qx cuda; then
