@@ -4,8 +4,9 @@
 # Installs what building and testing gpussim needs on Debian 12 (or newer):
 # the autotools, Vulkan headers + glslang + lavapipe (the Vulkan backend is
 # tested on Mesa's software device), PoCL (the Level Zero kernels are tested
-# on a CPU OpenCL device), and FFmpeg's build tools. Idempotent; needs root
-# (or sudo) unless everything is already there.
+# on a CPU OpenCL device), FFmpeg's build tools, and Chromium (headless, for
+# tests/test_plot.sh). Idempotent; needs root (or sudo) unless everything is
+# already there.
 set -euo pipefail
 
 pkgs=(
@@ -15,6 +16,8 @@ pkgs=(
     hipcc
     nasm dpkg-dev xz-utils ccache meson ninja-build
     valgrind libclang-rt-14-dev
+    # headless browser of tests/test_plot.sh (renders `gpussim plot` reports)
+    chromium
     # codec libraries linked statically into the gpussim ffmpeg (their -dev
     # packages ship the .a archives): H.264/HEVC/VP9/AV1 encode and decode,
     # Opus/Vorbis/MP3 audio; dav1d is built from source (no static archive

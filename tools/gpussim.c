@@ -14,7 +14,8 @@
  * SIGINT/SIGTERM, the frames scored so far are in the output, which is then
  * closed properly (pooled statistics) before the non-zero exit.
  *
- * `gpussim merge` merges chunk logs through gpussim_log_merge().
+ * `gpussim merge` merges chunk logs through gpussim_log_merge(); `gpussim
+ * plot` draws logs (tools/plot.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -33,6 +34,7 @@
 #include "cli_msg.h"
 #include "input.h"
 #include "options.h"
+#include "plot.h"
 
 /* exit statuses (documented in README.md; a stop signal gives 128 + its number) */
 #define EXIT_SCORING_ERROR 1 /* failed after scoring began; output has the frames before it */
@@ -443,6 +445,8 @@ int main(int argc, char **argv)
 
     if (argc >= 2 && !strcmp(argv[1], "merge"))
         return merge_main(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "plot"))
+        return plot_main(argc - 1, argv + 1);
 
     memset(&ref_in, 0, sizeof(ref_in));
     memset(&dis_in, 0, sizeof(dis_in));

@@ -60,7 +60,10 @@ static void usage(FILE *f)
           "usage: gpussim merge CHUNK.json... -o WHOLE.json\n"
           "Merges the logs of consecutive chunks (scored with --skip/--frames, or FFmpeg's\n"
           "-ss/-frames:v) into the log of the whole input: frames renumbered in the order\n"
-          "given, pooled metrics exactly those of one run over the whole input.\n",
+          "given, pooled metrics exactly those of one run over the whole input.\n"
+          "\n"
+          "usage: gpussim plot LOG.json... -o REPORT.html|REPORT.svg\n"
+          "Draws logs: per-frame curves, pooled values, worst frames (gpussim plot --help).\n",
           f);
 }
 
