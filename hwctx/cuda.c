@@ -58,6 +58,9 @@
 #define ANSNR_ROWS 8
 #define ANSNR_THREADS (2 * 128 + 32)
 #define REDUCE_THREADS 256
+#define REDUCE_BLOCKS 16        /* per job: REDUCE_CHAINS / REDUCE_CPB */
+#define REDUCE_SCRATCH_HEAD 256 /* job counters, then per job: */
+#define REDUCE_SCRATCH_JOB (16 * 256 * sizeof(uint64_t)) /* WS_FIELDS * REDUCE_CHAINS words */
 #define LPF_BX 32
 #define LPF_BY 8
 
@@ -127,6 +130,7 @@ struct cuda_backend {
     struct cuda_plane plane[GPUSSIM_MAX_SCORE_PLANES];
     CUdeviceptr partials;
     CUdeviceptr jobs;
+    CUdeviceptr reduce_scratch; /* the final reduction's job counters and chain totals */
     int nb_jobs;
 
     /* host pictures: packed plane sizes and their device copies */
@@ -315,7 +319,15 @@ static int upload_jobs(struct cuda_backend *be)
     int err = alloc_dev(be, &be->jobs, sizeof(jobs[0]) * (size_t)n);
     if (err < 0)
         return err;
-    return CHECK_CU(cuMemcpyHtoD(be->jobs, jobs, sizeof(jobs[0]) * (size_t)n));
+    err = CHECK_CU(cuMemcpyHtoD(be->jobs, jobs, sizeof(jobs[0]) * (size_t)n));
+    if (err < 0)
+        return err;
+    /* the counters start at 0; the last block of each job resets its own */
+    err = alloc_dev(be, &be->reduce_scratch, REDUCE_SCRATCH_HEAD + REDUCE_SCRATCH_JOB * (size_t)n);
+    if (err < 0)
+        return err;
+    static const uint8_t zero[REDUCE_SCRATCH_HEAD];
+    return CHECK_CU(cuMemcpyHtoD(be->reduce_scratch, zero, sizeof(zero)));
 }
 
 /* Bytes per row and rows of each picture plane the scored planes read
@@ -540,8 +552,8 @@ static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot,
     be->launch_stream = origin;
     if (err < 0)
         return err;
-    void *args[] = { &be->jobs, &be->partials, &slot->dev_out };
-    err = launch(be, K_REDUCE, (unsigned)be->nb_jobs, 1, 1, REDUCE_THREADS, 1, args);
+    void *args[] = { &be->jobs, &be->partials, &slot->dev_out, &be->reduce_scratch };
+    err = launch(be, K_REDUCE, REDUCE_BLOCKS, (unsigned)be->nb_jobs, 1, REDUCE_THREADS, 1, args);
     if (err < 0)
         return err;
     return CHECK_CU(cuMemcpyDtoHAsync(slot->host_out, slot->dev_out,
@@ -855,6 +867,8 @@ void gpussim_gpu_plan_uninit(void **ppriv)
             CHECK_CU(cuMemFree(be->partials));
         if (be->jobs)
             CHECK_CU(cuMemFree(be->jobs));
+        if (be->reduce_scratch)
+            CHECK_CU(cuMemFree(be->reduce_scratch));
         if (be->module)
             CHECK_CU(cuModuleUnload(be->module));
         if (be->stream)

@@ -208,14 +208,6 @@ GPU_DEVICE void wsums_zero(gpussim_cuda_wsums *s)
     }
 }
 
-GPU_DEVICE void wsums_add(gpussim_cuda_wsums *a, const gpussim_cuda_wsums *b)
-{
-    for (int k = 0; k < GPUSSIM_WSUM_N; k++) {
-        fx_add(&a->sum[k], &b->sum[k]);
-        a->abs_sum[k] += b->abs_sum[k];
-    }
-}
-
 /*
  * A gpussim_cuda_wsums is 16 64-bit fields: sum[q].limb[l] at q * 3 + l,
  * abs_sum[q] (bit pattern) at 12 + q. Per-block partials and the block
@@ -233,16 +225,6 @@ GPU_DEVICE double u64_as_double(uint64_t v)
     return __longlong_as_double((long long)v);
 }
 
-/* field-major entry i of an array of n entries -> struct */
-GPU_DEVICE void wsums_get(const uint64_t *soa, size_t n, size_t i, gpussim_cuda_wsums *a)
-{
-    for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
-        for (int l = 0; l < GPUSSIM_FX_LIMBS; l++)
-            a->sum[q].limb[l] = soa[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + i];
-        a->abs_sum[q] = u64_as_double(soa[(size_t)(WS_ABS0 + q) * n + i]);
-    }
-}
-
 GPU_DEVICE void wsums_put(uint64_t *soa, size_t n, size_t i, const gpussim_cuda_wsums *a)
 {
     for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
@@ -252,30 +234,35 @@ GPU_DEVICE void wsums_put(uint64_t *soa, size_t n, size_t i, const gpussim_cuda_
     }
 }
 
-/* Block-wide fixed-tree reduction of one entry per thread in field-major
- * shared memory red[WS_FIELDS * nthreads] (nthreads a power of two; no
- * warp-size assumption). The total lands in entry 0. Deterministic: the tree
- * is fixed (and the fixed-point sums are exact in any order). */
-GPU_DEVICE void wsums_block_reduce(uint64_t *red, int tid, int nthreads)
+/* Block-wide fixed-tree reduction of n entries (a power of two) in
+ * field-major shared memory red[WS_FIELDS * n], by nthreads threads (no
+ * warp-size assumption): at each level s, entry e < s takes in entry e + s.
+ * The total lands in entry 0. Deterministic: the tree is fixed (and the
+ * fixed-point sums are exact in any order). The four quantities of a pair
+ * are independent tasks, spread over the threads, so that a level's
+ * dependent loads and adds are a quarter as long as one thread's whole
+ * entry; the tree, and so every bit of the result, is the same. */
+GPU_DEVICE void wsums_block_reduce(uint64_t *red, int tid, int n, int nthreads)
 {
-    const size_t n = (size_t)nthreads;
-    for (int s = nthreads >> 1; s > 0; s >>= 1) {
+    int lg = 0;
+    while ((2 << lg) <= n)
+        lg++;
+    for (int s = n >> 1; s > 0; s >>= 1) {
+        lg--; /* s == 1 << lg */
         GPU_SYNC();
-        if (tid < s) {
-            /* one quantity at a time through registers */
-            for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
-                gpussim_fx a, b;
-                for (int l = 0; l < GPUSSIM_FX_LIMBS; l++) {
-                    a.limb[l] = red[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + tid];
-                    b.limb[l] = red[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + tid + s];
-                }
-                const double aa = u64_as_double(red[(size_t)(WS_ABS0 + q) * n + tid]);
-                const double ab = u64_as_double(red[(size_t)(WS_ABS0 + q) * n + tid + s]);
-                fx_add(&a, &b);
-                for (int l = 0; l < GPUSSIM_FX_LIMBS; l++)
-                    red[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + tid] = a.limb[l];
-                red[(size_t)(WS_ABS0 + q) * n + tid] = (uint64_t)gpu_double_bits(aa + ab);
+        for (int task = tid; task < GPUSSIM_WSUM_N * s; task += nthreads) {
+            const int q = task >> lg, e = task & (s - 1);
+            gpussim_fx a, b;
+            for (int l = 0; l < GPUSSIM_FX_LIMBS; l++) {
+                a.limb[l] = red[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + e];
+                b.limb[l] = red[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + e + s];
             }
+            const double aa = u64_as_double(red[(size_t)(WS_ABS0 + q) * n + e]);
+            const double ab = u64_as_double(red[(size_t)(WS_ABS0 + q) * n + e + s]);
+            fx_add(&a, &b);
+            for (int l = 0; l < GPUSSIM_FX_LIMBS; l++)
+                red[(size_t)(q * GPUSSIM_FX_LIMBS + l) * n + e] = a.limb[l];
+            red[(size_t)(WS_ABS0 + q) * n + e] = (uint64_t)gpu_double_bits(aa + ab);
         }
     }
     GPU_SYNC();
@@ -289,7 +276,7 @@ GPU_DEVICE void wsums_block_store(uint64_t *red, int tid, int nthreads,
 {
     GPU_SYNC(); /* red may alias the kernel's tile memory */
     wsums_put(red, (size_t)nthreads, (size_t)tid, acc);
-    wsums_block_reduce(red, tid, nthreads);
+    wsums_block_reduce(red, tid, nthreads, nthreads);
     if (tid < WS_FIELDS)
         partials[(size_t)tid * nblocks + block] = red[(size_t)tid * nthreads];
 }
@@ -397,8 +384,14 @@ __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, fl
             for (int u = 0; u < LPF_K; u++) {
                 const float tap = taps[v * LPF_K + u];
                 const float mag = fabsf(tap);
-                const double tr = nonneg_f2d(in[0][u & 1][r][tx + (u >> 1)] * mag);
-                const double td = nonneg_f2d(in[1][u & 1][r][tx + (u >> 1)] * mag);
+                const float pr = in[0][u & 1][r][tx + (u >> 1)] * mag;
+                const float pd = in[1][u & 1][r][tx + (u >> 1)] * mag;
+                /* negative taps' terms widened on the conversion unit
+                 * (exact, one instruction), positive ones with integer
+                 * operations: the kernel is issue-bound, this balances
+                 * the pipes */
+                const double tr = tap < 0.0f ? (double)pr : nonneg_f2d(pr);
+                const double td = tap < 0.0f ? (double)pd : nonneg_f2d(pd);
                 if (tap > 0.0f) {
                     ar += tr;
                     ad += td;
@@ -511,6 +504,11 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
                              uint64_t *partials)
 {
     const int WIN_IN_H = TH + SSIM_K - 1;
+    /* The passes are issue-bound: the horizontal one widens on the
+     * conversion unit (one instruction), the vertical one with integer
+     * operations where NN holds (three, on otherwise idle pipes), which
+     * balances the two (H100: MS-SSIM level 0 -3 %, bit-identical). */
+    constexpr bool HN = false, VN = NN;
     __shared__ __align__(16) ssim_smem<TH> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * WIN_BX + tx;
     const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * TH;
@@ -536,17 +534,17 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
         for (int u = 0; u < SSIM_K; u++) {
             const float k = gauss11[u];
             const float rv = sm.tile.in[0][r][c + u], dv = sm.tile.in[1][r][c + u];
-            a0 += widen<NN>(rv * k);
-            a1 += widen<NN>(dv * k);
-            a2 += widen<NN>((rv * rv) * k);
-            a3 += widen<NN>((dv * dv) * k);
-            a4 += widen<NN>((rv * dv) * k);
+            a0 += widen<HN>(rv * k);
+            a1 += widen<HN>(dv * k);
+            a2 += widen<HN>((rv * rv) * k);
+            a3 += widen<HN>((dv * dv) * k);
+            a4 += widen<HN>((rv * dv) * k);
         }
-        sm.tile.mom[0][r][c] = (float)unresidue<NN>(a0);
-        sm.tile.mom[1][r][c] = (float)unresidue<NN>(a1);
-        sm.tile.mom[2][r][c] = (float)unresidue<NN>(a2);
-        sm.tile.mom[3][r][c] = (float)unresidue<NN>(a3);
-        sm.tile.mom[4][r][c] = (float)unresidue<NN>(a4);
+        sm.tile.mom[0][r][c] = (float)unresidue<HN>(a0);
+        sm.tile.mom[1][r][c] = (float)unresidue<HN>(a1);
+        sm.tile.mom[2][r][c] = (float)unresidue<HN>(a2);
+        sm.tile.mom[3][r][c] = (float)unresidue<HN>(a3);
+        sm.tile.mom[4][r][c] = (float)unresidue<HN>(a4);
     }
     GPU_SYNC();
 
@@ -561,8 +559,8 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
         for (int q = 0; q < 5; q++) {
             double a = 0.0;
             for (int v = 0; v < SSIM_K; v++)
-                a += widen<NN>(sm.tile.mom[q][oy + v][tx] * gauss11[v]);
-            m[q] = (float)unresidue<NN>(a);
+                a += widen<VN>(sm.tile.mom[q][oy + v][tx] * gauss11[v]);
+            m[q] = (float)unresidue<VN>(a);
         }
         double t[GPUSSIM_WSUM_N];
         ssim_window_terms(m[0], m[1], m[2], m[3], m[4], &t[GPUSSIM_WSUM_TERM],
@@ -911,30 +909,57 @@ issim_windows_u64(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fm
 
 /* ---- final reduction ---------------------------------------------------------- */
 
+/*
+ * Grid (REDUCE_BLOCKS, jobs): blockIdx.y is the job (struct
+ * gpussim_cuda_reduce_job). A WSUMS job's `count` partials are folded in
+ * REDUCE_CHAINS chains, chain t adding partials t, t + REDUCE_CHAINS, ...
+ * in that order, then a fixed tree over the chains (wsums_block_reduce),
+ * so the result, magnitude sums (plain doubles) included, is one fixed
+ * order's, bit for bit, whatever the block and thread scheduling.
+ *
+ * The chains are spread over REDUCE_BLOCKS blocks of REDUCE_CPB chains, one
+ * thread per (field, chain): a fixed-point limb field is summed as a
+ * 128-bit integer and the three limb sums of a quantity are then combined
+ * modulo 2^192 — the same integer as adding the 192-bit values one by one.
+ * Each block writes its chains' totals to the job's scratch; the last block
+ * of the job to finish (counter in scratch, reset by that block for the
+ * next frame) runs the tree and writes the result block.
+ */
 #define REDUCE_THREADS 256
-
-/* One block per job (struct gpussim_cuda_reduce_job). The fixed-point sums
- * are exact in any order; the magnitude sums (error bounds only) follow a
- * fixed order, so the whole result is deterministic. */
+#define REDUCE_CHAINS 256
+#define REDUCE_CPB (REDUCE_THREADS / WS_FIELDS)
+#define REDUCE_BLOCKS (REDUCE_CHAINS / REDUCE_CPB)
+#define REDUCE_BATCH 16
 #define REDUCE_ROWS_CHUNK 4096
-#define REDUCE_UNROLL 4
+/* scratch: counters (one uint32 per job), then per job the chains' totals,
+ * field-major (WS_FIELDS * REDUCE_CHAINS words); hwctx/cuda.c sizes it */
+#define REDUCE_SCRATCH_HEAD 256
 
 GPU_KERNEL void __launch_bounds__(REDUCE_THREADS)
-reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, uint8_t *out)
+reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, uint8_t *out,
+                uint8_t *scratch)
 {
-    __shared__ union {
-        uint64_t red[WS_FIELDS * REDUCE_THREADS];
+    __shared__ __align__(16) union {
+        uint64_t red[WS_FIELDS * REDUCE_CHAINS];
         float rows[2][REDUCE_ROWS_CHUNK];
+        uint64_t limb_sum[2][GPUSSIM_WSUM_N * GPUSSIM_FX_LIMBS * REDUCE_CPB];
     } sm;
-    const gpussim_cuda_reduce_job job = jobs[GPU_BID_X];
+    __shared__ int last_block;
+    const int jid = GPU_BID_Y;
+    const gpussim_cuda_reduce_job job = jobs[jid];
     const int tid = GPU_TID_X;
 
     if (job.kind == GPUSSIM_REDUCE_ANSNR_ROWS) {
-        /* rows added top to bottom in float (spec §3.4) by one thread, from
-         * shared memory that all threads fill */
+        if (GPU_BID_X != 0)
+            return;
+        /* rows added top to bottom in float (spec §3.4): the signal sum by
+         * thread 0, the noise sum by thread 32 (another warp, so the two
+         * dependent chains issue side by side), from shared memory that all
+         * threads fill, read four rows per load */
         const float *s = (const float *)(partials + job.src_offset);
         const float *n = (const float *)(partials + job.src2_offset);
-        float sig = 0.0f, noise = 0.0f;
+        const int which = tid == 0 ? 0 : 1;
+        float acc = 0.0f;
         for (uint32_t base = 0; base < job.count; base += REDUCE_ROWS_CHUNK) {
             const uint32_t cnt =
                 job.count - base < REDUCE_ROWS_CHUNK ? job.count - base : REDUCE_ROWS_CHUNK;
@@ -944,45 +969,94 @@ reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, ui
                 sm.rows[1][i] = n[base + i];
             }
             GPU_SYNC();
-            if (tid == 0)
-#pragma unroll 16
-                for (uint32_t i = 0; i < cnt; i++) {
-                    sig += sm.rows[0][i];
-                    noise += sm.rows[1][i];
+            if (tid == 0 || tid == 32) {
+                const float4 *r4 = (const float4 *)sm.rows[which];
+                uint32_t i = 0;
+#pragma unroll 8
+                for (; i + 4 <= cnt; i += 4) {
+                    const float4 v = r4[i / 4];
+                    acc += v.x;
+                    acc += v.y;
+                    acc += v.z;
+                    acc += v.w;
                 }
+                for (; i < cnt; i++)
+                    acc += sm.rows[which][i];
+            }
         }
-        if (tid == 0) {
-            float *dst = (float *)(out + job.dst_offset);
-            dst[0] = sig;
-            dst[1] = noise;
-        }
+        if (tid == 0 || tid == 32)
+            ((float *)(out + job.dst_offset))[which] = acc;
         return;
     }
 
-    /* field-major partials: coalesced across the threads */
-    const uint64_t *src = (const uint64_t *)(partials + job.src_offset);
-    gpussim_cuda_wsums acc;
-    wsums_zero(&acc);
-    /* REDUCE_UNROLL partials per step, loaded before they are added: one
-     * block is latency-bound on these loads, not on the adds */
-    uint32_t i = tid;
-    for (; i + (REDUCE_UNROLL - 1) * REDUCE_THREADS < job.count; i += REDUCE_UNROLL * REDUCE_THREADS) {
-        gpussim_cuda_wsums b[REDUCE_UNROLL];
+    /* thread (field f, chain v of the block): consecutive threads read
+     * consecutive words of the field-major partials */
+    const int f = tid / REDUCE_CPB, v = tid % REDUCE_CPB;
+    const uint32_t chain = (uint32_t)GPU_BID_X * REDUCE_CPB + (uint32_t)v;
+    const uint64_t *col = (const uint64_t *)(partials + job.src_offset) + (size_t)f * job.count;
+    uint64_t lo = 0, hi = 0;
+    double mag = 0.0;
+    /* REDUCE_BATCH loads in flight before they are added; past the end a
+     * partial reads as 0 (adds nothing: +0.0 to a magnitude sum >= +0) */
+    for (uint32_t i = chain; i < job.count; i += REDUCE_BATCH * REDUCE_CHAINS) {
+        uint64_t b[REDUCE_BATCH];
 #pragma unroll
-        for (int u = 0; u < REDUCE_UNROLL; u++)
-            wsums_get(src, job.count, i + u * REDUCE_THREADS, &b[u]);
+        for (int u = 0; u < REDUCE_BATCH; u++)
+            b[u] = i + (uint32_t)u * REDUCE_CHAINS < job.count ? col[i + u * REDUCE_CHAINS] : 0;
+        if (f >= WS_ABS0) {
 #pragma unroll
-        for (int u = 0; u < REDUCE_UNROLL; u++)
-            wsums_add(&acc, &b[u]);
+            for (int u = 0; u < REDUCE_BATCH; u++)
+                mag += u64_as_double(b[u]);
+        } else {
+#pragma unroll
+            for (int u = 0; u < REDUCE_BATCH; u++) {
+                lo += b[u];
+                hi += lo < b[u];
+            }
+        }
     }
-    for (; i < job.count; i += REDUCE_THREADS) {
-        gpussim_cuda_wsums b;
-        wsums_get(src, job.count, i, &b);
-        wsums_add(&acc, &b);
+    uint64_t *tot = (uint64_t *)(scratch + REDUCE_SCRATCH_HEAD) +
+                    (size_t)jid * WS_FIELDS * REDUCE_CHAINS;
+    if (f < WS_ABS0) {
+        sm.limb_sum[0][tid] = lo;
+        sm.limb_sum[1][tid] = hi;
+    } else {
+        tot[(size_t)f * REDUCE_CHAINS + chain] = (uint64_t)gpu_double_bits(mag);
     }
-    wsums_put(sm.red, REDUCE_THREADS, (size_t)tid, &acc);
-    wsums_block_reduce(sm.red, tid, REDUCE_THREADS);
+    GPU_SYNC();
+    if (tid < GPUSSIM_WSUM_N * REDUCE_CPB) {
+        /* sum of limb l = lo_l + hi_l * 2^64; the quantity is
+         * sum_l (lo_l + hi_l * 2^64) * 2^(64 l) modulo 2^192 */
+        const int q = tid / REDUCE_CPB, c = tid % REDUCE_CPB;
+        const uint32_t ch = (uint32_t)GPU_BID_X * REDUCE_CPB + (uint32_t)c;
+        const int f0 = q * GPUSSIM_FX_LIMBS * REDUCE_CPB + c;
+        const uint64_t lo0 = sm.limb_sum[0][f0], hi0 = sm.limb_sum[1][f0];
+        const uint64_t lo1 = sm.limb_sum[0][f0 + REDUCE_CPB], hi1 = sm.limb_sum[1][f0 + REDUCE_CPB];
+        const uint64_t lo2 = sm.limb_sum[0][f0 + 2 * REDUCE_CPB];
+        const uint64_t l1 = hi0 + lo1;
+        const uint64_t l2 = hi1 + lo2 + (l1 < lo1);
+        tot[(size_t)(q * GPUSSIM_FX_LIMBS + 0) * REDUCE_CHAINS + ch] = lo0;
+        tot[(size_t)(q * GPUSSIM_FX_LIMBS + 1) * REDUCE_CHAINS + ch] = l1;
+        tot[(size_t)(q * GPUSSIM_FX_LIMBS + 2) * REDUCE_CHAINS + ch] = l2;
+    }
+    /* last-block-done: the totals visible device-wide before the count */
+    __threadfence();
+    GPU_SYNC();
+    unsigned *counter = (unsigned *)scratch + jid;
+    if (tid == 0)
+        last_block = atomicAdd(counter, 1u) == REDUCE_BLOCKS - 1;
+    GPU_SYNC();
+    if (!last_block)
+        return;
+    __threadfence();
+    /* other blocks' writes: read past this multiprocessor's L1 */
+    const volatile uint64_t *vt = tot;
+    for (int k = tid; k < WS_FIELDS * REDUCE_CHAINS; k += REDUCE_THREADS)
+        sm.red[k] = vt[k];
+    if (tid == 0)
+        *counter = 0;
+    wsums_block_reduce(sm.red, tid, REDUCE_CHAINS, REDUCE_THREADS);
     /* the result block is a plain struct: its 16 fields in field order */
     if (tid < WS_FIELDS)
-        ((uint64_t *)(out + job.dst_offset))[tid] = sm.red[(size_t)tid * REDUCE_THREADS];
+        ((uint64_t *)(out + job.dst_offset))[tid] = sm.red[(size_t)tid * REDUCE_CHAINS];
 }
