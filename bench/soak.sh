@@ -11,6 +11,7 @@
 #     cuda         the same with --backend cuda (host pictures uploaded)
 #     ffmpeg-cuda  ffmpeg: testsrc2 -> hwupload_cuda -> gpussim=backend=cuda
 #                  on CUDA frames (the reference blurred as the distorted)
+#     ffmpeg-cpu   the same filter graph on software frames, backend=cpu
 # Environment: GPUSSIM_CLI (default build/gpussim), FFMPEG (default
 # build/_ffmpeg/ffmpeg), SOAK_SIZE (176: the smallest size with MS-SSIM),
 # SOAK_INTERVAL (5 s), SOAK_THREADS (CPU workers, default 2).
@@ -30,7 +31,7 @@ interval=${SOAK_INTERVAL:-5}
 threads=${SOAK_THREADS:-2}
 cli=${GPUSSIM_CLI:-$root/build/gpussim}
 ffmpeg=${FFMPEG:-$root/build/_ffmpeg/ffmpeg}
-case $mode in cpu|cuda|ffmpeg-cuda) ;; *) sed -n '5,22p' "$0"; exit 2 ;; esac
+case $mode in cpu|cuda|ffmpeg-cpu|ffmpeg-cuda) ;; *) sed -n '5,23p' "$0"; exit 2 ;; esac
 mkdir -p "$out"
 rm -f "$out/ref.y4m" "$out/dis.y4m" "$out/scores.csv"
 
@@ -67,12 +68,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [ "$mode" = ffmpeg-cuda ]; then
+if [ "${mode%-*}" = ffmpeg ]; then
     [ -x "$ffmpeg" ] || { echo "soak: no ffmpeg at $ffmpeg (FFMPEG=...)"; exit 2; }
-    "$ffmpeg" -hide_banner -nostdin -y -loglevel warning -init_hw_device cuda=cu -filter_hw_device cu \
-        -f lavfi -i "testsrc2=s=${size}x${size}:r=25,format=yuv420p" \
-        -lavfi "[0:v]split[a][b];[b]gblur=sigma=1.5,hwupload_cuda[d];[a]hwupload_cuda[r];[d][r]gpussim=backend=cuda:log_fmt=csv:log_path=$out/scores.csv" \
-        -frames:v "$frames" -f null - 2> "$out/run.err" &
+    if [ "$mode" = ffmpeg-cuda ]; then
+        hw=(-init_hw_device cuda=cu -filter_hw_device cu)
+        up=hwupload_cuda
+    else
+        hw=()
+        up=null
+    fi
+    "$ffmpeg" -hide_banner -nostdin -y -loglevel warning "${hw[@]}" \
+        -f lavfi -i "testsrc2=s=${size}x${size}:r=25,trim=end_frame=$frames,format=yuv420p" \
+        -lavfi "[0:v]split[a][b];[b]gblur=sigma=1.5,$up[d];[a]$up[r];[d][r]gpussim=backend=${mode#ffmpeg-}:log_fmt=csv:log_path=$out/scores.csv" \
+        -f null - 2> "$out/run.err" &
     pid=$!
 else
     [ -x "$cli" ] || { echo "soak: no gpussim CLI at $cli (GPUSSIM_CLI=...)"; exit 2; }
