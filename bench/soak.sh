@@ -122,8 +122,10 @@ if [ "$rc" -ne 0 ]; then
 fi
 done_frames=$(($(wc -l < "$out/scores.csv") - 1))
 [ "$done_frames" -eq "$frames" ] || { echo "soak: $done_frames of $frames frames scored"; exit 1; }
+# the pools keep every value (exact median/percentiles): 8 bytes per score per frame
+nb_scores=$(($(head -n 1 "$out/scores.csv" | tr ',' '\n' | wc -l) - 1))
 awk -v total="$frames" -v secs="$(awk -v s="$start" -v e="$end" 'BEGIN { print e - s }')" -v mode="$mode" \
-    -v size="$size" '
+    -v size="$size" -v nb_scores="$nb_scores" '
     NR > 1 {
         if (!warm && $2 >= total / 10) { warm = 1; w_rss = $3; w_gpu = $4; w_frames = $2 }
         if ($3 > max_rss) max_rss = $3
@@ -134,6 +136,9 @@ awk -v total="$frames" -v secs="$(awk -v s="$start" -v e="$end" 'BEGIN { print e
         if (warm) {
             printf "host RSS: %d KiB after warm-up (%d frames), %d KiB at the end (%d frames): %+d KiB; max %d KiB\n",
                 w_rss, w_frames, last_rss, last_frames, last_rss - w_rss, max_rss
+            pool = (last_frames - w_frames) * nb_scores * 8 / 1024
+            printf "of which the pools keep the values (%d scores x 8 bytes per frame): %.0f KiB; the rest: %+.0f KiB\n",
+                nb_scores, pool, last_rss - w_rss - pool
             if (w_gpu != "-")
                 printf "device memory: %s MiB after warm-up, %s MiB at the end\n", w_gpu, last_gpu
         } else
