@@ -3,7 +3,8 @@
 # Copyright (c) 2026 The gpussim authors
 # Soak: scores FRAMES frame pairs in one run and samples the process's host
 # memory (VmRSS from /proc/PID/status) and, on the GPU, its device memory
-# (nvidia-smi) every INTERVAL seconds: memory must stay flat after warm-up.
+# (nvidia-smi: the process's, and the whole GPU's) every INTERVAL seconds:
+# memory must stay flat after warm-up.
 #
 #   bench/soak.sh MODE [FRAMES] [OUTDIR]        FRAMES default 100000
 #     cpu          the gpussim CLI, --backend cpu, on two y4m streams
@@ -31,7 +32,7 @@ interval=${SOAK_INTERVAL:-5}
 threads=${SOAK_THREADS:-2}
 cli=${GPUSSIM_CLI:-$root/build/gpussim}
 ffmpeg=${FFMPEG:-$root/build/_ffmpeg/ffmpeg}
-case $mode in cpu|cuda|ffmpeg-cpu|ffmpeg-cuda) ;; *) sed -n '5,23p' "$0"; exit 2 ;; esac
+case $mode in cpu|cuda|ffmpeg-cpu|ffmpeg-cuda) ;; *) sed -n '4,/^set -e/p' "$0" | sed '$d'; exit 2 ;; esac
 mkdir -p "$out"
 rm -f "$out/ref.y4m" "$out/dis.y4m" "$out/scores.csv"
 
@@ -95,14 +96,18 @@ else
 fi
 pids+=("$pid")
 
-gpu_mem() { # MiB used by $pid on the GPU, or -
-    command -v nvidia-smi >/dev/null 2>&1 || { echo -; return; }
-    nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits 2>/dev/null |
-        awk -F', *' -v p="$pid" '$1 == p { m = $2 } END { print (m == "" ? "-" : m) }'
+gpu_mem() { # MiB used by $pid on the GPU (- where nvidia-smi does not see the process, as in
+            # a container), then the device's whole used memory (GPU 0)
+    command -v nvidia-smi >/dev/null 2>&1 || { echo "- -"; return; }
+    local p d
+    p=$(nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits 2>/dev/null |
+        awk -F', *' -v p="$pid" '$1 == p { m = $2 } END { print (m == "" ? "-" : m) }')
+    d=$(nvidia-smi -i 0 --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -n 1)
+    echo "$p ${d:--}"
 }
 
 start=$(date +%s.%N)
-printf '%8s %10s %10s %12s\n' seconds frames rss_kib gpu_mib | tee "$out/samples.txt"
+printf '%8s %10s %10s %12s %12s\n' seconds frames rss_kib gpu_mib gpu_used_mib | tee "$out/samples.txt"
 while kill -0 "$pid" 2>/dev/null; do
     sleep "$interval"
     rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
@@ -110,7 +115,9 @@ while kill -0 "$pid" 2>/dev/null; do
     rows=1
     [ ! -f "$out/scores.csv" ] || rows=$(wc -l < "$out/scores.csv")
     t=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", e - s }')
-    printf '%8s %10s %10s %12s\n' "$t" "$((rows > 0 ? rows - 1 : 0))" "$rss" "$(gpu_mem)" | tee -a "$out/samples.txt"
+    read -r gp gd <<< "$(gpu_mem)"
+    printf '%8s %10s %10s %12s %12s\n' "$t" "$((rows > 0 ? rows - 1 : 0))" "$rss" "$gp" "$gd" |
+        tee -a "$out/samples.txt"
 done
 rc=0
 wait "$pid" || rc=$?
@@ -127,9 +134,9 @@ nb_scores=$(($(head -n 1 "$out/scores.csv" | tr ',' '\n' | wc -l) - 1))
 awk -v total="$frames" -v secs="$(awk -v s="$start" -v e="$end" 'BEGIN { print e - s }')" -v mode="$mode" \
     -v size="$size" -v nb_scores="$nb_scores" '
     NR > 1 {
-        if (!warm && $2 >= total / 10) { warm = 1; w_rss = $3; w_gpu = $4; w_frames = $2 }
+        if (!warm && $2 >= total / 10) { warm = 1; w_rss = $3; w_gpu = $4; w_dev = $5; w_frames = $2 }
         if ($3 > max_rss) max_rss = $3
-        last_rss = $3; last_gpu = $4; last_frames = $2
+        last_rss = $3; last_gpu = $4; last_dev = $5; last_frames = $2
     }
     END {
         printf "soak %s %dx%d: %d frames in %.0f s = %.0f frames/s\n", mode, size, size, total, secs, total / secs
@@ -140,7 +147,9 @@ awk -v total="$frames" -v secs="$(awk -v s="$start" -v e="$end" 'BEGIN { print e
             printf "of which the pools keep the values (%d scores x 8 bytes per frame): %.0f KiB; the rest: %+.0f KiB\n",
                 nb_scores, pool, last_rss - w_rss - pool
             if (w_gpu != "-")
-                printf "device memory: %s MiB after warm-up, %s MiB at the end\n", w_gpu, last_gpu
+                printf "device memory of the process: %s MiB after warm-up, %s MiB at the end\n", w_gpu, last_gpu
+            if (w_dev != "-")
+                printf "device memory used (whole GPU 0): %s MiB after warm-up, %s MiB at the end\n", w_dev, last_dev
         } else
             print "too few samples for a warm-up figure (lower SOAK_INTERVAL)"
     }' "$out/samples.txt" | tee "$out/summary.txt"
