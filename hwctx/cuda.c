@@ -254,9 +254,14 @@ static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
     return 0;
 }
 
+/* *p is set only on success: uninit frees what is non-zero */
 static int alloc_dev(struct cuda_backend *be, CUdeviceptr *p, size_t bytes)
 {
-    return CHECK_CU(cuMemAlloc(p, bytes ? bytes : 1));
+    CUdeviceptr d = 0;
+    const int err = CHECK_CU(cuMemAlloc(&d, bytes ? bytes : 1));
+    if (err >= 0)
+        *p = d;
+    return err;
 }
 
 static int alloc_planes(struct cuda_backend *be)
@@ -355,16 +360,24 @@ static void plan_host_planes(struct cuda_backend *be)
 static int alloc_host_staging(struct cuda_backend *be)
 {
     int err;
+    /* after a failure here, the next submit comes back: what was allocated
+     * then is kept (and freed at uninit), not allocated twice */
     for (int sp = 0; sp < be->nb_src_planes; sp++)
         for (int k = 0; k < 2; k++) {
+            if (be->src_dev[k][sp])
+                continue;
             err = alloc_dev(be, &be->src_dev[k][sp], be->src_row_bytes[sp] * be->src_rows[sp]);
             if (err < 0)
                 return err;
         }
     for (int i = 0; i < be->nb_slots; i++) {
-        err = CHECK_CU(cuMemAllocHost((void **)&be->slots[i].staging, 2 * be->staging_size));
+        if (be->slots[i].staging)
+            continue;
+        void *staging = NULL;
+        err = CHECK_CU(cuMemAllocHost(&staging, 2 * be->staging_size));
         if (err < 0)
             return err;
+        be->slots[i].staging = staging;
     }
     return 0;
 }

@@ -13,6 +13,8 @@
 
 static struct gpussim_cuda_api cuda_api;
 static int cuda_api_ok;
+/* test hook (tests/test_cuda_faults.c): a table that replaces the driver's */
+static const struct gpussim_cuda_api *_Atomic cuda_api_override;
 static pthread_once_t cuda_api_once = PTHREAD_ONCE_INIT;
 
 static int load_symbol(void *lib, void **dst, const char *name, const char *fallback)
@@ -88,6 +90,14 @@ static void cuda_load_once(void)
 
 const struct gpussim_cuda_api *gpussim_cuda_load(void)
 {
+    const struct gpussim_cuda_api *override = cuda_api_override;
+    if (override)
+        return override;
     pthread_once(&cuda_api_once, cuda_load_once);
     return cuda_api_ok ? &cuda_api : NULL;
+}
+
+void gpussim_cuda_set_api_for_tests(const struct gpussim_cuda_api *api)
+{
+    cuda_api_override = api;
 }

@@ -91,4 +91,10 @@ struct gpussim_cuda_api {
  * Returns NULL when the driver is absent or too old. */
 const struct gpussim_cuda_api *gpussim_cuda_load(void);
 
+/* Test hook, not part of the public API: contexts created after this call
+ * use api instead of the driver's table (NULL restores the driver's). A test
+ * wraps the driver's entry points with it to inject failures
+ * (tests/test_cuda_faults.c). */
+void gpussim_cuda_set_api_for_tests(const struct gpussim_cuda_api *api);
+
 #endif /* GPUSSIM_CUDA_LOADER_H */

@@ -7,6 +7,9 @@
 # seeds are not touched). New inputs go to $GPUSSIM_FUZZ_DIR/corpus-TARGET,
 # crashes to $GPUSSIM_FUZZ_DIR/crash-TARGET-* (default build-fuzz/).
 # Prints exec/s per target; fails when a target crashes.
+# A unit running longer than GPUSSIM_FUZZ_TIMEOUT seconds (default 60) is a
+# failure (a hang): fuzz_api's MS-SSIM-sized units take ~2 s under ASan on
+# an idle core, and a 10 s limit fired on them on a loaded machine (nice 19).
 #   scripts/fuzz.sh [SECONDS] [TARGET...]   targets: api input options pool log
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,7 +72,7 @@ for t in $targets; do
     rc=0
     # a smaller quarantine: fresh pages for every allocation cost ~25% exec/s
     ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=16 UBSAN_OPTIONS=print_stacktrace=1 \
-        "$out/fuzz_$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        "$out/fuzz_$t" -max_total_time="$secs" -max_len=65536 -timeout="${GPUSSIM_FUZZ_TIMEOUT:-60}" -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$out/crash-$t-" "$out/corpus-$t" >"$log" 2>&1 || rc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)

@@ -25,5 +25,34 @@ if [ "$status" -ne 0 ]; then
         grep -q -E '^(FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "==== $f"; tail -40 "$f"; }
     done
 fi
-echo "${pass:-0} passed, $(( ${fail:-0} + ${error:-0} )) failed, ${skip:-0} skipped"
+pass=${pass:-0} fail=$(( ${fail:-0} + ${error:-0} )) skip=${skip:-0}
+
+# Reliability steps after the suite (GPUSSIM_CI_RELIABILITY=0 leaves them
+# out), each counted in the closing line as one test:
+#   sanitizers  scripts/check-sanitizers.sh: the suite again under ASan+UBSan
+#   fuzz        scripts/fuzz.sh: each libFuzzer target for GPUSSIM_FUZZ_SECONDS
+#               (default 30) from its seed corpus; a crash fails it
+# (valgrind on the CLI and on the allocation-failure walk are make check tests.)
+step() { # name command...: exit 0 = pass, 77 = skip, else fail
+    local name=$1 rc=0 t0=$SECONDS
+    shift
+    echo "==== $name: $*"
+    "$@" >"$name.step.log" 2>&1 || rc=$?
+    tail -n 12 "$name.step.log"
+    case $rc in
+        0) pass=$((pass + 1)); echo "PASS: $name ($((SECONDS - t0)) s)" ;;
+        77) skip=$((skip + 1)); echo "SKIP: $name" ;;
+        *) fail=$((fail + 1)); status=1; echo "FAIL: $name (exit $rc, $((SECONDS - t0)) s; build/$name.step.log)" ;;
+    esac
+}
+have_clang() { command -v clang-14 >/dev/null 2>&1 || command -v clang >/dev/null 2>&1; }
+fuzz_step() {
+    have_clang || { echo "SKIP: no clang for libFuzzer"; return 77; }
+    "$root/scripts/fuzz.sh" "${GPUSSIM_FUZZ_SECONDS:-30}"
+}
+if [ "${GPUSSIM_CI_RELIABILITY:-1}" != 0 ]; then
+    step sanitizers "$root/scripts/check-sanitizers.sh"
+    step fuzz fuzz_step
+fi
+echo "$pass passed, $fail failed, $skip skipped"
 exit "$status"

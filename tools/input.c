@@ -381,6 +381,27 @@ int cli_input_start(struct cli_input *in, const struct cli_video_format *fmt)
                  (unsigned long long)(in->file_size / in->frame_size),
                  (unsigned long long)(in->file_size % in->frame_size));
     }
+    /* The frame size comes from a header (up to 32768x32768 16-bit 4:4:4:
+     * 6 GiB): a regular file too short for one frame is refused before the
+     * buffer is allocated, so a few bytes of header never reserve gigabytes.
+     * (From a pipe, the buffer's pages are only touched as data arrives; a
+     * failed allocation is an error naming the size.) */
+    if (in->is_regular) {
+        const long pos = ftell(in->f);
+        const uint64_t used = pos < 0 ? 0 : (uint64_t)pos - (in->prefix_len - in->prefix_pos);
+        const uint64_t avail = in->file_size > used ? in->file_size - used : 0;
+        const uint64_t need = in->frame_size + (in->kind == CLI_INPUT_Y4M ? 6 : 0); /* "FRAME\n" */
+        char desc[64];
+        if (avail > 0 && avail < need)
+            return input_error(in,
+                               "%s: truncated input: its %llu bytes%s cannot hold one %s frame "
+                               "(%llu bytes)%s",
+                               in->path, (unsigned long long)avail,
+                               in->kind == CLI_INPUT_Y4M ? " after the header" : "",
+                               cli_format_describe(f, desc, sizeof(desc)), (unsigned long long)need,
+                               in->kind == CLI_INPUT_Y4M ? ": is the y4m header's size right?"
+                                                         : ": are -w/-h/-p/-b right?");
+    }
     in->buf = malloc(in->frame_size);
     if (!in->buf)
         return input_error(in, "%s: cannot allocate a %zu-byte frame buffer", in->path, in->frame_size);

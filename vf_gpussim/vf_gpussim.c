@@ -155,6 +155,8 @@ typedef struct GpussimFilterContext {
     GpussimLogWriter *log;   /* the library's log writer (log_path) */
     int log_error;           /* writing the log failed: AVERROR, reported once */
     int consumed, produced;  /* during one activate() */
+    int64_t last_ref_pts;    /* the reference frame of the last scored pair */
+    uint64_t nb_repeated;    /* pairs scored against the ended reference's last frame */
 
     AVBufferRef *hw_device;  /* keeps the device the library adopted alive */
     AVBufferRef *vk_device;  /* VAAPI: the derived Vulkan device */
@@ -947,13 +949,33 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *f, const char *what)
 {
     GpussimFilterContext *s = ctx->priv;
     if (f->width != s->width || f->height != s->height) {
+        /* the pair's frame number: the index the library would give it */
+        const uint64_t n = s->nb_scored + av_fifo_can_read(s->queue);
         av_log(ctx, AV_LOG_ERROR,
-               "%s frame is %dx%d but the stream was configured as %dx%d: gpussim does not "
-               "follow mid-stream size changes (scale both inputs to a fixed size)\n",
-               what, f->width, f->height, s->width, s->height);
+               "%s frame %" PRIu64 " is %dx%d, but earlier frames were %dx%d: sizes changed "
+               "mid-stream, which gpussim does not follow (scale both inputs to a fixed size)\n",
+               what, n, f->width, f->height, s->width, s->height);
         return AVERROR(EINVAL);
     }
     return 0;
+}
+
+/* framesync's repeatlast (the default) scores distorted frames past the
+ * reference's end against its last frame: count them for a warning at the
+ * end. The reference has ended when framesync took its input out of the
+ * sync (sync 0); a frame is repeated when it served the previous pair too
+ * and the distorted frame lies past its duration (when known). */
+static void count_repeated_ref(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
+{
+    GpussimFilterContext *s = ctx->priv;
+    const int ended = s->fs.in[1].sync == 0;
+
+    if (ended && ref->pts == s->last_ref_pts && ref->pts != AV_NOPTS_VALUE &&
+        (ref->duration <= 0 || dist->pts == AV_NOPTS_VALUE ||
+         dist->pts >= ref->pts + av_rescale_q(ref->duration, ctx->inputs[1]->time_base,
+                                              s->fs.time_base)))
+        s->nb_repeated++;
+    s->last_ref_pts = ref->pts;
 }
 
 #if CONFIG_VULKAN && CONFIG_VAAPI
@@ -1105,9 +1127,10 @@ static int do_gpussim(FFFrameSync *fs)
         return AVERROR(ENOMEM);
     }
     e->dist = dist;
-    if ((ret = check_frame(ctx, dist, "a distorted")) < 0 ||
-        (ret = check_frame(ctx, ref, "a reference")) < 0)
+    if ((ret = check_frame(ctx, dist, "distorted")) < 0 ||
+        (ret = check_frame(ctx, ref, "reference")) < 0)
         goto fail;
+    count_repeated_ref(ctx, dist, ref);
     /* The library reads device memory after submit returns: keep the
      * reference frame (framesync only lends it) until the scores are in. */
     if (s->kind != FRAMES_SW) {
@@ -1221,6 +1244,7 @@ static av_cold int init(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
     s->fs.on_event = do_gpussim;
+    s->last_ref_pts = AV_NOPTS_VALUE;
     if (s->clip_db && !s->db)
         av_log(ctx, AV_LOG_WARNING, "clip_db has no effect without db=1\n");
     return 0;
@@ -1294,6 +1318,10 @@ static av_cold void uninit(AVFilterContext *ctx)
         }
         av_fifo_freep2(&s->queue);
     }
+    if (s->nb_repeated)
+        av_log(ctx, AV_LOG_WARNING, "%" PRIu64 " distorted frame(s) were scored against the "
+               "reference's repeated last frame (the reference is shorter); use shortest=1 or "
+               "eof_action=endall to stop instead\n", s->nb_repeated);
     if (s->gs)
         print_summary(ctx);
     close_log(ctx);

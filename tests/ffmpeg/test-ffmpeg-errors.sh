@@ -107,20 +107,48 @@ ff -f lavfi -i "$long" -lavfi "$chain:log_path=$work/early.json" -frames:v 3 -f 
 $COMPARE "logcheck:$work/early.json"
 
 # An error in the middle of the stream (the reference changes size at its
-# 3rd or 4th frame) stops ffmpeg with a message; the log still holds every
-# frame scored before it, as valid JSON.
-expect_failure "a reference frame is 320x288 but the stream was configured as 352x288" -f lavfi -i "$long" \
+# 3rd frame) stops ffmpeg with a message naming the frame and saying that the
+# size changed mid-stream; the log is valid JSON with exactly the frames
+# before it (their number is the frame number in the message), equal to a
+# complete run's.
+expect_failure "reference frame [0-9]+ is 320x288, but earlier frames were 352x288: sizes changed mid-stream" -f lavfi -i "$long" \
     -lavfi "[0:v]split[a][b];[b]gblur=sigma=2,scale=w='if(gte(n\,3)\,320\,352)':h=288:eval=frame[bd];[a][bd]gpussim=backend=cpu:log_path=$work/mid.json" \
     -f null -
+mid_n=$(sed -n 's/.*reference frame \([0-9]*\) is 320x288.*/\1/p' "$work/err" | head -n 1)
 $COMPARE "logcheck:$work/mid.json"
-python3 - "$work/early.json" "$work/mid.json" "$work/full.json" <<'PY'
+python3 - "$work/early.json" "$work/mid.json" "$work/full.json" "$mid_n" <<'PY'
 import json, sys
-early, mid, full = (json.load(open(p))["frames"] for p in sys.argv[1:])
+early, mid, full = (json.load(open(p))["frames"] for p in sys.argv[1:4])
+mid_n = int(sys.argv[4])
 assert 3 <= len(early) < len(full) == 50, (len(early), len(full))
 assert early == full[:len(early)], "early-stop log differs from the full run"
 print(f"early stop: log has {len(early)} of {len(full)} frames, equal to the full run's")
-assert 2 <= len(mid) <= 3, len(mid)
+assert 2 <= mid_n <= 3 and len(mid) == mid_n, (mid_n, len(mid))
 assert mid == full[:len(mid)], "log before the error differs from the full run"
-print(f"error mid-stream: log has the {len(mid)} frames scored before it, equal to the full run's")
+print(f"error at frame {mid_n}: log has the {len(mid)} frames scored before it, equal to the full run's")
+PY
+
+# A decoded input that changes size (an MPEG-2 stream of 320x240 frames, then
+# 256x192 ones): ffmpeg rebuilds the filter graph on such a change unless
+# -reinit_filter 0; with it the filter sees the change, names the frame, and
+# the log holds every frame before it.
+ff -loglevel error -f lavfi -i "testsrc2=s=320x240:r=25:d=1" -c:v mpeg2video -q:v 2 -f mpegts "$work/a.ts"
+ff -loglevel error -f lavfi -i "testsrc2=s=256x192:r=25:d=0.4" -c:v mpeg2video -q:v 2 -output_ts_offset 1 \
+    -f mpegts "$work/b.ts"
+cat "$work/a.ts" "$work/b.ts" > "$work/dis.ts"
+ff -loglevel error -f lavfi -i "testsrc2=s=320x240:r=25:d=2" -pix_fmt yuv420p "$work/ref.y4m"
+expect_failure "distorted frame [0-9]+ is 256x192, but earlier frames were 320x240: sizes changed mid-stream" \
+    -reinit_filter 0 -i "$work/dis.ts" -i "$work/ref.y4m" \
+    -lavfi "[0:v][1:v]gpussim=backend=cpu:feature=float_ssim:log_path=$work/dec.json" -f null -
+dec_n=$(sed -n 's/.*distorted frame \([0-9]*\) is 256x192.*/\1/p' "$work/err" | head -n 1)
+$COMPARE "logcheck:$work/dec.json"
+python3 - "$work/dec.json" "$dec_n" <<'PY'
+import json, sys
+frames = json.load(open(sys.argv[1]))["frames"]
+n = int(sys.argv[2])
+# 25 frames of 320x240; the MPEG-2 decoder may hold back the last one at the splice
+assert 24 <= n <= 25 and len(frames) == n, (n, len(frames))
+assert [f["frameNum"] for f in frames] == list(range(n))
+print(f"decoded size change at frame {n}: log has the {n} frames before it")
 PY
 note "PASS"
