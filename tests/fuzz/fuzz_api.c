@@ -196,11 +196,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the naive transcription, plane by plane, in the library's order */
     const char *const *names;
     REQUIRE(gpussim_score_names(ctx, &names) == nb, "name count");
+    /* no metric chosen: the library scores what the frame size allows;
+     * which ones it took shows in the (luma) score names */
+    unsigned metrics = p.metrics;
+    for (int i = 0; !p.metrics && i < nb; i++) {
+        if (!strcmp(names[i], "float_ssim"))
+            metrics |= GPUSSIM_METRIC_FLOAT_SSIM;
+        else if (!strcmp(names[i], "float_ms_ssim"))
+            metrics |= GPUSSIM_METRIC_FLOAT_MS_SSIM;
+        else if (!strcmp(names[i], "float_ansnr"))
+            metrics |= GPUSSIM_METRIC_FLOAT_ANSNR;
+        else if (!strcmp(names[i], "ssim"))
+            metrics |= GPUSSIM_METRIC_SSIM;
+    }
     const struct naive_opts o = {
-        .float_ssim = !!(p.metrics & GPUSSIM_METRIC_FLOAT_SSIM) || !p.metrics,
-        .ms_ssim = !!(p.metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) || !p.metrics,
-        .ansnr = !!(p.metrics & GPUSSIM_METRIC_FLOAT_ANSNR) || !p.metrics,
-        .issim = !!(p.metrics & GPUSSIM_METRIC_SSIM) || !p.metrics,
+        .float_ssim = !!(metrics & GPUSSIM_METRIC_FLOAT_SSIM),
+        .ms_ssim = !!(metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM),
+        .ansnr = !!(metrics & GPUSSIM_METRIC_FLOAT_ANSNR),
+        .issim = !!(metrics & GPUSSIM_METRIC_SSIM),
         .scale = p.ssim_scale, .lcs = p.enable_lcs, .db = p.enable_db, .clip_db = p.clip_db,
     };
     double want[128];
