@@ -42,17 +42,6 @@ static int refuse(const struct reader *r, const struct json_value *at, const cha
     return -EINVAL;
 }
 
-static char *dup_str(const char *s)
-{
-    if (!s)
-        return NULL;
-    const size_t n = strlen(s) + 1;
-    char *d = gpussim_malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 void gpussim_log_free(struct gpussim_log **plog)
 {
     if (!plog || !*plog)
@@ -109,7 +98,7 @@ static int get_string(const struct reader *r, const struct json_value *obj, cons
         return 0;
     if (v->type != JSON_STRING)
         return refuse(r, v, "\"%s\" is not a string", key);
-    char *s = dup_str(v->string);
+    char *s = gpussim_strdup(v->string);
     if (!s)
         return -ENOMEM;
     *out = s;
@@ -170,7 +159,7 @@ static int take_names(const struct reader *r, const struct json_value *obj, stru
         for (size_t k = 0; k < i; k++)
             if (!strcmp(obj->keys[k], obj->keys[i]))
                 return refuse(r, &obj->items[i], "metric \"%s\" appears twice", obj->keys[i]);
-        l->metrics[i].name = dup_str(obj->keys[i]);
+        l->metrics[i].name = gpussim_strdup(obj->keys[i]);
         if (!l->metrics[i].name)
             return -ENOMEM;
         l->metrics[i].pooled.min = l->metrics[i].pooled.max = NAN;
@@ -354,7 +343,7 @@ int gpussim_log_parse(struct gpussim_log **plog, const char *buf, size_t len, gp
         err = refuse(&r, ver ? ver : &root, "no \"version\" string (not a libvmaf-layout log)");
         goto fail;
     }
-    if (!(l->version = dup_str(ver->string))) {
+    if (!(l->version = gpussim_strdup(ver->string))) {
         err = -ENOMEM;
         goto fail;
     }

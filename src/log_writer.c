@@ -35,17 +35,6 @@ struct GpussimLogWriter {
     int64_t first_frame;
 };
 
-static char *dup_str(const char *s)
-{
-    if (!s)
-        return NULL;
-    const size_t n = strlen(s) + 1;
-    char *d = gpussim_malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static void writer_free(GpussimLogWriter *w)
 {
     if (!w)
@@ -143,7 +132,7 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
     w->format = params->format;
     w->timestamps = !!params->timestamps;
     w->first_frame = params->first_frame < 0 ? -1 : params->first_frame;
-    w->path = dup_str(params->path ? params->path : "(stream)");
+    w->path = gpussim_strdup(params->path ? params->path : "(stream)");
     const size_t n = nb_metrics ? (size_t)nb_metrics : 1;
     w->names = gpussim_calloc(n, sizeof(*w->names));
     w->pools = gpussim_calloc(n, sizeof(*w->pools));
@@ -152,16 +141,16 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
         goto nomem;
     w->nb_metrics = nb_metrics;
     for (int i = 0; i < nb_metrics; i++) {
-        w->names[i] = dup_str(names[i]);
+        w->names[i] = gpussim_strdup(names[i]);
         if (!w->names[i] || gpussim_pool_create(&w->pools[i]) < 0)
             goto nomem;
     }
-    w->library = dup_str(cfg->library);
-    w->api = dup_str(cfg->api);
-    w->backend = dup_str(cfg->backend);
-    w->chroma = dup_str(cfg->chroma);
-    w->planes = dup_str(cfg->planes);
-    w->features = dup_str(cfg->features);
+    w->library = gpussim_strdup(cfg->library);
+    w->api = gpussim_strdup(cfg->api);
+    w->backend = gpussim_strdup(cfg->backend);
+    w->chroma = gpussim_strdup(cfg->chroma);
+    w->planes = gpussim_strdup(cfg->planes);
+    w->features = gpussim_strdup(cfg->features);
     if ((cfg->library && !w->library) || (cfg->api && !w->api) || (cfg->backend && !w->backend) ||
         (cfg->chroma && !w->chroma) || (cfg->planes && !w->planes) || (cfg->features && !w->features))
         goto nomem;

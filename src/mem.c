@@ -9,6 +9,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "mem.h"
 
 static atomic_long fail_countdown = -1; /* < 0: never fail */
@@ -91,4 +93,15 @@ long gpussim_internal_alloc_attempts(void)
 long gpussim_internal_alloc_live(void)
 {
     return atomic_load(&live);
+}
+
+char *gpussim_strdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    const size_t n = strlen(s) + 1;
+    char *d = gpussim_malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
 }

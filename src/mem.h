@@ -19,6 +19,8 @@ void *gpussim_malloc(size_t size);
 void *gpussim_calloc(size_t n, size_t size);
 void *gpussim_realloc(void *p, size_t size);
 void gpussim_free(void *p);
+/* A copy of s through gpussim_malloc; NULL for NULL (or on failure). */
+char *gpussim_strdup(const char *s);
 /* Memory whose ownership leaves the library (freed by the caller with
  * free()): can be failed, is not counted as held. */
 void *gpussim_malloc_foreign(size_t size);

@@ -10,6 +10,7 @@ Every check prints what differs and exits 1 on a mismatch, 0 when all holds.
 import html.parser
 import json
 import math
+import os
 import random
 import re
 import struct
@@ -17,18 +18,8 @@ import sys
 import xml.etree.ElementTree as ET
 import zlib
 
-
-def fail(msg):
-    print("    FAIL: " + msg)
-    sys.exit(1)
-
-
-def load_json(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        fail("%s is not valid JSON: %s" % (path, e))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_check import fail, load_json  # noqa: E402  the CLI tests' helpers
 
 
 # ---- inputs ------------------------------------------------------------------
