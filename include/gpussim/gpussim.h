@@ -35,6 +35,16 @@
 extern "C" {
 #endif
 
+/** Marks the library's exported functions: the library is built with
+ *  -fvisibility=hidden, so only these are visible to programs. */
+#ifndef GPUSSIM_API
+#if defined(__GNUC__) && __GNUC__ >= 4 && !defined(_WIN32)
+#define GPUSSIM_API __attribute__((visibility("default")))
+#else
+#define GPUSSIM_API
+#endif
+#endif
+
 #define GPUSSIM_API_VERSION_MAJOR 1
 #define GPUSSIM_API_VERSION_MINOR 2
 
@@ -202,7 +212,7 @@ typedef struct GpussimContext GpussimContext;
  *  the frame size allows, see gpussim_create(); ms_ssim_options = 0:
  *  float_ms_ssim shares enable_lcs/enable_db/clip_db until
  *  gpussim_use_feature() gives it its own). */
-void gpussim_default_params(struct gpussim_params *p);
+GPUSSIM_API void gpussim_default_params(struct gpussim_params *p);
 
 /* ---------------------------------------------------------------------------
  * Features: libvmaf's names and options, one table for every front-end.
@@ -219,7 +229,7 @@ struct gpussim_feature_info {
 
 /** The i-th feature of the table (i from 0), NULL past the end. The strings
  *  are static. @since API 1.2 */
-const struct gpussim_feature_info *gpussim_feature_get(int i);
+GPUSSIM_API const struct gpussim_feature_info *gpussim_feature_get(int i);
 
 /**
  * Adds one feature to p, libvmaf's vmaf_use_feature() in a string:
@@ -237,7 +247,7 @@ const struct gpussim_feature_info *gpussim_feature_get(int i);
  * @return 0, or -EINVAL with the reason logged through p->log_cb.
  * @since API 1.2
  */
-int gpussim_use_feature(struct gpussim_params *p, const char *spec);
+GPUSSIM_API int gpussim_use_feature(struct gpussim_params *p, const char *spec);
 
 /**
  * Writes p's features and their options as a canonical spec list, one
@@ -247,17 +257,17 @@ int gpussim_use_feature(struct gpussim_params *p, const char *spec);
  * @return the length (snprintf-like: may exceed size, then truncated), or
  *         -EINVAL. @since API 1.2
  */
-int gpussim_features_string(const struct gpussim_params *p, char *buf, size_t size);
+GPUSSIM_API int gpussim_features_string(const struct gpussim_params *p, char *buf, size_t size);
 
 /** The backend's name ("auto", "cpu", "cuda", "vulkan", "hip", "ze"), NULL
  *  for a value outside the enum. Iterate from GPUSSIM_BACKEND_AUTO until
  *  NULL to list them. @since API 1.2 */
-const char *gpussim_backend_type_name(enum gpussim_backend_type type);
+GPUSSIM_API const char *gpussim_backend_type_name(enum gpussim_backend_type type);
 
 /** Parses a backend name (as gpussim_backend_type_name() spells it; also
  *  "level-zero" for ze). @return 0, or -EINVAL for an unknown name (nothing
  *  logged: the caller names it). @since API 1.2 */
-int gpussim_backend_from_name(const char *name, enum gpussim_backend_type *type);
+GPUSSIM_API int gpussim_backend_from_name(const char *name, enum gpussim_backend_type *type);
 
 /**
  * Validates params and creates a context. Every configuration that cannot
@@ -271,13 +281,13 @@ int gpussim_backend_from_name(const char *name, enum gpussim_backend_type *type)
  * @return 0, -EINVAL (bad configuration), -ENODEV (backend or device
  *         unavailable), -ENOSYS (backend not built), -ENOMEM.
  */
-int gpussim_create(GpussimContext **ctx, const struct gpussim_params *params);
+GPUSSIM_API int gpussim_create(GpussimContext **ctx, const struct gpussim_params *params);
 
 /** Waits for work in flight, frees everything, sets *ctx to NULL. NULL-safe. */
-void gpussim_destroy(GpussimContext **ctx);
+GPUSSIM_API void gpussim_destroy(GpussimContext **ctx);
 
 /** Name of the backend the context runs on ("cpu", "cuda", "vulkan", ...). */
-const char *gpussim_backend_name(const GpussimContext *ctx);
+GPUSSIM_API const char *gpussim_backend_name(const GpussimContext *ctx);
 
 /**
  * The names of the per-frame scores, in the order of gpussim_result.values:
@@ -286,7 +296,7 @@ const char *gpussim_backend_name(const GpussimContext *ctx);
  * then with planes=ALL the same names suffixed ".u" and ".v".
  * Valid until the context is destroyed.
  */
-int gpussim_score_names(const GpussimContext *ctx, const char *const **names);
+GPUSSIM_API int gpussim_score_names(const GpussimContext *ctx, const char *const **names);
 
 /** The scores of one frame. */
 struct gpussim_result {
@@ -302,7 +312,7 @@ struct gpussim_result {
  *         pending (collect one first); -EINVAL for a picture that does not
  *         match the configured format or memory; a device error.
  */
-int64_t gpussim_submit(GpussimContext *ctx, const struct gpussim_picture *ref,
+GPUSSIM_API int64_t gpussim_submit(GpussimContext *ctx, const struct gpussim_picture *ref,
                        const struct gpussim_picture *dis);
 
 /**
@@ -312,13 +322,13 @@ int64_t gpussim_submit(GpussimContext *ctx, const struct gpussim_picture *ref,
  *         the next frame is not finished yet); a negative error when the
  *         next frame failed (it is consumed; later frames can still be collected).
  */
-int gpussim_collect(GpussimContext *ctx, struct gpussim_result *res, int wait);
+GPUSSIM_API int gpussim_collect(GpussimContext *ctx, struct gpussim_result *res, int wait);
 
 /** Number of frames submitted and not yet collected. */
-int gpussim_pending(const GpussimContext *ctx);
+GPUSSIM_API int gpussim_pending(const GpussimContext *ctx);
 
 /** Human-readable text for a gpussim error code. */
-const char *gpussim_strerror(int err);
+GPUSSIM_API const char *gpussim_strerror(int err);
 
 /* ---------------------------------------------------------------------------
  * Pooling: statistics over frames, mergeable across chunks.
@@ -338,23 +348,23 @@ struct gpussim_pool_stats {
     double min, max;
 };
 
-int gpussim_pool_create(GpussimPool **pool);
-void gpussim_pool_destroy(GpussimPool **pool);
+GPUSSIM_API int gpussim_pool_create(GpussimPool **pool);
+GPUSSIM_API void gpussim_pool_destroy(GpussimPool **pool);
 /** Adds one value. NaN is rejected with -EINVAL; +-inf (an enable_db score
  *  of a perfect frame without clip_db) is accepted and makes the mean
  *  infinite. Finite values beyond +-2^900 (~8.5e270; no metric comes near)
  *  are rejected with -ERANGE: the exact sums must not overflow. On any
  *  failure (also -ENOMEM) the pool is unchanged. */
-int gpussim_pool_add(GpussimPool *pool, double v);
+GPUSSIM_API int gpussim_pool_add(GpussimPool *pool, double v);
 /** dst becomes the pool of dst's values followed by src's. src may be dst:
  *  the pool then holds each of its values twice. All or nothing: on failure
  *  (-ENOMEM) dst is unchanged. */
-int gpussim_pool_merge(GpussimPool *dst, const GpussimPool *src);
+GPUSSIM_API int gpussim_pool_merge(GpussimPool *dst, const GpussimPool *src);
 /** Fills *st; on an empty pool count is 0 and the other fields are NaN. */
-int gpussim_pool_stats(const GpussimPool *pool, struct gpussim_pool_stats *st);
+GPUSSIM_API int gpussim_pool_stats(const GpussimPool *pool, struct gpussim_pool_stats *st);
 /** Percentile q in [0, 100], linear interpolation between closest ranks
  *  (numpy's default). -EINVAL for an empty pool or q out of range. */
-int gpussim_pool_percentile(const GpussimPool *pool, double q, double *out);
+GPUSSIM_API int gpussim_pool_percentile(const GpussimPool *pool, double q, double *out);
 
 /**
  * Serialises a pool into a self-describing text blob, so chunks scored by
@@ -363,7 +373,7 @@ int gpussim_pool_percentile(const GpussimPool *pool, double q, double *out);
  * of all that. *buf is malloc()ed (free() it) and NUL-terminated; *len
  * does not count the NUL.
  */
-int gpussim_pool_serialize(const GpussimPool *pool, char **buf, size_t *len);
+GPUSSIM_API int gpussim_pool_serialize(const GpussimPool *pool, char **buf, size_t *len);
 /**
  * Parses gpussim_pool_serialize()'s output (exactly len bytes) into a new
  * pool. A blob that is truncated, extended, corrupted (checksum), of another
@@ -372,10 +382,10 @@ int gpussim_pool_serialize(const GpussimPool *pool, char **buf, size_t *len);
  * The reason goes to log_cb (may be NULL) at GPUSSIM_LOG_ERROR.
  * @since API 1.1
  */
-int gpussim_pool_deserialize2(GpussimPool **pool, const char *buf, size_t len, gpussim_log_fn log_cb,
+GPUSSIM_API int gpussim_pool_deserialize2(GpussimPool **pool, const char *buf, size_t len, gpussim_log_fn log_cb,
                               void *log_opaque);
 /** gpussim_pool_deserialize2() without a log callback. */
-int gpussim_pool_deserialize(GpussimPool **pool, const char *buf, size_t len);
+GPUSSIM_API int gpussim_pool_deserialize(GpussimPool **pool, const char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -71,7 +71,7 @@ typedef struct GpussimLogWriter GpussimLogWriter;
  * format and features go into the log. ctx must outlive the writer.
  * @return 0, -errno of the failed open (logged), -EINVAL, -ENOMEM.
  */
-int gpussim_log_open(GpussimLogWriter **w, const GpussimContext *ctx,
+GPUSSIM_API int gpussim_log_open(GpussimLogWriter **w, const GpussimContext *ctx,
                      const struct gpussim_log_writer_params *params);
 
 /**
@@ -82,7 +82,7 @@ int gpussim_log_open(GpussimLogWriter **w, const GpussimContext *ctx,
  * fails this call (-EIO, -ENOSPC...), logged once, and every later call.
  * NaN values are written (null) and left out of the pools.
  */
-int gpussim_log_write_frame(GpussimLogWriter *w, const double *values, double timestamp);
+GPUSSIM_API int gpussim_log_write_frame(GpussimLogWriter *w, const double *values, double timestamp);
 
 /**
  * Finishes the log (JSON: pooled statistics, fps, config, pool state), closes
@@ -90,13 +90,13 @@ int gpussim_log_write_frame(GpussimLogWriter *w, const double *values, double ti
  * After a failed write it only frees (the file keeps the frames before it).
  * @return 0, or the write/close error (logged).
  */
-int gpussim_log_close(GpussimLogWriter **w, double fps);
+GPUSSIM_API int gpussim_log_close(GpussimLogWriter **w, double fps);
 
 /** Frames written so far. */
-uint64_t gpussim_log_frames(const GpussimLogWriter *w);
+GPUSSIM_API uint64_t gpussim_log_frames(const GpussimLogWriter *w);
 
 /** Frames whose score i was NaN (left out of its pool), so far. */
-uint64_t gpussim_log_frames_left_out(const GpussimLogWriter *w, int i);
+GPUSSIM_API uint64_t gpussim_log_frames_left_out(const GpussimLogWriter *w, int i);
 
 /* ---- reading ---------------------------------------------------------------- */
 
@@ -153,14 +153,14 @@ struct gpussim_log {
  * read with has_config = 0 and pool = NULL.
  * @return 0, -EINVAL, -ENOMEM, -EFBIG (above GPUSSIM_LOG_MAX_BYTES).
  */
-int gpussim_log_parse(struct gpussim_log **log, const char *buf, size_t len, gpussim_log_fn log_cb,
+GPUSSIM_API int gpussim_log_parse(struct gpussim_log **log, const char *buf, size_t len, gpussim_log_fn log_cb,
                       void *log_opaque);
 
 /** Reads path ("-": stdin) and parses it; I/O errors are -errno, logged. */
-int gpussim_log_read(struct gpussim_log **log, const char *path, gpussim_log_fn log_cb, void *log_opaque);
+GPUSSIM_API int gpussim_log_read(struct gpussim_log **log, const char *path, gpussim_log_fn log_cb, void *log_opaque);
 
 /** Frees a parsed log; *log = NULL. NULL-safe. */
-void gpussim_log_free(struct gpussim_log **log);
+GPUSSIM_API void gpussim_log_free(struct gpussim_log **log);
 
 /**
  * Merges chunk logs, in the order given, into one JSON log at params->path
@@ -176,7 +176,7 @@ void gpussim_log_free(struct gpussim_log **log);
  * first_frame values leave a gap or overlap get a warning (they are merged
  * in the order given).
  */
-int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *labels, int nb_logs,
+GPUSSIM_API int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *labels, int nb_logs,
                       const struct gpussim_log_writer_params *params);
 
 #ifdef __cplusplus
