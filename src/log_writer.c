@@ -89,9 +89,9 @@ static void json_number(FILE *out, double v)
         fputs("null", out);
 }
 
-static void json_string(FILE *out, const char *s)
+/* The characters of a JSON string, escaped, without the quotes. */
+static void json_chars(FILE *out, const char *s)
 {
-    putc('"', out);
     for (; *s; s++) {
         const unsigned char ch = (unsigned char)*s;
         if (ch == '"' || ch == '\\')
@@ -103,6 +103,12 @@ static void json_string(FILE *out, const char *s)
         else
             putc(ch, out);
     }
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    putc('"', out);
+    json_chars(out, s);
     putc('"', out);
 }
 
@@ -179,7 +185,10 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
         putc('\n', w->f);
     } else {
         fputs("{\n  \"version\": ", w->f);
-        fprintf(w->f, "\"gpussim %s\"", w->library ? w->library : "unknown");
+        /* the library string may come from a merged log: escaped like any string */
+        fputs("\"gpussim ", w->f);
+        json_chars(w->f, w->library ? w->library : "unknown");
+        putc('"', w->f);
         fputs(",\n  \"frames\": [", w->f);
     }
     const int err = flush_checked(w);
