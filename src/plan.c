@@ -171,6 +171,14 @@ void gpussim_plan_init(struct gpussim_plan *plan, const struct gpussim_config *c
     }
 }
 
+int gpussim_plan_reduce_of(const struct gpussim_plan *plan, int producer)
+{
+    for (int i = 0; i < plan->nb_stages; i++)
+        if (plan->stage[i].kind == GPUSSIM_STAGE_REDUCE && plan->stage[i].producer == producer)
+            return i;
+    return -1;
+}
+
 const char *gpussim_stage_name(enum gpussim_stage_kind kind)
 {
     switch (kind) {

@@ -125,6 +125,9 @@ struct gpussim_frame_sums;
 /* Builds cfg->plan from the rest of cfg (called by gpussim_config_init). */
 void gpussim_plan_init(struct gpussim_plan *plan, const struct gpussim_config *cfg);
 
+/* The REDUCE stage of producer stage `producer`; -1 when it has none. */
+int gpussim_plan_reduce_of(const struct gpussim_plan *plan, int producer);
+
 /* Stage names for logs and tests ("windows", "decimate_lpf", ...). */
 const char *gpussim_stage_name(enum gpussim_stage_kind kind);
 
