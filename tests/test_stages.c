@@ -245,9 +245,14 @@ static void run_case(const struct stage_case *c, uint64_t seed)
             gpussim_scores_finish(&cfg, &want, v);
             int same = 0;
             for (int k = 0; k < n; k++) {
+                /* integer ssim: the CPU backend's kernel is cloned per ISA
+                 * (target_clones), whose float sums may round differently
+                 * from the walker's build: the spec's 1e-9 applies */
+                const int issim = !strncmp(names[k], "ssim", 4);
                 same += same_bits(v[k], cpu[k]);
-                CHECK(same_bits(v[k], cpu[k]), "%s: plan walker %s = %.17g, CPU backend %.17g",
-                      desc, names[k], v[k], cpu[k]);
+                CHECK(same_bits(v[k], cpu[k]) || (issim && fabs(v[k] - cpu[k]) <= 1e-9),
+                      "%s: plan walker %s = %.17g, CPU backend %.17g", desc, names[k], v[k],
+                      cpu[k]);
             }
             printf("  %-40s %2d stages, %2d result slots; plan walker = CPU backend: %d/%d scores\n",
                    desc, cfg.plan.nb_stages, cfg.plan.nb_results, same, n);
