@@ -203,50 +203,50 @@ static void window_grid(const struct cuda_backend *be, int w, int h, unsigned *g
 }
 
 /* Where each plane reads its samples, the window kernels' grids, and the
- * layout of the shared partial-sums buffer (byte offsets, 256-aligned). */
+ * layout of the shared partial-sums buffer (byte offsets, 256-aligned),
+ * from the plan's stages. */
 static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
 {
-    const struct gpussim_config *cfg = &be->cfg;
-    const enum gpussim_packing pk = cfg->params.format.packing;
+    const struct gpussim_plan *plan = &be->cfg.plan;
     size_t off = 0;
 #define TAKE(var, bytes) (var = off, off += ((bytes) + 255) & ~(size_t)255)
 
-    for (int p = 0; p < cfg->nb_planes; p++) {
-        struct cuda_plane *pl = &be->plane[p];
-        const struct gpussim_plane_geometry *g = &cfg->plane[p];
-        const int bd = cfg->params.format.bit_depth;
-        pl->fmt.src_plane = p;
-        pl->fmt.first = 0;
-        pl->fmt.step = 1;
-        if (p > 0 && pk != GPUSSIM_PACKING_PLANAR) {
-            pl->fmt.src_plane = 1;
-            pl->fmt.step = 2;
-            pl->fmt.first = (p == 1) == (pk == GPUSSIM_PACKING_SEMIPLANAR_UV) ? 0 : 1;
-        }
-        pl->fmt.bytes_per_sample = cfg->bytes_per_sample;
-        pl->fmt.shift = cfg->params.format.msb_aligned ? 16 - bd : 0;
-        pl->fmt.mask = (1u << bd) - 1;
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
-            window_grid(be, g->ssim_width, g->ssim_height, &pl->ssim_gx, &pl->ssim_gy,
-                        &pl->ssim_th);
-            TAKE(pl->ssim_part, (size_t)pl->ssim_gx * pl->ssim_gy * sizeof(struct gpussim_cuda_wsums));
-        }
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM)
-            for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
-                window_grid(be, g->ms_width[s], g->ms_height[s], &pl->ms_gx[s], &pl->ms_gy[s],
-                            &pl->ms_th[s]);
-                TAKE(pl->ms_part[s],
-                     (size_t)pl->ms_gx[s] * pl->ms_gy[s] * sizeof(struct gpussim_cuda_wsums));
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        struct cuda_plane *pl = &be->plane[st->plane];
+        switch (st->kind) {
+        case GPUSSIM_STAGE_UNPACK:
+            pl->fmt.src_plane = st->src.src_plane;
+            pl->fmt.first = st->src.first;
+            pl->fmt.step = st->src.step;
+            pl->fmt.bytes_per_sample = st->src.bytes_per_sample;
+            pl->fmt.shift = st->src.shift;
+            pl->fmt.mask = st->src.mask;
+            break;
+        case GPUSSIM_STAGE_SSIM_WINDOWS:
+            if (st->slot == GPUSSIM_RESULT_SSIM) {
+                window_grid(be, st->in_w, st->in_h, &pl->ssim_gx, &pl->ssim_gy, &pl->ssim_th);
+                TAKE(pl->ssim_part,
+                     (size_t)pl->ssim_gx * pl->ssim_gy * sizeof(struct gpussim_cuda_wsums));
+            } else {
+                const int sc = st->scale;
+                window_grid(be, st->in_w, st->in_h, &pl->ms_gx[sc], &pl->ms_gy[sc], &pl->ms_th[sc]);
+                TAKE(pl->ms_part[sc],
+                     (size_t)pl->ms_gx[sc] * pl->ms_gy[sc] * sizeof(struct gpussim_cuda_wsums));
             }
-        if (cfg->metrics & GPUSSIM_METRIC_SSIM) {
-            pl->issim_gx = div_up(g->width, ISSIM_TW);
-            pl->issim_gy = div_up(g->height, ISSIM_TH);
+            break;
+        case GPUSSIM_STAGE_ISSIM:
+            pl->issim_gx = div_up(st->in_w, ISSIM_TW);
+            pl->issim_gy = div_up(st->in_h, ISSIM_TH);
             TAKE(pl->issim_part,
                  (size_t)pl->issim_gx * pl->issim_gy * sizeof(struct gpussim_cuda_wsums));
-        }
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
-            TAKE(pl->ansnr_sig, (size_t)g->height * sizeof(float));
-            TAKE(pl->ansnr_noise, (size_t)g->height * sizeof(float));
+            break;
+        case GPUSSIM_STAGE_ANSNR:
+            TAKE(pl->ansnr_sig, (size_t)st->in_h * sizeof(float));
+            TAKE(pl->ansnr_noise, (size_t)st->in_h * sizeof(float));
+            break;
+        default:
+            break;
         }
     }
 #undef TAKE
@@ -264,61 +264,68 @@ static int alloc_dev(struct cuda_backend *be, CUdeviceptr *p, size_t bytes)
     return err;
 }
 
+/* The decimated planes of the plan (both pictures): float_ssim's box
+ * output and MS-SSIM levels 1..4. */
 static int alloc_planes(struct cuda_backend *be)
 {
-    const struct gpussim_config *cfg = &be->cfg;
+    const struct gpussim_plan *plan = &be->cfg.plan;
     int err = 0;
-    for (int p = 0; p < cfg->nb_planes; p++) {
-        struct cuda_plane *pl = &be->plane[p];
-        const struct gpussim_plane_geometry *g = &cfg->plane[p];
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        struct cuda_plane *pl = &be->plane[st->plane];
+        const size_t bytes = (size_t)st->out_w * st->out_h * sizeof(float);
         for (int k = 0; k < 2; k++) {
-            if ((cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) && g->ssim_scale > 1) {
-                err = alloc_dev(be, &pl->ssim_dec[k],
-                                (size_t)g->ssim_width * g->ssim_height * sizeof(float));
-                if (err < 0)
-                    return err;
-            }
-            if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM)
-                for (int s = 1; s < GPUSSIM_MSSSIM_SCALES; s++) {
-                    err = alloc_dev(be, &pl->ms_level[k][s],
-                                    (size_t)g->ms_width[s] * g->ms_height[s] * sizeof(float));
-                    if (err < 0)
-                        return err;
-                }
+            if (st->kind == GPUSSIM_STAGE_DECIMATE_BOX)
+                err = alloc_dev(be, &pl->ssim_dec[k], bytes);
+            else if (st->kind == GPUSSIM_STAGE_DECIMATE_LPF)
+                err = alloc_dev(be, &pl->ms_level[k][st->out_level], bytes);
+            if (err < 0)
+                return err;
         }
     }
     return 0;
 }
 
-/* The final reduction's jobs: one per (plane, partial-sum set). */
+/* The final reduction's jobs: one per REDUCE stage of the plan. */
 static int upload_jobs(struct cuda_backend *be)
 {
-    const struct gpussim_config *cfg = &be->cfg;
+    const struct gpussim_plan *plan = &be->cfg.plan;
     struct gpussim_cuda_reduce_job jobs[GPUSSIM_CUDA_MAX_JOBS];
     int n = 0;
     memset(jobs, 0, sizeof(jobs));
-    for (int p = 0; p < cfg->nb_planes; p++) {
-        const struct cuda_plane *pl = &be->plane[p];
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *r = &plan->stage[i];
+        if (r->kind != GPUSSIM_STAGE_REDUCE)
+            continue;
+        const struct cuda_plane *pl = &be->plane[r->plane];
         const size_t po = offsetof(struct gpussim_cuda_frame_out, plane) +
-                          (size_t)p * sizeof(struct gpussim_cuda_plane_out);
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM)
+                          (size_t)r->plane * sizeof(struct gpussim_cuda_plane_out);
+        switch (r->slot) {
+        case GPUSSIM_RESULT_SSIM:
             jobs[n++] = (struct gpussim_cuda_reduce_job){
                 GPUSSIM_REDUCE_WSUMS, pl->ssim_gx * pl->ssim_gy, pl->ssim_part, 0,
                 po + offsetof(struct gpussim_cuda_plane_out, ssim) };
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM)
-            for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++)
-                jobs[n++] = (struct gpussim_cuda_reduce_job){
-                    GPUSSIM_REDUCE_WSUMS, pl->ms_gx[s] * pl->ms_gy[s], pl->ms_part[s], 0,
-                    po + offsetof(struct gpussim_cuda_plane_out, ms) +
-                        (size_t)s * sizeof(struct gpussim_cuda_wsums) };
-        if (cfg->metrics & GPUSSIM_METRIC_SSIM)
+            break;
+        case GPUSSIM_RESULT_MSSSIM:
+            jobs[n++] = (struct gpussim_cuda_reduce_job){
+                GPUSSIM_REDUCE_WSUMS, pl->ms_gx[r->scale] * pl->ms_gy[r->scale],
+                pl->ms_part[r->scale], 0,
+                po + offsetof(struct gpussim_cuda_plane_out, ms) +
+                    (size_t)r->scale * sizeof(struct gpussim_cuda_wsums) };
+            break;
+        case GPUSSIM_RESULT_ISSIM:
             jobs[n++] = (struct gpussim_cuda_reduce_job){
                 GPUSSIM_REDUCE_WSUMS, pl->issim_gx * pl->issim_gy, pl->issim_part, 0,
                 po + offsetof(struct gpussim_cuda_plane_out, issim) };
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR)
+            break;
+        case GPUSSIM_RESULT_ANSNR:
             jobs[n++] = (struct gpussim_cuda_reduce_job){
-                GPUSSIM_REDUCE_ANSNR_ROWS, (uint32_t)cfg->plane[p].height, pl->ansnr_sig,
+                GPUSSIM_REDUCE_ANSNR_ROWS, (uint32_t)r->out_h, pl->ansnr_sig,
                 pl->ansnr_noise, po + offsetof(struct gpussim_cuda_plane_out, ansnr_sig) };
+            break;
+        case GPUSSIM_RESULT_NONE:
+            break;
+        }
     }
     be->nb_jobs = n;
     int err = alloc_dev(be, &be->jobs, sizeof(jobs[0]) * (size_t)n);
@@ -339,19 +346,13 @@ static int upload_jobs(struct cuda_backend *be)
  * (host pictures are packed tightly into the staging buffer). */
 static void plan_host_planes(struct cuda_backend *be)
 {
-    const struct gpussim_config *cfg = &be->cfg;
-    be->nb_src_planes = 0;
+    const struct gpussim_plan *plan = &be->cfg.plan;
+    be->nb_src_planes = plan->nb_pic_planes;
     be->staging_size = 0;
-    for (int p = 0; p < cfg->nb_planes; p++) {
-        const struct cuda_plane *pl = &be->plane[p];
-        const int sp = pl->fmt.src_plane;
-        if (sp < be->nb_src_planes)
-            continue; /* the second component of an interleaved plane */
-        be->src_row_bytes[sp] =
-            (size_t)cfg->plane[p].width * pl->fmt.step * (size_t)cfg->bytes_per_sample;
-        be->src_rows[sp] = (size_t)cfg->plane[p].height;
+    for (int sp = 0; sp < plan->nb_pic_planes; sp++) {
+        be->src_row_bytes[sp] = (size_t)plan->pic_row_samples[sp] * (size_t)be->cfg.bytes_per_sample;
+        be->src_rows[sp] = (size_t)plan->pic_rows[sp];
         be->staging_size += be->src_row_bytes[sp] * be->src_rows[sp];
-        be->nb_src_planes = sp + 1;
     }
 }
 
@@ -392,98 +393,89 @@ static int launch(struct cuda_backend *be, enum cuda_kernel k, unsigned gx, unsi
                     kernel_names[k]);
 }
 
-/* The kernels of the metric families in `metrics` for one scored plane.
- * Kernels that read the picture read it in place through the slot's frame
- * descriptor. */
-static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot, unsigned metrics)
+/* One stage of the plan. The kernels fuse stages: those that read the
+ * picture (window sums and decimations of level 0, ANSNR, integer SSIM)
+ * unpack and convert its samples in place through the slot's frame
+ * descriptor, so UNPACK and CONVERT launch nothing; REDUCE stages are the
+ * jobs of the frame's one reduce_partials launch. */
+static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *st,
+                     struct cuda_slot *slot)
 {
-    const struct gpussim_config *cfg = &be->cfg;
-    const struct gpussim_plane_geometry *g = &cfg->plane[p];
-    struct cuda_plane *pl = &be->plane[p];
-    const int bd = cfg->params.format.bit_depth;
+    struct cuda_plane *pl = &be->plane[st->plane];
     /* 1 / scaler, exact: the kernels multiply by it (spec §0) */
-    float scaler = 1.0f / (float)(1 << (bd - 8));
-    int w = g->width, h = g->height;
+    float scaler = st->inv_scaler;
+    int w = st->in_w, h = st->in_h, nw = st->out_w, nh = st->out_h;
     CUdeviceptr *desc = &slot->dev_desc;
     struct gpussim_cuda_plane_fmt *fmt = &pl->fmt;
-    int err;
 
-    if (metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
-        CUdeviceptr part = be->partials + pl->ssim_part;
-        if (g->ssim_scale > 1) {
-            int factor = g->ssim_scale, sw = g->ssim_width, sh = g->ssim_height;
-            void *dargs[] = { desc, fmt, &w, &h, &scaler, &factor,
-                              &pl->ssim_dec[0], &pl->ssim_dec[1], &sw, &sh };
-            err = launch(be, K_DECIMATE_BOX, div_up(sw, 32), div_up(sh, 8), 1, 32, 8, dargs);
-            if (err < 0)
-                return err;
-            void *wargs[] = { &pl->ssim_dec[0], &pl->ssim_dec[1], &sw, &sh, &scaler, &part };
-            err = launch(be, pl->ssim_th == 32 ? K_WIN_DEC_T32 : K_WIN_DEC_T8, pl->ssim_gx,
-                         pl->ssim_gy, 1, WIN_BX, WIN_BY, wargs);
-        } else {
-            void *wargs[] = { desc, fmt, &w, &h, &scaler, &part };
-            err = launch(be, pl->ssim_th == 32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, pl->ssim_gx,
-                         pl->ssim_gy, 1, WIN_BX, WIN_BY, wargs);
-        }
-        if (err < 0)
-            return err;
+    switch (st->kind) {
+    case GPUSSIM_STAGE_DECIMATE_BOX: {
+        int factor = st->factor;
+        void *dargs[] = { desc, fmt, &w, &h, &scaler, &factor,
+                          &pl->ssim_dec[0], &pl->ssim_dec[1], &nw, &nh };
+        return launch(be, K_DECIMATE_BOX, div_up(nw, 32), div_up(nh, 8), 1, 32, 8, dargs);
     }
-
-    if (metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
-        for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
-            int lw = g->ms_width[s], lh = g->ms_height[s];
-            CUdeviceptr part = be->partials + pl->ms_part[s];
-            int nw = s + 1 < GPUSSIM_MSSSIM_SCALES ? g->ms_width[s + 1] : 0;
-            int nh = s + 1 < GPUSSIM_MSSSIM_SCALES ? g->ms_height[s + 1] : 0;
-            if (s == 0) {
-                /* level 0 is the picture itself */
-                void *wargs[] = { desc, fmt, &lw, &lh, &scaler, &part };
-                err = launch(be, pl->ms_th[s] == 32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, pl->ms_gx[s],
-                             pl->ms_gy[s], 1, WIN_BX, WIN_BY, wargs);
-                if (err < 0)
-                    return err;
-                void *dargs[] = { desc, fmt, &lw, &lh, &scaler, &pl->ms_level[0][1],
-                                  &pl->ms_level[1][1], &nw, &nh };
-                err = launch(be, K_LPF_RAW, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1, LPF_BX,
-                             LPF_BY, dargs);
-                if (err < 0)
-                    return err;
-                continue;
-            }
-            CUdeviceptr *r = &pl->ms_level[0][s], *d = &pl->ms_level[1][s];
-            void *wargs[] = { r, d, &lw, &lh, &scaler, &part };
-            err = launch(be, pl->ms_th[s] == 32 ? K_WIN_F32_T32 : K_WIN_F32_T8, pl->ms_gx[s],
-                         pl->ms_gy[s], 1, WIN_BX, WIN_BY, wargs);
-            if (err < 0)
-                return err;
-            if (s + 1 == GPUSSIM_MSSSIM_SCALES)
-                break;
-            void *dargs[] = { r, d, &lw, &lh, &scaler, &pl->ms_level[0][s + 1],
-                              &pl->ms_level[1][s + 1], &nw, &nh };
-            err = launch(be, K_LPF_F32, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1, LPF_BX, LPF_BY,
-                         dargs);
-            if (err < 0)
-                return err;
+    case GPUSSIM_STAGE_SSIM_WINDOWS: {
+        const int ms = st->slot == GPUSSIM_RESULT_MSSSIM, sc = st->scale;
+        CUdeviceptr part = be->partials + (ms ? pl->ms_part[sc] : pl->ssim_part);
+        const unsigned gx = ms ? pl->ms_gx[sc] : pl->ssim_gx, gy = ms ? pl->ms_gy[sc] : pl->ssim_gy;
+        const int t32 = (ms ? pl->ms_th[sc] : pl->ssim_th) == 32;
+        if (st->in == GPUSSIM_BUF_BOX) {
+            void *wargs[] = { &pl->ssim_dec[0], &pl->ssim_dec[1], &w, &h, &scaler, &part };
+            return launch(be, t32 ? K_WIN_DEC_T32 : K_WIN_DEC_T8, gx, gy, 1, WIN_BX, WIN_BY, wargs);
         }
+        if (st->in == GPUSSIM_BUF_LEVEL) {
+            CUdeviceptr *r = &pl->ms_level[0][st->in_level], *d = &pl->ms_level[1][st->in_level];
+            void *wargs[] = { r, d, &w, &h, &scaler, &part };
+            return launch(be, t32 ? K_WIN_F32_T32 : K_WIN_F32_T8, gx, gy, 1, WIN_BX, WIN_BY, wargs);
+        }
+        /* level 0 is the picture itself */
+        void *wargs[] = { desc, fmt, &w, &h, &scaler, &part };
+        return launch(be, t32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, gx, gy, 1, WIN_BX, WIN_BY, wargs);
     }
-
-    if (metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
+    case GPUSSIM_STAGE_DECIMATE_LPF: {
+        CUdeviceptr *o0 = &pl->ms_level[0][st->out_level], *o1 = &pl->ms_level[1][st->out_level];
+        if (st->in == GPUSSIM_BUF_LEVEL) {
+            CUdeviceptr *r = &pl->ms_level[0][st->in_level], *d = &pl->ms_level[1][st->in_level];
+            void *dargs[] = { r, d, &w, &h, &scaler, o0, o1, &nw, &nh };
+            return launch(be, K_LPF_F32, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1, LPF_BX,
+                          LPF_BY, dargs);
+        }
+        void *dargs[] = { desc, fmt, &w, &h, &scaler, o0, o1, &nw, &nh };
+        return launch(be, K_LPF_RAW, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1, LPF_BX, LPF_BY,
+                      dargs);
+    }
+    case GPUSSIM_STAGE_ANSNR: {
         CUdeviceptr sig = be->partials + pl->ansnr_sig, noise = be->partials + pl->ansnr_noise;
         void *args[] = { desc, fmt, &w, &h, &scaler, &sig, &noise };
-        err = launch(be, K_ANSNR, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, args);
-        if (err < 0)
-            return err;
+        return launch(be, K_ANSNR, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, args);
     }
-
-    if (metrics & GPUSSIM_METRIC_SSIM) {
-        const unsigned samplemax = (1u << bd) - 1;
-        /* spec §4.5, as kernels/c/issim_tmpl.c */
-        double c1base = (double)samplemax * samplemax * (0.01 * 0.01);
-        double c2base = (double)samplemax * samplemax * (0.03 * 0.03);
+    case GPUSSIM_STAGE_ISSIM: {
+        const int bd = st->bit_depth;
+        double c1base = st->c1base, c2base = st->c2base;
         CUdeviceptr part = be->partials + pl->issim_part;
         void *args[] = { desc, fmt, &w, &h, &c1base, &c2base, &part };
-        err = launch(be, bd <= 8 ? K_ISSIM_U32_8BIT : bd <= 12 ? K_ISSIM_U32 : K_ISSIM_U64,
-                     pl->issim_gx, pl->issim_gy, 1, 32, 8, args);
+        return launch(be, bd <= 8 ? K_ISSIM_U32_8BIT : bd <= 12 ? K_ISSIM_U32 : K_ISSIM_U64,
+                      pl->issim_gx, pl->issim_gy, 1, 32, 8, args);
+    }
+    case GPUSSIM_STAGE_UNPACK:
+    case GPUSSIM_STAGE_CONVERT:
+    case GPUSSIM_STAGE_REDUCE:
+        break;
+    }
+    return 0;
+}
+
+/* The stages of the metric families in `metrics` for one scored plane, in
+ * the plan's order. */
+static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot, unsigned metrics)
+{
+    const struct gpussim_plan *plan = &be->cfg.plan;
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        if (st->plane != p || !(st->metrics & metrics))
+            continue;
+        const int err = run_stage(be, st, slot);
         if (err < 0)
             return err;
     }
@@ -789,30 +781,32 @@ int gpussim_gpu_plan_wait(void *priv, int idx, int block, struct gpussim_frame_s
         return err;
 
     memset(sums, 0, sizeof(*sums));
-    for (int p = 0; p < cfg->nb_planes; p++) {
-        const struct gpussim_plane_geometry *g = &cfg->plane[p];
-        const struct gpussim_cuda_plane_out *o = &slot->host_out->plane[p];
-        struct gpussim_plane_sums *ps = &sums->plane[p];
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
-            const double n = (double)(g->ssim_width - (SSIM_WINDOW - 1)) *
-                             (g->ssim_height - (SSIM_WINDOW - 1));
-            finish_wsums(be, &o->ssim, n, 1, &ps->ssim_term, &ps->ssim_l, &ps->ssim_c, &ps->ssim_s);
-        }
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM)
-            for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
-                const double n = (double)(g->ms_width[s] - (SSIM_WINDOW - 1)) *
-                                 (g->ms_height[s] - (SSIM_WINDOW - 1));
-                finish_wsums(be, &o->ms[s], n, 0, NULL, &ps->ms_l[s], &ps->ms_c[s], &ps->ms_s[s]);
-            }
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
-            ps->ansnr_sig = o->ansnr_sig;
-            ps->ansnr_noise = o->ansnr_noise;
-        }
-        if (cfg->metrics & GPUSSIM_METRIC_SSIM) {
+    for (int i = 0; i < cfg->plan.nb_stages; i++) {
+        const struct gpussim_plan_stage *r = &cfg->plan.stage[i];
+        if (r->kind != GPUSSIM_STAGE_REDUCE)
+            continue;
+        const struct gpussim_cuda_plane_out *o = &slot->host_out->plane[r->plane];
+        double v[4] = { 0.0, 0.0, 0.0, 0.0 };
+        switch (r->slot) {
+        case GPUSSIM_RESULT_SSIM:
+            finish_wsums(be, &o->ssim, r->windows, 1, &v[0], &v[1], &v[2], &v[3]);
+            break;
+        case GPUSSIM_RESULT_MSSSIM:
+            finish_wsums(be, &o->ms[r->scale], r->windows, 0, NULL, &v[1], &v[2], &v[3]);
+            break;
+        case GPUSSIM_RESULT_ANSNR:
+            v[0] = o->ansnr_sig;
+            v[1] = o->ansnr_noise;
+            break;
+        case GPUSSIM_RESULT_ISSIM:
             /* the weights are integers below 2^53: exact in any order */
-            ps->issim_term = fx_to_double(&o->issim.sum[0]);
-            ps->issim_weight = fx_to_double(&o->issim.sum[1]);
+            v[0] = fx_to_double(&o->issim.sum[0]);
+            v[1] = fx_to_double(&o->issim.sum[1]);
+            break;
+        case GPUSSIM_RESULT_NONE:
+            break;
         }
+        gpussim_plan_store(r, sums, v);
     }
     return 1;
 }

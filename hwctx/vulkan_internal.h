@@ -80,12 +80,9 @@ struct vk_unpack {
     VkDeviceSize dst_off, dst_size;
 };
 
-enum vk_result_kind { RES_SSIM, RES_MSSSIM, RES_ANSNR, RES_ISSIM };
-
 /* Where one reduction's partials land in the results buffer. */
 struct vk_result {
-    enum vk_result_kind kind;
-    int plane, scale;
+    int reduce; /* the REDUCE stage of cfg.plan that adds them */
     VkDeviceSize off;
     uint32_t count; /* workgroups (SSIM, ISSIM) or rows (ANSNR) */
 };

@@ -219,13 +219,15 @@ static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
     return be->nb_steps++;
 }
 
-static int add_result(struct vk_backend *be, enum vk_result_kind kind, int plane, int scale,
-                      uint32_t count, size_t elem, VkDeviceSize *top, struct vk_bind *bind)
+/* A new result for the partials of plan stage `producer`. */
+static int add_result(struct vk_backend *be, int producer, uint32_t count, size_t elem,
+                      VkDeviceSize *top, struct vk_bind *bind)
 {
     if (be->nb_results == VK_MAX_RESULTS)
         return -ENOMEM;
     struct vk_result *r = &be->results_map[be->nb_results++];
-    r->kind = kind, r->plane = plane, r->scale = scale, r->count = count;
+    r->reduce = gpussim_plan_reduce_of(&be->cfg.plan, producer);
+    r->count = count;
     r->off = carve(top, (VkDeviceSize)count * elem);
     bind->buf = &be->results;
     bind->off = r->off;
@@ -244,10 +246,11 @@ static void bind_moments(struct vk_bind b[VK_NB_BUFFER_BINDINGS], const struct v
     }
 }
 
-/* The SSIM window passes over a w x h pair of planes, partials into a new result. */
+/* The SSIM window passes over a w x h pair of planes, partials into a new
+ * result for plan stage `producer`. */
 static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, int h,
-                           const struct vk_bind tmp[VK_NB_MOMENTS], enum vk_result_kind kind,
-                           int plane, int scale, VkDeviceSize *res_top)
+                           const struct vk_bind tmp[VK_NB_MOMENTS], int producer,
+                           VkDeviceSize *res_top)
 {
     const int ow = w - (GPUSSIM_GAUSSIAN11_LEN - 1), oh = h - (GPUSSIM_GAUSSIAN11_LEN - 1);
     const struct pc_ssim pc = { w, h, ow, oh };
@@ -260,7 +263,7 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
     struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
     bind_moments(bv, tmp, msize);
     const uint32_t nwg = div_up((uint32_t)ow, WG) * div_up((uint32_t)oh, WG);
-    err = add_result(be, kind, plane, scale, nwg, 4 * sizeof(double), res_top, &bv[VK_OUT_BINDING]);
+    err = add_result(be, producer, nwg, 4 * sizeof(double), res_top, &bv[VK_OUT_BINDING]);
     if (err < 0)
         return err;
     return add_step(be, SH_SSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 1);
@@ -272,25 +275,126 @@ static struct vk_bind scratch_region(struct vk_backend *be, VkDeviceSize *top, V
     return b;
 }
 
-/* Everything of the frame program that depends on the configuration. */
+/* The working planes of the frame program, per picture. */
+struct vk_planes {
+    struct vk_bind fplane[2][GPUSSIM_MAX_SCORE_PLANES]; /* unpacked floats = level 0 */
+    struct vk_bind box[2], pyr[2][GPUSSIM_MSSSIM_SCALES];
+};
+
+/* The region holding plan buffer b of picture k; the unpack writes floats
+ * (CONVERT is fused into it) and the ANSNR filter applies the -128 offset
+ * on read, so FLOAT_ANSNR is the float plane too. */
+static struct vk_bind plan_buf(const struct vk_planes *vp, int plane, enum gpussim_plan_buf b,
+                               int level, int k)
+{
+    switch (b) {
+    case GPUSSIM_BUF_BOX: return vp->box[k];
+    case GPUSSIM_BUF_LEVEL: return vp->pyr[k][level];
+    default: return vp->fplane[k][plane];
+    }
+}
+
+/* The dispatches of one plan stage (UNPACK and CONVERT are done by the
+ * unpack steps, REDUCE on the host at collect). */
+static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
+                     const struct vk_bind tmp[VK_NB_MOMENTS], VkDeviceSize *res_top)
+{
+    const struct gpussim_plan_stage *st = &be->cfg.plan.stage[idx];
+    const int p = st->plane, w = st->in_w, h = st->in_h;
+    struct vk_bind in[2], out[2];
+    int err;
+    for (int k = 0; k < 2; k++) {
+        in[k] = plan_buf(vp, p, st->in, st->in_level, k);
+        out[k] = plan_buf(vp, p, st->out, st->out_level, k);
+    }
+    switch (st->kind) {
+    case GPUSSIM_STAGE_DECIMATE_BOX: {
+        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, st->box_tap };
+        const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
+        err = add_step(be, SH_DECIMATE_BOX, st->factor, b, &pc, sizeof(pc), (uint32_t)st->out_w,
+                       (uint32_t)st->out_h, 1);
+        if (err < 0)
+            return err;
+        be->steps[err].gz = 2; /* both pictures */
+        return 0;
+    }
+    case GPUSSIM_STAGE_DECIMATE_LPF: {
+        /* reads level i (complete), writes level i + 1: no barrier against
+         * the window pass it runs beside */
+        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, 0.0f };
+        const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
+        err = add_step(be, SH_DECIMATE_LPF, 0, b, &pc, sizeof(pc), (uint32_t)st->out_w,
+                       (uint32_t)st->out_h, 0);
+        if (err < 0)
+            return err;
+        be->steps[err].gz = 2; /* both pictures */
+        return 0;
+    }
+    case GPUSSIM_STAGE_SSIM_WINDOWS:
+        return add_ssim_window(be, in, w, h, tmp, idx, res_top);
+    case GPUSSIM_STAGE_ANSNR: {
+        const struct pc_ansnr pc = { w, h };
+        const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
+        struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1], tmp[0], tmp[1] };
+        b[2].size = b[3].size = fsize;
+        err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 1);
+        if (err < 0)
+            return err;
+        struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, b[2], b[3] };
+        err = add_result(be, idx, (uint32_t)h, 2 * sizeof(float), res_top, &br[VK_OUT_BINDING]);
+        if (err < 0)
+            return err;
+        /* one invocation per row and sum (signal, noise) */
+        err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc), 2 * (uint32_t)h, 1, 1);
+        return err < 0 ? err : 0;
+    }
+    case GPUSSIM_STAGE_ISSIM: {
+        const struct pc_issim pc = { st->c1base, st->c2base, w, h, st->scaler };
+        const int narrow = st->bit_depth <= 12; /* uint32 horizontal moments are exact */
+        const VkDeviceSize msize = (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
+        struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
+        bind_moments(b, tmp, msize);
+        err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)w,
+                       (uint32_t)h, 1);
+        if (err < 0)
+            return err;
+        struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
+        bind_moments(bv, tmp, msize);
+        const uint32_t nwg = div_up((uint32_t)w, WG) * div_up((uint32_t)h, WG);
+        err = add_result(be, idx, nwg, sizeof(double), res_top, &bv[VK_OUT_BINDING]);
+        if (err < 0)
+            return err;
+        err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)w,
+                       (uint32_t)h, 1);
+        if (err < 0)
+            return err;
+        be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
+        return 0;
+    }
+    case GPUSSIM_STAGE_UNPACK:
+    case GPUSSIM_STAGE_CONVERT:
+    case GPUSSIM_STAGE_REDUCE:
+        break;
+    }
+    return 0;
+}
+
+/* Everything of the frame program that depends on the configuration: the
+ * plan's stages as dispatches. */
 static int build_program(struct vk_backend *be)
 {
     const struct gpussim_config *cfg = &be->cfg;
-    const struct gpussim_format *fmt = &cfg->params.format;
-    const int bps = cfg->bytes_per_sample, bd = fmt->bit_depth;
-    const unsigned metrics = cfg->metrics;
-    const enum gpussim_packing pk = fmt->packing;
+    const struct gpussim_plan *plan = &cfg->plan;
+    const int bps = cfg->bytes_per_sample;
     VkDeviceSize top = 0, res_top = 0;
     int err;
 
     /* staged pictures: the planes the scores read, rows padded to 32 bits */
-    be->nb_src_planes = cfg->nb_planes == 1 ? 1 : pk == GPUSSIM_PACKING_PLANAR ? 3 : 2;
+    be->nb_src_planes = plan->nb_pic_planes;
     uint32_t words = 0;
     for (int k = 0; k < 2; k++)
         for (int s = 0; s < be->nb_src_planes; s++) {
-            const int samples = s == 0 ? cfg->plane[0].width
-                                       : cfg->plane[1].width * (pk == GPUSSIM_PACKING_PLANAR ? 1 : 2);
-            const int rows = s == 0 ? cfg->plane[0].height : cfg->plane[1].height;
+            const int samples = plan->pic_row_samples[s], rows = plan->pic_rows[s];
             be->raw_plane_row_bytes[k][s] = (uint32_t)(samples * bps);
             be->raw_plane_stride[k][s] = div_up((uint32_t)(samples * bps), 4);
             be->raw_plane_rows[k][s] = (uint32_t)rows;
@@ -301,42 +405,52 @@ static int build_program(struct vk_backend *be)
     be->raw_off = carve(&top, be->raw_size);
     const struct vk_bind raw = { &be->scratch, be->raw_off, be->raw_size };
 
-    /* unpacked float planes, then working buffers shared by all planes */
-    struct vk_bind fplane[2][GPUSSIM_MAX_SCORE_PLANES];
-    VkDeviceSize box_max = 0, tmp_max = 0;
-    for (int p = 0; p < cfg->nb_planes; p++) {
-        const struct gpussim_plane_geometry *g = &cfg->plane[p];
-        const VkDeviceSize n = (VkDeviceSize)g->width * g->height;
-        for (int k = 0; k < 2; k++)
-            fplane[k][p] = scratch_region(be, &top, n * sizeof(float));
-        if ((metrics & GPUSSIM_METRIC_FLOAT_SSIM) && g->ssim_scale > 1) {
-            const VkDeviceSize nb = (VkDeviceSize)g->ssim_width * g->ssim_height * sizeof(float);
-            box_max = nb > box_max ? nb : box_max;
-        }
-        /* the largest intermediate plane (one of five moments, or one of
-         * the two filtered ANSNR planes) */
+    /* unpacked float planes, then working buffers shared by all planes:
+     * the largest decimated plane, pyramid level, and intermediate plane
+     * (one of five moments, or one of the two filtered ANSNR planes) */
+    struct vk_planes vp;
+    VkDeviceSize box_max = 0, tmp_max = 0, pyr_max[GPUSSIM_MSSSIM_SCALES] = { 0 };
+    memset(&vp, 0, sizeof(vp));
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        const VkDeviceSize n = (VkDeviceSize)st->in_w * st->in_h;
         VkDeviceSize t = 0;
-        if (metrics & GPUSSIM_METRIC_FLOAT_SSIM)
-            t = (VkDeviceSize)(g->ssim_width - 10) * g->ssim_height * sizeof(float);
-        if (metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
-            const VkDeviceSize m = (VkDeviceSize)(g->width - 10) * g->height * sizeof(float);
-            t = m > t ? m : t;
+        switch (st->kind) {
+        case GPUSSIM_STAGE_UNPACK:
+            for (int k = 0; k < 2; k++)
+                vp.fplane[k][st->plane] = scratch_region(be, &top, n * sizeof(float));
+            break;
+        case GPUSSIM_STAGE_DECIMATE_BOX:
+            t = (VkDeviceSize)st->out_w * st->out_h * sizeof(float);
+            box_max = t > box_max ? t : box_max;
+            t = 0;
+            break;
+        case GPUSSIM_STAGE_DECIMATE_LPF: {
+            const VkDeviceSize nb = (VkDeviceSize)st->out_w * st->out_h * sizeof(float);
+            if (nb > pyr_max[st->out_level])
+                pyr_max[st->out_level] = nb;
+            break;
         }
-        if ((metrics & GPUSSIM_METRIC_FLOAT_ANSNR) && n * sizeof(float) > t)
+        case GPUSSIM_STAGE_SSIM_WINDOWS:
+            t = (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
+            break;
+        case GPUSSIM_STAGE_ANSNR:
             t = n * sizeof(float);
-        if ((metrics & GPUSSIM_METRIC_SSIM) && n * (bd <= 12 ? sizeof(uint32_t) : sizeof(int64_t)) > t)
-            t = n * (bd <= 12 ? sizeof(uint32_t) : sizeof(int64_t));
+            break;
+        case GPUSSIM_STAGE_ISSIM:
+            t = n * (st->bit_depth <= 12 ? sizeof(uint32_t) : sizeof(int64_t));
+            break;
+        default:
+            break;
+        }
         tmp_max = t > tmp_max ? t : tmp_max;
     }
-    struct vk_bind box[2], pyr[2][GPUSSIM_MSSSIM_SCALES];
     for (int k = 0; k < 2; k++)
-        box[k] = scratch_region(be, &top, box_max);
-    memset(pyr, 0, sizeof(pyr));
-    if (metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM)
-        for (int k = 0; k < 2; k++)
-            for (int i = 1; i < GPUSSIM_MSSSIM_SCALES; i++)
-                pyr[k][i] = scratch_region(be, &top, (VkDeviceSize)cfg->plane[0].ms_width[i] *
-                                                         cfg->plane[0].ms_height[i] * sizeof(float));
+        vp.box[k] = scratch_region(be, &top, box_max);
+    for (int k = 0; k < 2; k++)
+        for (int i = 1; i < GPUSSIM_MSSSIM_SCALES; i++)
+            if (pyr_max[i])
+                vp.pyr[k][i] = scratch_region(be, &top, pyr_max[i]);
     struct vk_bind tmp[VK_NB_MOMENTS];
     for (int m = 0; m < VK_NB_MOMENTS; m++)
         tmp[m] = scratch_region(be, &top, tmp_max);
@@ -344,7 +458,7 @@ static int build_program(struct vk_backend *be)
     /* the shaders index with 32-bit ints and bind each region whole */
     const VkDeviceSize max_range = be->props.limits.maxStorageBufferRange;
     if (tmp_max / sizeof(float) > INT32_MAX || tmp_max > max_range || box_max > max_range ||
-        fplane[0][0].size > max_range || be->raw_size > max_range) {
+        vp.fplane[0][0].size > max_range || be->raw_size > max_range) {
         gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
                     "vulkan: %dx%d frames need %.0f MiB intermediate planes, above this device's "
                     "storage-buffer range (%.0f MiB) or 32-bit indexing; use the CPU backend",
@@ -356,141 +470,38 @@ static int build_program(struct vk_backend *be)
     if (err < 0)
         return err;
 
-    /* 1. unpack every (picture, plane) from the staged bytes */
-    const float inv_scaler = 1.0f / (float)(1 << (bd - 8));
-    for (int p = 0; p < cfg->nb_planes; p++)
+    /* 1. unpack every (picture, plane) from the staged bytes, to floats */
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        if (st->kind != GPUSSIM_STAGE_UNPACK)
+            continue;
         for (int k = 0; k < 2; k++) {
             struct vk_unpack *u = &be->unpacks[be->nb_unpacks++];
-            const struct gpussim_plane_geometry *g = &cfg->plane[p];
+            const int p = st->plane;
             u->pic = k, u->plane = p;
-            u->src_plane = p == 0 ? 0 : pk == GPUSSIM_PACKING_PLANAR ? p : 1;
-            if (p == 0 || pk == GPUSSIM_PACKING_PLANAR)
-                u->first = 0, u->step_x = 1;
-            else /* U is first in UV order, second in VU order */
-                u->first = (p == 1) == (pk == GPUSSIM_PACKING_SEMIPLANAR_UV) ? 0 : 1, u->step_x = 2;
-            u->dst_off = fplane[k][p].off;
-            u->dst_size = fplane[k][p].size;
+            u->src_plane = st->src.src_plane;
+            u->first = st->src.first, u->step_x = st->src.step;
+            u->dst_off = vp.fplane[k][p].off;
+            u->dst_size = vp.fplane[k][p].size;
             const struct pc_unpack pc = {
-                g->width, g->height, (int32_t)be->raw_plane_off[k][u->src_plane],
+                st->in_w, st->in_h, (int32_t)be->raw_plane_off[k][u->src_plane],
                 (int32_t)be->raw_plane_stride[k][u->src_plane], u->first, u->step_x,
-                fmt->msb_aligned ? (uint32_t)(16 - bd) : 0u, (1u << bd) - 1, inv_scaler,
+                (uint32_t)st->src.shift, st->src.mask, st->inv_scaler,
             };
-            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, fplane[k][p] };
-            err = add_step(be, SH_UNPACK_BUF, bps, b, &pc, sizeof(pc), (uint32_t)g->width,
-                           (uint32_t)g->height, 0);
+            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, vp.fplane[k][p] };
+            err = add_step(be, SH_UNPACK_BUF, bps, b, &pc, sizeof(pc), (uint32_t)st->in_w,
+                           (uint32_t)st->in_h, 0);
             if (err < 0)
                 return err;
             u->step = err;
         }
+    }
     be->first_compute_step = be->nb_steps;
 
-    /* 2. the metrics, plane by plane */
-    for (int p = 0; p < cfg->nb_planes; p++) {
-        const struct gpussim_plane_geometry *g = &cfg->plane[p];
-        struct vk_bind f2[2] = { fplane[0][p], fplane[1][p] };
-
-        if (metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
-            struct vk_bind src[2] = { f2[0], f2[1] };
-            if (g->ssim_scale > 1) {
-                /* the C reference's tap: 1.0f / (scale * scale) in float */
-                const struct pc_decimate pc = { g->width, g->height, g->ssim_width, g->ssim_height,
-                                                1.0f / (float)(g->ssim_scale * g->ssim_scale) };
-                const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], box[0], f2[1], box[1] };
-                err = add_step(be, SH_DECIMATE_BOX, g->ssim_scale, b, &pc, sizeof(pc),
-                               (uint32_t)g->ssim_width, (uint32_t)g->ssim_height, 1);
-                if (err < 0)
-                    return err;
-                be->steps[err].gz = 2; /* both pictures */
-                src[0] = box[0], src[1] = box[1];
-            }
-            err = add_ssim_window(be, src, g->ssim_width, g->ssim_height, tmp, RES_SSIM, p, 0, &res_top);
-            if (err < 0)
-                return err;
-        }
-        if (metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
-            for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++) {
-                struct vk_bind lvl[2] = { i ? pyr[0][i] : f2[0], i ? pyr[1][i] : f2[1] };
-                err = add_ssim_window(be, lvl, g->ms_width[i], g->ms_height[i], tmp, RES_MSSSIM, p, i,
-                                      &res_top);
-                if (err < 0)
-                    return err;
-                if (i + 1 == GPUSSIM_MSSSIM_SCALES)
-                    break;
-                /* reads level i (complete), writes level i + 1: no barrier
-                 * against the window pass it runs beside */
-                const struct pc_decimate pc = { g->ms_width[i], g->ms_height[i], g->ms_width[i + 1],
-                                                g->ms_height[i + 1], 0.0f };
-                const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { lvl[0], pyr[0][i + 1], lvl[1],
-                                                                  pyr[1][i + 1] };
-                err = add_step(be, SH_DECIMATE_LPF, 0, b, &pc, sizeof(pc),
-                               (uint32_t)g->ms_width[i + 1], (uint32_t)g->ms_height[i + 1], 0);
-                if (err < 0)
-                    return err;
-                be->steps[err].gz = 2; /* both pictures */
-            }
-        }
-        if (metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
-            const struct pc_ansnr pc = { g->width, g->height };
-            const VkDeviceSize fsize = (VkDeviceSize)g->width * g->height * sizeof(float);
-            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], f2[1], tmp[0], tmp[1] };
-            b[2].size = b[3].size = fsize;
-            err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)g->width,
-                           (uint32_t)g->height, 1);
-            if (err < 0)
-                return err;
-            struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, b[2], b[3] };
-            err = add_result(be, RES_ANSNR, p, 0, (uint32_t)g->height, 2 * sizeof(float), &res_top,
-                             &br[VK_OUT_BINDING]);
-            if (err < 0)
-                return err;
-            /* one invocation per row and sum (signal, noise) */
-            err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc), 2 * (uint32_t)g->height, 1, 1);
-            if (err < 0)
-                return err;
-        }
-        if (metrics & GPUSSIM_METRIC_SSIM) {
-            const unsigned samplemax = (1u << bd) - 1;
-            const struct pc_issim pc = {
-                (double)samplemax * samplemax * (0.01 * 0.01),
-                (double)samplemax * samplemax * (0.03 * 0.03),
-                g->width, g->height, (float)(1 << (bd - 8)),
-            };
-            const int narrow = bd <= 12; /* uint32 horizontal moments are exact */
-            const VkDeviceSize msize = (VkDeviceSize)g->width * g->height *
-                                       (narrow ? sizeof(uint32_t) : sizeof(int64_t));
-            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { f2[0], f2[1] };
-            bind_moments(b, tmp, msize);
-            err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc),
-                           (uint32_t)g->width, (uint32_t)g->height, 1);
-            if (err < 0)
-                return err;
-            struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
-            bind_moments(bv, tmp, msize);
-            const uint32_t nwg = div_up((uint32_t)g->width, WG) * div_up((uint32_t)g->height, WG);
-            err = add_result(be, RES_ISSIM, p, 0, nwg, sizeof(double), &res_top, &bv[VK_OUT_BINDING]);
-            if (err < 0)
-                return err;
-            err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, bv, &pc, sizeof(pc),
-                           (uint32_t)g->width, (uint32_t)g->height, 1);
-            if (err < 0)
-                return err;
-
-            /* The weight sum does not depend on the samples: sum of
-             * vw(y) * hw(x) over the plane, integers, exact in double. */
-            const int taps[] = { GPUSSIM_ISSIM_TAPS };
-            const int R = GPUSSIM_ISSIM_LEN / 2;
-            int64_t sv = 0, sh = 0;
-            for (int y = 0; y < g->height; y++)
-                for (int t = 0; t < GPUSSIM_ISSIM_LEN; t++)
-                    if (y + t - R >= 0 && y + t - R < g->height)
-                        sv += taps[t];
-            for (int x = 0; x < g->width; x++)
-                for (int t = 0; t < GPUSSIM_ISSIM_LEN; t++)
-                    if (x + t - R >= 0 && x + t - R < g->width)
-                        sh += taps[t];
-            be->issim_weight[p] = (double)(sv * sh);
-        }
-    }
+    /* 2. the other stages, in the plan's order */
+    for (int i = 0; i < plan->nb_stages; i++)
+        if ((err = add_stage(be, i, &vp, tmp, &res_top)) < 0)
+            return err;
 
     be->results_size = res_top ? res_top : ALIGN;
     err = vk_buffer_create(be, &be->results, be->results_size, 0);
@@ -818,37 +829,28 @@ void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim
     memset(sums, 0, sizeof(*sums));
     for (int i = 0; i < be->nb_results; i++) {
         const struct vk_result *r = &be->results_map[i];
-        struct gpussim_plane_sums *ps = &sums->plane[r->plane];
-        if (r->kind == RES_SSIM || r->kind == RES_MSSSIM) {
-            const double *part = (const double *)(base + r->off);
-            double t = 0.0, l = 0.0, c = 0.0, sv = 0.0;
-            for (uint32_t w = 0; w < r->count; w++) {
-                t += part[4 * w];
-                l += part[4 * w + 1];
-                c += part[4 * w + 2];
-                sv += part[4 * w + 3];
-            }
-            if (r->kind == RES_SSIM) {
-                ps->ssim_term = t, ps->ssim_l = l, ps->ssim_c = c, ps->ssim_s = sv;
-            } else {
-                ps->ms_l[r->scale] = l, ps->ms_c[r->scale] = c, ps->ms_s[r->scale] = sv;
-            }
-        } else if (r->kind == RES_ANSNR) {
+        const struct gpussim_plan_stage *red = &be->cfg.plan.stage[r->reduce];
+        double v[4] = { 0.0, 0.0, 0.0, 0.0 };
+        switch (red->slot) {
+        case GPUSSIM_RESULT_SSIM:
+        case GPUSSIM_RESULT_MSSSIM:
+            /* the double partials added in workgroup order */
+            gpussim_sum_partials((const double *)(base + r->off), r->count, 4, v);
+            break;
+        case GPUSSIM_RESULT_ANSNR: {
             /* the reference's row floats, added in row order in float */
             const float *rows = (const float *)(base + r->off);
-            float sig = 0.0f, noise = 0.0f;
-            for (uint32_t y = 0; y < r->count; y++) {
-                sig += rows[2 * y];
-                noise += rows[2 * y + 1];
-            }
-            ps->ansnr_sig = sig, ps->ansnr_noise = noise;
-        } else {
-            const double *part = (const double *)(base + r->off);
-            double t = 0.0;
-            for (uint32_t w = 0; w < r->count; w++)
-                t += part[w];
-            ps->issim_term = t;
-            ps->issim_weight = be->issim_weight[r->plane];
+            v[0] = gpussim_sum_float_rows(rows, (int)r->count, 2);
+            v[1] = gpussim_sum_float_rows(rows + 1, (int)r->count, 2);
+            break;
         }
+        case GPUSSIM_RESULT_ISSIM:
+            gpussim_sum_partials((const double *)(base + r->off), r->count, 1, v);
+            v[1] = be->issim_weight[red->plane];
+            break;
+        case GPUSSIM_RESULT_NONE:
+            break;
+        }
+        gpussim_plan_store(red, sums, v);
     }
 }

@@ -42,19 +42,13 @@ struct ze_partial {
     size_t size;
 };
 
-/* Per slot and score plane. */
-struct ze_plane_state {
-    void *raw[2];                       /* ref, dis: uint16 true samples */
-    struct ze_partial ssim;             /* 4 doubles per work-group */
-    struct ze_partial ms[GPUSSIM_MSSSIM_SCALES];
-    struct ze_partial sig_rows, noise_rows; /* one float per row */
-    struct ze_partial iterm, iweight;   /* double / int64 per work-group */
-    int ms0_is_ssim;                    /* scale 1: MS-SSIM level 0 reuses float_ssim's sums */
-};
-
 struct ze_slot {
-    struct ze_plane_state plane[GPUSSIM_MAX_SCORE_PLANES];
-    /* scratch, sized for the luma plane and reused plane after plane */
+    void *raw[GPUSSIM_MAX_SCORE_PLANES][2]; /* ref, dis: uint16 true samples */
+    /* per stage of the plan with partial sums: windows: [0] 4 doubles per
+     * work-group; ANSNR: one float per row, signal then noise; integer
+     * SSIM: double terms, int64 weights per work-group */
+    struct ze_partial part[GPUSSIM_PLAN_MAX_STAGES][2];
+    /* scratch, sized for the largest plane and reused plane after plane */
     void *flt[2], *dec[2], *pyr[2][GPUSSIM_MSSSIM_SCALES - 1], *filt[2];
     void *hmom, *imom;
     /* host frames: compact copies of the picture planes and their uploads */
@@ -67,10 +61,9 @@ struct ze_slot {
 
 struct ZePlan {
     struct gpussim_config cfg;
+    const struct gpussim_plan *plan; /* cfg.plan */
     struct ze_plan_ops ops;
     int nb_slots;
-    int nb_pic_planes;            /* picture planes read: 1, 2 (semi-planar) or 3 */
-    int pic_w[3], pic_h[3];       /* in samples (a UV plane counts both) */
     struct ze_slot *slots;
     float ansnr_ref_coef[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN];
     float ansnr_dis_coef[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN];
@@ -137,16 +130,12 @@ void ze_plan_destroy(ZePlan **pplan)
     for (int s = 0; p->slots && s < p->nb_slots; s++) {
         struct ze_slot *sl = &p->slots[s];
         for (int i = 0; i < GPUSSIM_MAX_SCORE_PLANES; i++) {
-            struct ze_plane_state *ps = &sl->plane[i];
-            dev_free(p, &ps->raw[0]);
-            dev_free(p, &ps->raw[1]);
-            partial_free(p, &ps->ssim);
-            for (int l = 0; l < GPUSSIM_MSSSIM_SCALES; l++)
-                partial_free(p, &ps->ms[l]);
-            partial_free(p, &ps->sig_rows);
-            partial_free(p, &ps->noise_rows);
-            partial_free(p, &ps->iterm);
-            partial_free(p, &ps->iweight);
+            dev_free(p, &sl->raw[i][0]);
+            dev_free(p, &sl->raw[i][1]);
+        }
+        for (int i = 0; i < GPUSSIM_PLAN_MAX_STAGES; i++) {
+            partial_free(p, &sl->part[i][0]);
+            partial_free(p, &sl->part[i][1]);
         }
         for (int k = 0; k < 2; k++) {
             dev_free(p, &sl->flt[k]);
@@ -174,83 +163,83 @@ void ze_plan_destroy(ZePlan **pplan)
     *pplan = NULL;
 }
 
-static int plane_state_alloc(ZePlan *p, struct ze_plane_state *ps,
-                             const struct gpussim_plane_geometry *g)
+static size_t max_size(size_t a, size_t b)
 {
-    const unsigned m = p->cfg.metrics;
-    const size_t n = (size_t)g->width * g->height;
-    int err;
-    for (int k = 0; k < 2; k++)
-        if ((err = dev_alloc(p, n * sizeof(uint16_t), &ps->raw[k])) < 0)
-            return err;
-    if (m & GPUSSIM_METRIC_FLOAT_SSIM) {
-        const size_t wg = groups_of(g->ssim_width - (SSIM_K - 1)) * (g->ssim_height - (SSIM_K - 1));
-        if ((err = partial_alloc(p, &ps->ssim, wg * 4 * sizeof(double))) < 0)
-            return err;
-    }
-    if (m & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
-        ps->ms0_is_ssim = (m & GPUSSIM_METRIC_FLOAT_SSIM) && g->ssim_scale == 1;
-        for (int l = ps->ms0_is_ssim; l < GPUSSIM_MSSSIM_SCALES; l++) {
-            const size_t wg = groups_of(g->ms_width[l] - (SSIM_K - 1)) *
-                              (g->ms_height[l] - (SSIM_K - 1));
-            if ((err = partial_alloc(p, &ps->ms[l], wg * 4 * sizeof(double))) < 0)
-                return err;
-        }
-    }
-    if (m & GPUSSIM_METRIC_FLOAT_ANSNR) {
-        if ((err = partial_alloc(p, &ps->sig_rows, (size_t)g->height * sizeof(float))) < 0 ||
-            (err = partial_alloc(p, &ps->noise_rows, (size_t)g->height * sizeof(float))) < 0)
-            return err;
-    }
-    if (m & GPUSSIM_METRIC_SSIM) {
-        const size_t wg = groups_of(g->width) * g->height;
-        if ((err = partial_alloc(p, &ps->iterm, wg * sizeof(double))) < 0 ||
-            (err = partial_alloc(p, &ps->iweight, wg * sizeof(int64_t))) < 0)
-            return err;
-    }
-    return 0;
+    return a > b ? a : b;
 }
 
+/* A slot's buffers: what the plan's stages write, scratch sized for the
+ * largest plane that uses it. */
 static int slot_alloc(ZePlan *p, struct ze_slot *sl)
 {
-    const struct gpussim_config *cfg = &p->cfg;
-    const struct gpussim_plane_geometry *g0 = &cfg->plane[0];
-    const unsigned m = cfg->metrics;
-    const size_t n = (size_t)g0->width * g0->height;
+    const struct gpussim_plan *plan = p->plan;
+    size_t flt = 0, dec = 0, pyr[GPUSSIM_MSSSIM_SCALES - 1] = { 0 }, filt = 0, hmom = 0, imom = 0;
     int err;
 
-    for (int i = 0; i < cfg->nb_planes; i++)
-        if ((err = plane_state_alloc(p, &sl->plane[i], &cfg->plane[i])) < 0)
-            return err;
-    for (int k = 0; k < 2; k++) {
-        if (m & (GPUSSIM_METRIC_FLOAT_SSIM | GPUSSIM_METRIC_FLOAT_MS_SSIM | GPUSSIM_METRIC_FLOAT_ANSNR))
-            if ((err = dev_alloc(p, n * sizeof(float), &sl->flt[k])) < 0)
-                return err;
-        if ((m & GPUSSIM_METRIC_FLOAT_SSIM) && g0->ssim_scale > 1)
-            if ((err = dev_alloc(p, (size_t)g0->ssim_width * g0->ssim_height * sizeof(float),
-                                 &sl->dec[k])) < 0)
-                return err;
-        if (m & GPUSSIM_METRIC_FLOAT_MS_SSIM)
-            for (int l = 1; l < GPUSSIM_MSSSIM_SCALES; l++)
-                if ((err = dev_alloc(p, (size_t)g0->ms_width[l] * g0->ms_height[l] * sizeof(float),
-                                     &sl->pyr[k][l - 1])) < 0)
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        const size_t n = (size_t)st->in_w * st->in_h;
+        struct ze_partial *pt = sl->part[i];
+        switch (st->kind) {
+        case GPUSSIM_STAGE_UNPACK:
+            for (int k = 0; k < 2; k++)
+                if ((err = dev_alloc(p, n * sizeof(uint16_t), &sl->raw[st->plane][k])) < 0)
                     return err;
-        if (m & GPUSSIM_METRIC_FLOAT_ANSNR) {
-            if ((err = dev_alloc(p, n * sizeof(float), &sl->filt[k])) < 0)
+            break;
+        case GPUSSIM_STAGE_CONVERT:
+            flt = max_size(flt, n * sizeof(float));
+            break;
+        case GPUSSIM_STAGE_DECIMATE_BOX:
+            dec = max_size(dec, (size_t)st->out_w * st->out_h * sizeof(float));
+            break;
+        case GPUSSIM_STAGE_DECIMATE_LPF:
+            pyr[st->out_level - 1] =
+                max_size(pyr[st->out_level - 1], (size_t)st->out_w * st->out_h * sizeof(float));
+            break;
+        case GPUSSIM_STAGE_SSIM_WINDOWS:
+            if (st->same_as >= 0)
+                break;
+            hmom = max_size(hmom, 5 * (size_t)st->out_w * st->in_h * sizeof(float));
+            if ((err = partial_alloc(p, &pt[0], groups_of(st->out_w) * st->out_h * 4 *
+                                                    sizeof(double))) < 0)
+                return err;
+            break;
+        case GPUSSIM_STAGE_ANSNR:
+            filt = max_size(filt, n * sizeof(float));
+            for (int k = 0; k < 2; k++)
+                if ((err = partial_alloc(p, &pt[k], (size_t)st->in_h * sizeof(float))) < 0)
+                    return err;
+            break;
+        case GPUSSIM_STAGE_ISSIM:
+            imom = max_size(imom, 5 * n * sizeof(int64_t));
+            if ((err = partial_alloc(p, &pt[0], groups_of(st->in_w) * st->in_h * sizeof(double))) < 0 ||
+                (err = partial_alloc(p, &pt[1], groups_of(st->in_w) * st->in_h * sizeof(int64_t))) < 0)
+                return err;
+            break;
+        case GPUSSIM_STAGE_REDUCE:
+            break;
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        if (flt && (err = dev_alloc(p, flt, &sl->flt[k])) < 0)
+            return err;
+        if (dec && (err = dev_alloc(p, dec, &sl->dec[k])) < 0)
+            return err;
+        for (int l = 0; l < GPUSSIM_MSSSIM_SCALES - 1; l++)
+            if (pyr[l] && (err = dev_alloc(p, pyr[l], &sl->pyr[k][l])) < 0)
+                return err;
+        if (filt) {
+            if ((err = dev_alloc(p, filt, &sl->filt[k])) < 0)
                 return err;
             if ((err = dev_alloc(p, k ? sizeof(p->ansnr_dis_coef) : sizeof(p->ansnr_ref_coef),
                                  &sl->ansnr_coef[k])) < 0)
                 return err;
         }
     }
-    /* the largest window plane is level 0 (MS-SSIM) or float_ssim's plane */
-    if (m & (GPUSSIM_METRIC_FLOAT_SSIM | GPUSSIM_METRIC_FLOAT_MS_SSIM))
-        if ((err = dev_alloc(p, 5 * (size_t)(g0->width - (SSIM_K - 1)) * g0->height * sizeof(float),
-                             &sl->hmom)) < 0)
-            return err;
-    if (m & GPUSSIM_METRIC_SSIM)
-        if ((err = dev_alloc(p, 5 * n * sizeof(int64_t), &sl->imom)) < 0)
-            return err;
+    if (hmom && (err = dev_alloc(p, hmom, &sl->hmom)) < 0)
+        return err;
+    if (imom && (err = dev_alloc(p, imom, &sl->imom)) < 0)
+        return err;
     return 0;
 }
 
@@ -264,22 +253,9 @@ int ze_plan_create(ZePlan **pplan, const struct gpussim_config *cfg, const struc
     if (!p)
         return -ENOMEM;
     p->cfg = *cfg;
+    p->plan = &p->cfg.plan;
     p->ops = *ops;
     p->nb_slots = nb_slots;
-
-    /* picture planes read, in samples (a UV plane holds two per chroma column) */
-    p->nb_pic_planes = 1;
-    p->pic_w[0] = cfg->plane[0].width, p->pic_h[0] = cfg->plane[0].height;
-    if (cfg->nb_planes > 1) {
-        if (cfg->params.format.packing == GPUSSIM_PACKING_PLANAR) {
-            p->nb_pic_planes = 3;
-            for (int i = 1; i < 3; i++)
-                p->pic_w[i] = cfg->plane[i].width, p->pic_h[i] = cfg->plane[i].height;
-        } else {
-            p->nb_pic_planes = 2;
-            p->pic_w[1] = 2 * cfg->plane[1].width, p->pic_h[1] = cfg->plane[1].height;
-        }
-    }
 
     /* the reference's coefficients: the double quotient rounded to float */
     for (int i = 0; i < GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN; i++)
@@ -290,7 +266,10 @@ int ze_plan_create(ZePlan **pplan, const struct gpussim_config *cfg, const struc
     p->slots = calloc((size_t)nb_slots, sizeof(*p->slots));
     if (!p->slots)
         goto fail;
-    if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
+    for (int s = 0; s < nb_slots; s++)
+        if ((err = slot_alloc(p, &p->slots[s])) < 0)
+            goto fail;
+    if (nb_slots > 0 && p->slots[0].ansnr_coef[0]) {
         const size_t sz[2] = { sizeof(p->ansnr_ref_coef), sizeof(p->ansnr_dis_coef) };
         const void *src[2] = { p->ansnr_ref_coef, p->ansnr_dis_coef };
         for (int k = 0; k < 2; k++) {
@@ -299,9 +278,6 @@ int ze_plan_create(ZePlan **pplan, const struct gpussim_config *cfg, const struc
             memcpy(p->ansnr_coef_host[k], src[k], sz[k]);
         }
     }
-    for (int s = 0; s < nb_slots; s++)
-        if ((err = slot_alloc(p, &p->slots[s])) < 0)
-            goto fail;
     *pplan = p;
     return 0;
 
@@ -338,101 +314,84 @@ static int download(ZePlan *p, int slot, struct ze_partial *pt)
     return p->ops.download(p->ops.opaque, slot, pt->host, pt->dev, pt->size);
 }
 
-/* The SSIM window sums of one (ref, dis) plane pair into pt. */
-static int record_window(ZePlan *p, int slot, void *ref, void *dis, int w, int h,
-                         struct ze_partial *pt)
+/* The slot's storage of a logical plane of picture k (0 ref, 1 dis). */
+static void *plane_buf(struct ze_slot *sl, int plane, enum gpussim_plan_buf b, int level, int k)
 {
-    struct ze_slot *sl = &p->slots[slot];
-    const int ow = w - (SSIM_K - 1), oh = h - (SSIM_K - 1);
-    int err;
-    LAUNCH_2D(ZE_K_SSIM_HFILTER, ow, h, ZB(ref), ZB(dis), ZI(w), ZI(h), ZB(sl->hmom));
-    LAUNCH(ZE_K_SSIM_VFILTER_TERMS, ow, oh, ZE_PLAN_REDUCE_WG, 1, ZB(sl->hmom), ZI(w), ZI(h),
-           ZB(pt->dev));
-    return download(p, slot, pt);
+    switch (b) {
+    case GPUSSIM_BUF_RAW: return sl->raw[plane][k];
+    case GPUSSIM_BUF_FLOAT: /* FLOAT_ANSNR is written after FLOAT's last reader */
+    case GPUSSIM_BUF_FLOAT_ANSNR: return sl->flt[k];
+    case GPUSSIM_BUF_BOX: return sl->dec[k];
+    case GPUSSIM_BUF_LEVEL: return sl->pyr[k][level - 1];
+    default: return NULL;
+    }
 }
 
-static int record_plane(ZePlan *p, int slot, int i, const struct ze_plane_src *rsrc,
-                        const struct ze_plane_src *dsrc, int first, int step)
+/* Records one stage of the plan (both pictures). */
+static int record_stage(ZePlan *p, int slot, int idx, const struct ze_plane_src ref[3],
+                        const struct ze_plane_src dis[3])
 {
-    const struct gpussim_config *cfg = &p->cfg;
-    const struct gpussim_plane_geometry *g = &cfg->plane[i];
+    const struct gpussim_plan_stage *st = &p->plan->stage[idx];
     struct ze_slot *sl = &p->slots[slot];
-    struct ze_plane_state *ps = &sl->plane[i];
-    const unsigned m = cfg->metrics;
-    const int bd = cfg->params.format.bit_depth;
-    const int w = g->width, h = g->height, n = w * h;
-    const int shift = cfg->params.format.msb_aligned ? 16 - bd : 0;
-    const float inv_scaler = 1.0f / (float)(1 << (bd - 8)); /* exact: a power of two */
-    const struct ze_plane_src *src[2] = { rsrc, dsrc };
+    struct ze_partial *pt = sl->part[idx];
+    const int w = st->in_w, h = st->in_h, n = w * h, pl = st->plane;
+    void *in[2], *out[2];
     int err;
 
-    for (int k = 0; k < 2; k++)
-        LAUNCH_2D(ZE_K_UNPACK_PLANE, w, h, ZB(src[k]->buf), ZUL(src[k]->offset),
-                  ZL(src[k]->pitch), ZI(cfg->bytes_per_sample), ZI(first), ZI(step), ZI(shift),
-                  ZU((1u << bd) - 1), ZI(w), ZI(h), ZB(ps->raw[k]));
-
-    if (m & (GPUSSIM_METRIC_FLOAT_SSIM | GPUSSIM_METRIC_FLOAT_MS_SSIM))
-        for (int k = 0; k < 2; k++)
-            LAUNCH(ZE_K_CONVERT_TO_FLOAT, n, 1, LINE_WG, 1, ZB(ps->raw[k]), ZI(n), ZF(inv_scaler),
-                   ZF(0.0f), ZB(sl->flt[k]));
-
-    if (m & GPUSSIM_METRIC_FLOAT_SSIM) {
-        void *r = sl->flt[0], *d = sl->flt[1];
-        if (g->ssim_scale > 1) {
-            const int f = g->ssim_scale;
-            const float k = 1.0f / (f * f); /* the reference's float tap */
-            for (int j = 0; j < 2; j++)
-                LAUNCH_2D(ZE_K_SSIM_DECIMATE_BOX, g->ssim_width, g->ssim_height, ZB(sl->flt[j]),
-                          ZI(w), ZI(h), ZI(f), ZF(k), ZB(sl->dec[j]), ZI(g->ssim_width),
-                          ZI(g->ssim_height));
-            r = sl->dec[0], d = sl->dec[1];
-        }
-        if ((err = record_window(p, slot, r, d, g->ssim_width, g->ssim_height, &ps->ssim)) < 0)
-            return err;
+    for (int k = 0; k < 2; k++) {
+        in[k] = plane_buf(sl, pl, st->in, st->in_level, k);
+        out[k] = plane_buf(sl, pl, st->out, st->out_level, k);
     }
-
-    if (m & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
-        void *cur[2] = { sl->flt[0], sl->flt[1] };
-        for (int l = 0; l < GPUSSIM_MSSSIM_SCALES; l++) {
-            if (l > 0 || !ps->ms0_is_ssim)
-                if ((err = record_window(p, slot, cur[0], cur[1], g->ms_width[l], g->ms_height[l],
-                                         &ps->ms[l])) < 0)
-                    return err;
-            if (l + 1 == GPUSSIM_MSSSIM_SCALES)
-                break;
-            for (int k = 0; k < 2; k++) {
-                LAUNCH_2D(ZE_K_MSSSIM_DECIMATE_LPF, g->ms_width[l + 1], g->ms_height[l + 1],
-                          ZB(cur[k]), ZI(g->ms_width[l]), ZI(g->ms_height[l]),
-                          ZB(sl->pyr[k][l]), ZI(g->ms_width[l + 1]), ZI(g->ms_height[l + 1]));
-                cur[k] = sl->pyr[k][l];
-            }
+    switch (st->kind) {
+    case GPUSSIM_STAGE_UNPACK:
+        for (int k = 0; k < 2; k++) {
+            const struct ze_plane_src *src = &(k ? dis : ref)[st->src.src_plane];
+            LAUNCH_2D(ZE_K_UNPACK_PLANE, w, h, ZB(src->buf), ZUL(src->offset), ZL(src->pitch),
+                      ZI(st->src.bytes_per_sample), ZI(st->src.first), ZI(st->src.step),
+                      ZI(st->src.shift), ZU(st->src.mask), ZI(w), ZI(h), ZB(out[k]));
         }
-    }
-
-    if (m & GPUSSIM_METRIC_FLOAT_ANSNR) {
+        return 0;
+    case GPUSSIM_STAGE_CONVERT:
         for (int k = 0; k < 2; k++)
-            LAUNCH(ZE_K_CONVERT_TO_FLOAT, n, 1, LINE_WG, 1, ZB(ps->raw[k]), ZI(n), ZF(inv_scaler),
-                   ZF(-128.0f), ZB(sl->flt[k]));
-        LAUNCH_2D(ZE_K_ANSNR_FILTER, w, h, ZB(sl->flt[0]), ZB(sl->flt[1]), ZI(w), ZI(h),
+            LAUNCH(ZE_K_CONVERT_TO_FLOAT, n, 1, LINE_WG, 1, ZB(in[k]), ZI(n), ZF(st->inv_scaler),
+                   ZF(st->offset), ZB(out[k]));
+        return 0;
+    case GPUSSIM_STAGE_DECIMATE_BOX:
+        for (int k = 0; k < 2; k++)
+            LAUNCH_2D(ZE_K_SSIM_DECIMATE_BOX, st->out_w, st->out_h, ZB(in[k]), ZI(w), ZI(h),
+                      ZI(st->factor), ZF(st->box_tap), ZB(out[k]), ZI(st->out_w), ZI(st->out_h));
+        return 0;
+    case GPUSSIM_STAGE_DECIMATE_LPF:
+        for (int k = 0; k < 2; k++)
+            LAUNCH_2D(ZE_K_MSSSIM_DECIMATE_LPF, st->out_w, st->out_h, ZB(in[k]), ZI(w), ZI(h),
+                      ZB(out[k]), ZI(st->out_w), ZI(st->out_h));
+        return 0;
+    case GPUSSIM_STAGE_SSIM_WINDOWS:
+        if (st->same_as >= 0)
+            return 0; /* collect reads that stage's partials */
+        LAUNCH_2D(ZE_K_SSIM_HFILTER, st->out_w, h, ZB(in[0]), ZB(in[1]), ZI(w), ZI(h),
+                  ZB(sl->hmom));
+        LAUNCH(ZE_K_SSIM_VFILTER_TERMS, st->out_w, st->out_h, ZE_PLAN_REDUCE_WG, 1, ZB(sl->hmom),
+               ZI(w), ZI(h), ZB(pt[0].dev));
+        return download(p, slot, &pt[0]);
+    case GPUSSIM_STAGE_ANSNR:
+        LAUNCH_2D(ZE_K_ANSNR_FILTER, w, h, ZB(in[0]), ZB(in[1]), ZI(w), ZI(h),
                   ZB(sl->ansnr_coef[0]), ZB(sl->ansnr_coef[1]), ZB(sl->filt[0]),
                   ZB(sl->filt[1]));
         LAUNCH(ZE_K_ANSNR_ROW_SUMS, h, 1, LINE_WG, 1, ZB(sl->filt[0]), ZB(sl->filt[1]), ZI(w),
-               ZI(h), ZB(ps->sig_rows.dev), ZB(ps->noise_rows.dev));
-        if ((err = download(p, slot, &ps->sig_rows)) < 0 ||
-            (err = download(p, slot, &ps->noise_rows)) < 0)
+               ZI(h), ZB(pt[0].dev), ZB(pt[1].dev));
+        if ((err = download(p, slot, &pt[0])) < 0)
             return err;
-    }
-
-    if (m & GPUSSIM_METRIC_SSIM) {
-        const unsigned samplemax = (1u << bd) - 1;
-        const double c1base = (double)samplemax * samplemax * (0.01 * 0.01);
-        const double c2base = (double)samplemax * samplemax * (0.03 * 0.03);
-        LAUNCH_2D(ZE_K_ISSIM_HFILTER, w, h, ZB(ps->raw[0]), ZB(ps->raw[1]), ZI(w), ZI(h),
-                  ZB(sl->imom));
+        return download(p, slot, &pt[1]);
+    case GPUSSIM_STAGE_ISSIM:
+        LAUNCH_2D(ZE_K_ISSIM_HFILTER, w, h, ZB(in[0]), ZB(in[1]), ZI(w), ZI(h), ZB(sl->imom));
         LAUNCH(ZE_K_ISSIM_VFILTER_TERMS, w, h, ZE_PLAN_REDUCE_WG, 1, ZB(sl->imom), ZI(w), ZI(h),
-               ZD(c1base), ZD(c2base), ZB(ps->iterm.dev), ZB(ps->iweight.dev));
-        if ((err = download(p, slot, &ps->iterm)) < 0 || (err = download(p, slot, &ps->iweight)) < 0)
+               ZD(st->c1base), ZD(st->c2base), ZB(pt[0].dev), ZB(pt[1].dev));
+        if ((err = download(p, slot, &pt[0])) < 0)
             return err;
+        return download(p, slot, &pt[1]);
+    case GPUSSIM_STAGE_REDUCE:
+        return 0; /* on the host, at collect */
     }
     return 0;
 }
@@ -440,27 +399,19 @@ static int record_plane(ZePlan *p, int slot, int i, const struct ze_plane_src *r
 int ze_plan_record_device(ZePlan *p, int slot, const struct ze_plane_src ref[3],
                           const struct ze_plane_src dis[3])
 {
-    const struct gpussim_config *cfg = &p->cfg;
-    const enum gpussim_packing pk = cfg->params.format.packing;
+    struct ze_slot *sl = &p->slots[slot];
     int err;
 
-    struct ze_slot *sl = &p->slots[slot];
-    if (!sl->coef_uploaded && (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR)) {
+    if (!sl->coef_uploaded && sl->ansnr_coef[0]) {
         for (int k = 0; k < 2; k++)
             if ((err = p->ops.upload(p->ops.opaque, slot, sl->ansnr_coef[k], p->ansnr_coef_host[k],
                                      k ? sizeof(p->ansnr_dis_coef) : sizeof(p->ansnr_ref_coef))) < 0)
                 return err;
         sl->coef_uploaded = 1;
     }
-    for (int i = 0; i < cfg->nb_planes; i++) {
-        if (i == 0 || pk == GPUSSIM_PACKING_PLANAR)
-            err = record_plane(p, slot, i, &ref[i], &dis[i], 0, 1);
-        else /* U is first in UV order, second in VU order */
-            err = record_plane(p, slot, i, &ref[1], &dis[1],
-                               (i == 1) == (pk == GPUSSIM_PACKING_SEMIPLANAR_UV) ? 0 : 1, 2);
-        if (err < 0)
+    for (int i = 0; i < p->plan->nb_stages; i++)
+        if ((err = record_stage(p, slot, i, ref, dis)) < 0)
             return err;
-    }
     return 0;
 }
 
@@ -474,9 +425,9 @@ int ze_plan_record_host(ZePlan *p, int slot, const struct gpussim_picture *ref,
 
     memset(src, 0, sizeof(src));
     for (int k = 0; k < 2; k++) {
-        for (int i = 0; i < p->nb_pic_planes; i++) {
-            const size_t row = (size_t)p->pic_w[i] * p->cfg.bytes_per_sample;
-            const size_t size = row * p->pic_h[i];
+        for (int i = 0; i < p->plan->nb_pic_planes; i++) {
+            const size_t row = (size_t)p->plan->pic_row_samples[i] * p->cfg.bytes_per_sample;
+            const size_t size = row * p->plan->pic_rows[i];
             if (!sl->stage_dev[k][i]) {
                 /* allocated on first use: host frames only */
                 if ((err = dev_alloc(p, size, &sl->stage_dev[k][i])) < 0)
@@ -486,7 +437,7 @@ int ze_plan_record_host(ZePlan *p, int slot, const struct gpussim_picture *ref,
             }
             /* compact copy: the caller's strides may be anything, negative too */
             uint8_t *dst = sl->stage_host[k][i];
-            for (int y = 0; y < p->pic_h[i]; y++)
+            for (int y = 0; y < p->plan->pic_rows[i]; y++)
                 memcpy(dst + row * y, (const uint8_t *)pic[k]->data[i] + (ptrdiff_t)y * pic[k]->stride[i],
                        row);
             if ((err = p->ops.upload(p->ops.opaque, slot, sl->stage_dev[k][i], dst, size)) < 0)
@@ -501,62 +452,43 @@ int ze_plan_record_host(ZePlan *p, int slot, const struct gpussim_picture *ref,
 
 /* ---- reduction ------------------------------------------------------------ */
 
-/* Adds 4-double work-group partials in raster order (rows, then the row's
- * segments left to right). */
-static void sum_window_partials(const struct ze_partial *pt, double out[4])
-{
-    const double *v = pt->host;
-    const size_t n = pt->size / (4 * sizeof(double));
-    double t = 0.0, l = 0.0, c = 0.0, s = 0.0;
-    for (size_t g = 0; g < n; g++) {
-        t += v[4 * g];
-        l += v[4 * g + 1];
-        c += v[4 * g + 2];
-        s += v[4 * g + 3];
-    }
-    out[0] = t, out[1] = l, out[2] = c, out[3] = s;
-}
-
 void ze_plan_collect(ZePlan *p, int slot, struct gpussim_frame_sums *sums)
 {
-    const struct gpussim_config *cfg = &p->cfg;
-    const unsigned m = cfg->metrics;
+    const struct gpussim_plan *plan = p->plan;
+    struct ze_slot *sl = &p->slots[slot];
     memset(sums, 0, sizeof(*sums));
-    for (int i = 0; i < cfg->nb_planes; i++) {
-        struct ze_plane_state *ps = &p->slots[slot].plane[i];
-        struct gpussim_plane_sums *out = &sums->plane[i];
-        double v[4];
-        if (m & GPUSSIM_METRIC_FLOAT_SSIM) {
-            sum_window_partials(&ps->ssim, v);
-            out->ssim_term = v[0], out->ssim_l = v[1], out->ssim_c = v[2], out->ssim_s = v[3];
-        }
-        if (m & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
-            for (int l = 0; l < GPUSSIM_MSSSIM_SCALES; l++) {
-                sum_window_partials(l == 0 && ps->ms0_is_ssim ? &ps->ssim : &ps->ms[l], v);
-                out->ms_l[l] = v[1], out->ms_c[l] = v[2], out->ms_s[l] = v[3];
-            }
-        }
-        if (m & GPUSSIM_METRIC_FLOAT_ANSNR) {
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *r = &plan->stage[i];
+        if (r->kind != GPUSSIM_STAGE_REDUCE)
+            continue;
+        const struct gpussim_plan_stage *src = &plan->stage[r->producer];
+        const struct ze_partial *pt =
+            sl->part[src->same_as >= 0 ? src->same_as : r->producer];
+        double v[4] = { 0.0, 0.0, 0.0, 0.0 };
+        switch (r->slot) {
+        case GPUSSIM_RESULT_SSIM:
+        case GPUSSIM_RESULT_MSSSIM:
+            /* work-groups are row segments: raster order */
+            gpussim_sum_partials(pt[0].host, pt[0].size / (4 * sizeof(double)), 4, v);
+            break;
+        case GPUSSIM_RESULT_ANSNR:
             /* the reference's float totals: row sums added top to bottom */
-            const float *sr = ps->sig_rows.host, *nr = ps->noise_rows.host;
-            float sig = 0.0f, noise = 0.0f;
-            for (int y = 0; y < cfg->plane[i].height; y++) {
-                sig += sr[y];
-                noise += nr[y];
-            }
-            out->ansnr_sig = sig, out->ansnr_noise = noise;
-        }
-        if (m & GPUSSIM_METRIC_SSIM) {
-            const double *t = ps->iterm.host;
-            const int64_t *w = ps->iweight.host;
-            const size_t n = ps->iterm.size / sizeof(double);
-            double st = 0.0;
+            v[0] = gpussim_sum_float_rows(pt[0].host, src->in_h, 1);
+            v[1] = gpussim_sum_float_rows(pt[1].host, src->in_h, 1);
+            break;
+        case GPUSSIM_RESULT_ISSIM: {
+            const int64_t *w = pt[1].host;
+            const size_t n = pt[0].size / sizeof(double);
             int64_t sw = 0; /* integers: exact in any order (< 2^53 for 32768^2 frames) */
-            for (size_t g = 0; g < n; g++) {
-                st += t[g];
+            gpussim_sum_partials(pt[0].host, n, 1, v);
+            for (size_t g = 0; g < n; g++)
                 sw += w[g];
-            }
-            out->issim_term = st, out->issim_weight = (double)sw;
+            v[1] = (double)sw;
+            break;
         }
+        case GPUSSIM_RESULT_NONE:
+            break;
+        }
+        gpussim_plan_store(r, sums, v);
     }
 }

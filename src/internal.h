@@ -17,8 +17,7 @@
 
 #include "gpussim/gpussim.h"
 #include "metric_tables.h"
-
-#define GPUSSIM_MAX_SCORE_PLANES 3
+#include "plan.h" /* GPUSSIM_MAX_SCORE_PLANES, the frame plan */
 
 /* ---- logging ------------------------------------------------------------- */
 
@@ -63,6 +62,9 @@ struct gpussim_config {
     int chroma_shift_x, chroma_shift_y;
     int bytes_per_sample; /* 1 or 2 */
     struct gpussim_logger log;
+    /* The frame's stages, built from the above (src/plan.h): what every
+     * backend runs, in order, and where the sums land. */
+    struct gpussim_plan plan;
 };
 
 /* Fills the geometry of every scored plane and checks the size limits of the

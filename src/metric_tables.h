@@ -64,5 +64,14 @@
 /* Integer SSIM 9-tap kernel, sum 256. */
 #define GPUSSIM_ISSIM_TAPS 2, 9, 28, 55, 68, 55, 28, 9, 2
 #define GPUSSIM_ISSIM_LEN 9
+/* Integer SSIM constants (spec §4.5): K1, K2 in double, and the bases
+ * (2^bd - 1)^2 * K^2 the terms scale by the window weight, spelled as the
+ * reference spells them (the product of the K's folds to one double). */
+#define GPUSSIM_ISSIM_K1 0.01
+#define GPUSSIM_ISSIM_K2 0.03
+#define GPUSSIM_ISSIM_C1BASE(samplemax) \
+    ((double)(samplemax) * (samplemax) * (GPUSSIM_ISSIM_K1 * GPUSSIM_ISSIM_K1))
+#define GPUSSIM_ISSIM_C2BASE(samplemax) \
+    ((double)(samplemax) * (samplemax) * (GPUSSIM_ISSIM_K2 * GPUSSIM_ISSIM_K2))
 
 #endif /* GPUSSIM_METRIC_TABLES_H */

@@ -266,6 +266,7 @@ int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params 
         if (err < 0)
             return err;
     }
+    gpussim_plan_init(&cfg->plan, cfg);
     return 0;
 }
 

@@ -67,8 +67,8 @@ static void FN(issim_sums)(const uint16_t *ref, const uint16_t *dis, int w, int 
     double *m = s->dacc;               /* 5 vertical moments of one row */
     double *term = s->terms;
     const unsigned samplemax = (1u << bit_depth) - 1;
-    const double c1base = (double)samplemax * samplemax * (0.01 * 0.01);
-    const double c2base = (double)samplemax * samplemax * (0.03 * 0.03);
+    const double c1base = GPUSSIM_ISSIM_C1BASE(samplemax);
+    const double c2base = GPUSSIM_ISSIM_C2BASE(samplemax);
     double acc_term = 0.0, acc_weight = 0.0;
 
     /* the horizontal weight sum depends on the column only */

@@ -56,4 +56,29 @@ void ansnr_sums_c(const float *ref, const float *dis, int w, int h, float *sig, 
 void issim_sums_c(const uint16_t *ref, const uint16_t *dis, int w, int h, int bit_depth,
                   double *sum_term, double *sum_weight, CpuScratch *s);
 
+/* ---- the frame plan (src/plan.h) on these kernels ------------------------ */
+
+struct gpussim_plan;
+struct gpussim_plan_stage;
+struct gpussim_picture;
+struct gpussim_frame_sums;
+
+/* Working planes of one worker, per picture (0 ref, 1 dis): f and d hold a
+ * whole luma plane of floats each. */
+struct gpussim_plan_buffers_c {
+    float *f[2], *d[2];
+    CpuScratch *scratch;
+};
+
+/* An UNPACK stage: the scored plane's true samples of pic into dst (w x h). */
+void gpussim_plan_unpack_c(const struct gpussim_plan_stage *unpack,
+                           const struct gpussim_picture *pic, uint16_t *dst);
+
+/* Runs every stage of `plane` but UNPACK on its unpacked samples raw[0]
+ * (ref), raw[1] (dis), storing each result slot in *sums (the fields of
+ * other planes are left as they are). */
+void gpussim_plan_run_plane_c(const struct gpussim_plan *plan, int plane,
+                              const uint16_t *const raw[2], const struct gpussim_plan_buffers_c *b,
+                              struct gpussim_frame_sums *sums);
+
 #endif /* GPUSSIM_KERNELS_C_H */
