@@ -10,7 +10,8 @@
 #     cpu          the gpussim CLI, --backend cpu, on two y4m streams
 #                  generated on the fly into named pipes (no file on disk)
 #     cuda         the same with --backend cuda (host pictures uploaded)
-#     ffmpeg-cuda  ffmpeg: testsrc2 -> hwupload_cuda -> gpussim=backend=cuda
+#     ffmpeg-cuda  ffmpeg: testsrc2 -> hwupload (one CUDA device for both
+#                  inputs) -> gpussim=backend=cuda
 #                  on CUDA frames (the reference blurred as the distorted)
 #     ffmpeg-cpu   the same filter graph on software frames, backend=cpu
 # Environment: GPUSSIM_CLI (default build/gpussim), FFMPEG (default
@@ -73,7 +74,7 @@ if [ "${mode%-*}" = ffmpeg ]; then
     [ -x "$ffmpeg" ] || { echo "soak: no ffmpeg at $ffmpeg (FFMPEG=...)"; exit 2; }
     if [ "$mode" = ffmpeg-cuda ]; then
         hw=(-init_hw_device cuda=cu -filter_hw_device cu)
-        up=hwupload_cuda
+        up=hwupload
     else
         hw=()
         up=null
