@@ -37,6 +37,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -388,9 +389,14 @@ static int alloc_host_staging(struct cuda_backend *be)
 static int launch(struct cuda_backend *be, enum cuda_kernel k, unsigned gx, unsigned gy,
                   unsigned gz, unsigned bx, unsigned by, void **args)
 {
-    return cu_check(be, be->cu->cuLaunchKernel(be->fn[k], gx, gy, gz, bx, by, 1, 0,
-                                               be->launch_stream, args, NULL),
-                    kernel_names[k]);
+    const CUresult r = be->cu->cuLaunchKernel(be->fn[k], gx, gy, gz, bx, by, 1, 0,
+                                              be->launch_stream, args, NULL);
+    if (r == CUDA_SUCCESS)
+        return 0;
+    /* the message names the driver call and the kernel */
+    char what[96];
+    snprintf(what, sizeof(what), "cuLaunchKernel(%s)", kernel_names[k]);
+    return cu_check(be, r, what);
 }
 
 /* One stage of the plan. The kernels fuse stages: those that read the
