@@ -330,7 +330,7 @@ int gpussim_log_open(GpussimLogWriter **w, const GpussimContext *ctx,
         .first_frame = params->first_frame,
     };
     const int nb_renditions = gpussim_renditions(ctx);
-    return gpussim_log_writer_create2(w, params, names, n / nb_renditions, &lc, nb_renditions);
+    return gpussim_log_writer_create2(w, params, names, n, &lc, nb_renditions);
 }
 
 static int writer_frame_one(GpussimLogWriter *w, uint64_t frame_num, const double *values, double timestamp,
