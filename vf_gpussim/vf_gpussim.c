@@ -172,6 +172,7 @@ typedef struct GpussimFilterContext {
     int log_error;           /* writing the log failed: AVERROR, reported once */
     int consumed, produced;  /* during one activate() */
     int64_t last_ref_pts;    /* the reference frame of the last scored pair */
+    int64_t last_pts[MAX_INPUTS]; /* ladder: each rendition's frame of the last scored frame */
     uint64_t nb_repeated;    /* pairs scored against the ended reference's last frame */
 
     AVBufferRef *hw_device;  /* keeps the device the library adopted alive */
@@ -1205,16 +1206,23 @@ static int do_gpussim(FFFrameSync *fs)
         s->produced = 1;
         return ff_filter_frame(ctx->outputs[0], frames[0]);
     }
-    for (int i = 1; i < ri; i++)
-        if (!frames[i]) {
-            const uint64_t n = s->nb_scored + av_fifo_can_read(s->queue);
-            av_log(ctx, AV_LOG_ERROR,
-                   "distorted input %d (rendition %d) has no frame for frame %" PRIu64 " of input 0 "
-                   "(it ended or starts later): the renditions of a ladder must cover the same "
-                   "frames; use shortest=1 to stop at the shortest one\n", i, i, n);
-            av_frame_free(&frames[0]);
-            return AVERROR(EINVAL);
+    for (int i = 1; i < ri; i++) {
+        /* a rendition that ended would be scored with its last frame
+         * repeated (repeatlast): a wrong number, so an error */
+        const int repeated = frames[i] && s->fs.in[i].sync == 0 &&
+                             frames[i]->pts == s->last_pts[i] && frames[i]->pts != AV_NOPTS_VALUE;
+        if (frames[i] && !repeated) {
+            s->last_pts[i] = frames[i]->pts;
+            continue;
         }
+        const uint64_t n = s->nb_scored + av_fifo_can_read(s->queue);
+        av_log(ctx, AV_LOG_ERROR,
+               "distorted input %d (rendition %d) has no frame for frame %" PRIu64 " of input 0 "
+               "(it %s): the renditions of a ladder must cover the same frames; use shortest=1 "
+               "to stop at the shortest one\n", i, i, n, repeated ? "ended" : "ended or starts later");
+        av_frame_free(&frames[0]);
+        return AVERROR(EINVAL);
+    }
 
     s->consumed = 1;
     e = av_mallocz(sizeof(*e));
@@ -1373,6 +1381,8 @@ static av_cold int init(AVFilterContext *ctx)
     }
     s->fs.on_event = do_gpussim;
     s->last_ref_pts = AV_NOPTS_VALUE;
+    for (int i = 0; i < MAX_INPUTS; i++)
+        s->last_pts[i] = AV_NOPTS_VALUE;
     if (s->clip_db && !s->db)
         av_log(ctx, AV_LOG_WARNING, "clip_db has no effect without db=1\n");
     return 0;
