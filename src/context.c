@@ -8,9 +8,12 @@
  * distorted pictures per frame: natively when the backend has submit_multi
  * (the reference's terms computed once), else by the fallback here, where
  * frame f occupies the backend slots f * n .. f * n + n - 1 (n pairs) and is
- * collected when all n are done.
+ * collected when all n are done. A backend with fewer than n slots scores a
+ * frame in waves: one frame in flight, pair k in slot k % slots, and submit
+ * waits for pair k - slots before it reuses that slot.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,11 +24,14 @@
 
 struct GpussimContext {
     struct gpussim_config cfg;
+    struct gpussim_config backend_cfg; /* what the backend got (the fallback's slot count) */
     const struct gpussim_backend *backend;
     void *priv;
     int nb_slots;       /* frames in flight (ladder fallback: backend slots / n) */
     int nb_dis;         /* distorted pictures per frame */
     int fallback;       /* ladder scored as nb_dis pairs in consecutive slots */
+    int fb_waves;       /* fallback: fewer backend slots than nb_dis (one frame in flight) */
+    int backend_slots;  /* the backend's slots */
     int fb_done;        /* fallback: renditions of the next frame already waited for */
     int fb_error;       /* fallback: the first error among them */
     struct gpussim_frame_sums *sums; /* nb_dis, the frame being collected */
@@ -71,22 +77,25 @@ static int start_backend(GpussimContext *c, const struct gpussim_backend *b)
     const int n = c->cfg.nb_distorted;
     const int native = n == 1 || (b->submit_multi && b->wait_multi);
     int slots = 0;
-    int err = b->init(&c->cfg, &c->priv, &slots);
+    /* max_in_flight counts frames; the fallback's frames take n slots each */
+    c->backend_cfg = c->cfg;
+    if (!native && c->cfg.params.max_in_flight)
+        c->backend_cfg.params.max_in_flight =
+            c->cfg.params.max_in_flight > INT_MAX / n ? INT_MAX : c->cfg.params.max_in_flight * n;
+    int err = b->init(&c->backend_cfg, &c->priv, &slots);
     if (err < 0)
         return err;
-    /* the fallback keeps n backend slots per frame */
-    if (!native && slots < n) {
-        gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR,
-                    "the %s backend keeps %d frame(s) in flight, fewer than the %d distorted "
-                    "pictures of one frame: it scores them as pairs, one slot each; use at most "
-                    "%d distorted pictures per reference on it",
-                    b->name, slots, n, slots);
-        b->uninit(&c->priv);
-        return -EINVAL;
-    }
     c->backend = b;
     c->fallback = !native;
-    c->nb_slots = native ? slots : slots / n;
+    c->backend_slots = slots;
+    /* the fallback keeps n backend slots per frame, or scores in waves */
+    c->fb_waves = !native && slots < n;
+    c->nb_slots = native ? slots : c->fb_waves ? 1 : slots / n;
+    if (c->fb_waves)
+        gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE,
+                    "the %s backend keeps %d pair(s) in flight, fewer than the %d distorted pictures "
+                    "of a frame: each frame is scored in waves of %d pairs, one frame at a time",
+                    b->name, slots, n, slots);
     if (c->cfg.params.max_in_flight && c->cfg.params.max_in_flight < c->nb_slots)
         c->nb_slots = c->cfg.params.max_in_flight;
     return 0;
@@ -320,12 +329,21 @@ int64_t gpussim_submit(GpussimContext *c, const struct gpussim_picture *ref,
     return gpussim_submit_multi(c, ref, &dis, 1);
 }
 
-/* Waits for the fallback's pairs submitted before the one that failed. */
-static void fallback_drain(GpussimContext *c, int base, int nb)
+/* The backend slot of the fallback's pair k of the frame in slot `slot`. */
+static int fallback_slot(const GpussimContext *c, int slot, int k)
+{
+    return c->fb_waves ? k % c->backend_slots : slot * c->nb_dis + k;
+}
+
+/* Waits for the fallback's pairs from..nb-1 (submitted before the one that
+ * failed, not waited for yet). */
+static void fallback_drain(GpussimContext *c, int slot, int from, int nb)
 {
     struct gpussim_frame_sums sums;
-    for (int k = 0; k < nb; k++)
-        c->backend->wait(c->priv, base + k, 1, &sums);
+    for (int k = from; k < nb; k++)
+        c->backend->wait(c->priv, fallback_slot(c, slot, k), 1, &sums);
+    c->fb_done = 0;
+    c->fb_error = 0;
 }
 
 int64_t gpussim_submit_multi(GpussimContext *c, const struct gpussim_picture *ref,
@@ -366,12 +384,22 @@ int64_t gpussim_submit_multi(GpussimContext *c, const struct gpussim_picture *re
     } else if (!c->fallback) {
         err = c->backend->submit_multi(c->priv, slot, ref, dis);
     } else {
-        const int base = slot * nb_dis;
+        /* waves: one frame in flight, so c->sums is free for it */
+        if (c->fb_waves)
+            memset(c->sums, 0, sizeof(*c->sums) * (size_t)nb_dis);
         for (int k = 0; k < nb_dis; k++) {
-            err = c->backend->submit(c->priv, base + k, ref, dis[k]);
+            if (c->fb_waves && k >= c->backend_slots) {
+                /* the slot's previous pair first (waits are in submission order) */
+                const int j = k - c->backend_slots;
+                const int ret = c->backend->wait(c->priv, fallback_slot(c, slot, j), 1, &c->sums[j]);
+                if (ret < 0 && !c->fb_error)
+                    c->fb_error = ret;
+                c->fb_done = j + 1;
+            }
+            err = c->backend->submit(c->priv, fallback_slot(c, slot, k), ref, dis[k]);
             if (err < 0) {
                 /* the pairs already queued read the caller's memory: finish them */
-                fallback_drain(c, base, k);
+                fallback_drain(c, slot, c->fb_done, k);
                 break;
             }
         }
@@ -390,9 +418,9 @@ static int wait_frame(GpussimContext *c, int slot, int wait)
     if (!c->fallback)
         return c->backend->wait_multi(c->priv, slot, wait, c->sums);
     /* the pairs in order; progress is kept across non-blocking calls */
-    const int base = slot * c->nb_dis;
     while (c->fb_done < c->nb_dis) {
-        int ret = c->backend->wait(c->priv, base + c->fb_done, wait || c->fb_error, &c->sums[c->fb_done]);
+        int ret = c->backend->wait(c->priv, fallback_slot(c, slot, c->fb_done), wait || c->fb_error,
+                                   &c->sums[c->fb_done]);
         if (ret == 0)
             return 0;
         if (ret < 0 && !c->fb_error)
@@ -412,13 +440,13 @@ int gpussim_collect(GpussimContext *c, struct gpussim_result *res, int wait)
     if (c->collected == c->submitted)
         return 0;
     const int slot = (int)(c->collected % (uint64_t)c->nb_slots);
-    if (!c->fb_done)
+    if (!c->fb_done && !c->fb_waves)
         memset(c->sums, 0, sizeof(*c->sums) * (size_t)c->nb_dis);
     int ret = wait_frame(c, slot, wait);
     if (ret == 0)
         return 0;
     const uint64_t index = c->collected++;
-    c->last_slot = c->fallback ? (slot + 1) * c->nb_dis - 1 : slot;
+    c->last_slot = c->fallback ? fallback_slot(c, slot, c->nb_dis - 1) : slot;
     if (ret < 0) {
         gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR, "frame %llu failed on backend %s: %s",
                     (unsigned long long)index, c->backend->name, gpussim_strerror(ret));

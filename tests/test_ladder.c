@@ -17,7 +17,7 @@
 
 #include "testutil.h"
 
-#define NB_DIS 3
+static int NB_DIS = 3; /* 6 for the waves of a 4-slot backend */
 #define NB_FRAMES 4
 
 struct ladder_case {
@@ -61,11 +61,11 @@ static int run_case(const struct ladder_case *c, enum gpussim_backend_type b)
 {
     struct gpussim_params p;
     struct gpussim_format fmt = { c->w, c->h, c->bit_depth, c->chroma, GPUSSIM_PACKING_PLANAR, 0 };
-    struct test_frame ref[NB_FRAMES], dis[NB_FRAMES][NB_DIS];
-    struct test_packed pref[NB_FRAMES], pdis[NB_FRAMES][NB_DIS];
+    struct test_frame ref[NB_FRAMES], dis[NB_FRAMES][GPUSSIM_MAX_DISTORTED];
+    struct test_packed pref[NB_FRAMES], pdis[NB_FRAMES][GPUSSIM_MAX_DISTORTED];
     struct gpussim_picture refs[NB_FRAMES], pair_dis[NB_FRAMES];
     GpussimContext *ctx = NULL;
-    double *pair[NB_DIS] = { 0 }, *ladder = NULL;
+    double *pair[GPUSSIM_MAX_DISTORTED] = { 0 }, *ladder = NULL;
     int nb_scores = 0, skipped = 0, err;
     const char *bname = gpussim_backend_type_name(b);
 
@@ -110,7 +110,7 @@ static int run_case(const struct ladder_case *c, enum gpussim_backend_type b)
     /* submit as far as the queue takes, collecting without waiting in between */
     int got = 0;
     for (int f = 0; f < NB_FRAMES; f++) {
-        const struct gpussim_picture *d[NB_DIS];
+        const struct gpussim_picture *d[GPUSSIM_MAX_DISTORTED];
         struct gpussim_result res;
         int64_t idx;
         for (int k = 0; k < NB_DIS; k++)
@@ -200,7 +200,7 @@ static void test_errors(void)
     err = gpussim_create(&ctx, &p);
     CHECK(err == 0, "ladder context: %s", test_last_error);
     if (!err) {
-        const struct gpussim_picture *d[NB_DIS] = { &pk.pic, &pk.pic, &pk.pic };
+        const struct gpussim_picture *d[3] = { &pk.pic, &pk.pic, &pk.pic };
         struct gpussim_picture bad = pk.pic;
         int64_t r = gpussim_submit_multi(ctx, &pk.pic, d, 2);
         CHECK(r == -EINVAL && strstr(test_last_error, "2 distorted picture(s) given, but the context scores 3"),
@@ -210,18 +210,18 @@ static void test_errors(void)
               "pair submit on a ladder: %lld '%s'", (long long)r, test_last_error);
         bad.stride[0] = 3; /* smaller than a row */
         d[1] = &bad;
-        r = gpussim_submit_multi(ctx, &pk.pic, d, NB_DIS);
+        r = gpussim_submit_multi(ctx, &pk.pic, d, 3);
         CHECK(r == -EINVAL && strstr(test_last_error, "distorted #1 picture: plane 0 stride 3"),
               "bad distorted #1: %lld '%s'", (long long)r, test_last_error);
         d[1] = NULL;
-        r = gpussim_submit_multi(ctx, &pk.pic, d, NB_DIS);
+        r = gpussim_submit_multi(ctx, &pk.pic, d, 3);
         CHECK(r == -EINVAL && strstr(test_last_error, "no distorted #1 picture"),
               "missing distorted #1: %lld '%s'", (long long)r, test_last_error);
         r = gpussim_submit_multi(ctx, &pk.pic, NULL, NB_DIS);
         CHECK(r == -EINVAL, "no array: %lld", (long long)r);
         CHECK(gpussim_pending(ctx) == 0, "nothing queued after refusals: %d", gpussim_pending(ctx));
         d[1] = &pk.pic;
-        r = gpussim_submit_multi(ctx, &pk.pic, d, NB_DIS);
+        r = gpussim_submit_multi(ctx, &pk.pic, d, 3);
         CHECK(r == 0, "a good frame after refusals: %lld", (long long)r);
         struct gpussim_result res;
         CHECK(gpussim_collect(ctx, &res, 1) == 1 && res.nb_values > 0 && res.values[0] == 1.0,
@@ -237,6 +237,23 @@ static void test_errors(void)
         CHECK(r == -EINVAL && strstr(test_last_error, "scores 1 per reference"), "pair context, 2 pictures: '%s'",
               test_last_error);
         gpussim_destroy(&ctx);
+    }
+    /* the fallback: max_in_flight counts ladder frames */
+    fill_params(&p, c, GPUSSIM_BACKEND_VULKAN, NB_DIS);
+    p.max_in_flight = 1;
+    err = gpussim_create(&ctx, &p);
+    if (err == -ENODEV || err == -ENOSYS) {
+        printf("  vulkan unavailable: the fallback's slot checks are not run\n");
+    } else {
+        CHECK(err == 0, "vulkan ladder of %d with max_in_flight=1: %d '%s'", NB_DIS, err, test_last_error);
+        if (!err) {
+            const struct gpussim_picture *d[3] = { &pk.pic, &pk.pic, &pk.pic };
+            CHECK(gpussim_submit_multi(ctx, &pk.pic, d, NB_DIS) == 0, "first frame");
+            CHECK(gpussim_submit_multi(ctx, &pk.pic, d, NB_DIS) == -EAGAIN, "max_in_flight=1: second frame waits");
+            struct gpussim_result res;
+            CHECK(gpussim_collect(ctx, &res, 1) == 1 && res.nb_values > 0 && res.values[0] == 1.0, "collected");
+            gpussim_destroy(&ctx);
+        }
     }
     test_packed_free(&pk);
     test_frame_free(&f);
@@ -258,6 +275,12 @@ int main(void)
         if (!skipped && backends[b] != GPUSSIM_BACKEND_CPU)
             gpu_ran = 1;
     }
+    /* wider than the 4 slots of the GPU backends: scored in waves */
+    NB_DIS = 6;
+    run_case(&cases[0], GPUSSIM_BACKEND_CPU);
+    run_case(&cases[2], GPUSSIM_BACKEND_VULKAN);
+    run_case(&cases[2], GPUSSIM_BACKEND_CUDA);
+    NB_DIS = 3;
     test_errors();
     if (!gpu_ran)
         printf("no GPU backend answered: the fallback path was not checked\n");
