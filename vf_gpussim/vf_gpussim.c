@@ -1211,11 +1211,11 @@ static int do_gpussim(FFFrameSync *fs)
          * repeated (repeatlast): a wrong number, so an error */
         const int repeated = frames[i] && s->fs.in[i].sync == 0 &&
                              frames[i]->pts == s->last_pts[i] && frames[i]->pts != AV_NOPTS_VALUE;
+        const uint64_t n = s->nb_scored + av_fifo_can_read(s->queue);
         if (frames[i] && !repeated) {
             s->last_pts[i] = frames[i]->pts;
             continue;
         }
-        const uint64_t n = s->nb_scored + av_fifo_can_read(s->queue);
         av_log(ctx, AV_LOG_ERROR,
                "distorted input %d (rendition %d) has no frame for frame %" PRIu64 " of input 0 "
                "(it %s): the renditions of a ladder must cover the same frames; use shortest=1 "
