@@ -109,7 +109,9 @@ GPUSSIM_API int gpussim_log_close(GpussimLogWriter **w, double fps);
 /** Frames written so far. */
 GPUSSIM_API uint64_t gpussim_log_frames(const GpussimLogWriter *w);
 
-/** Frames whose score i was NaN (left out of its pool), so far. */
+/** Frames whose score i was NaN (left out of its pool), so far. In a ladder
+ *  log i indexes the values of gpussim_log_write_frame() (rendition-major:
+ *  rendition k's score j is k x score names + j). */
 GPUSSIM_API uint64_t gpussim_log_frames_left_out(const GpussimLogWriter *w, int i);
 
 /* ---- reading ---------------------------------------------------------------- */
