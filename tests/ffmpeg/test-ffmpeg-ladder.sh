@@ -8,10 +8,11 @@
 # values identical to 3 separate two-input runs; rendition 0 keeps the
 # pair's keys, rendition k > 0 gets lavfi.gpussim.rK.*; the ladder log has
 # one section per rendition and `gpussim plot` draws one line each. On the
-# CPU backend, and on Vulkan frames (hwupload) when FFmpeg can make a Vulkan
-# device (lavapipe here). Errors: inputs=1, a rendition of another size or
-# format, a rendition shorter than input 0. The reference's repeated last
-# frame is still counted and warned about.
+# CPU backend; on Vulkan frames (hwupload) when FFmpeg can make a Vulkan
+# device (lavapipe here); on NVDEC-decoded CUDA frames with an NVIDIA GPU.
+# Errors: inputs=1, a rendition of another size or format or memory, a
+# rendition shorter than input 0. The reference's repeated last frame is
+# still counted and warned about.
 . "$(dirname "$0")/common.sh"
 
 src="testsrc2=s=320x240:r=24:d=2"
@@ -23,17 +24,21 @@ for k in 0 1 2; do
 done
 FEAT="feature=float_ssim\\\\:enable_lcs=1|float_ms_ssim|float_ansnr|ssim"
 
-# ladder TAG BACKEND UPLOAD(0|1) DEV...: one inputs=4 run and 3 pair runs
+# ladder TAG BACKEND UPLOAD(0|1) DEV...: one inputs=4 run and 3 pair runs;
+# $inopt (unquoted) goes before every input (NVDEC)
+inopt=""
 ladder() {
     tag=$1 backend=$2 up=$3
     shift 3
     pre=""
     if [ "$up" = 1 ]; then pre="format=yuv420p,hwupload,"; fi
-    ff "$@" -i "$work/r0.mp4" -i "$work/r1.mp4" -i "$work/r2.mp4" -i "$work/ref.mp4" -lavfi \
+    # shellcheck disable=SC2086
+    ff "$@" $inopt -i "$work/r0.mp4" $inopt -i "$work/r1.mp4" $inopt -i "$work/r2.mp4" $inopt -i "$work/ref.mp4" -lavfi \
         "[0]${pre}null[a];[1]${pre}null[b];[2]${pre}null[c];[3]${pre}null[r];[a][b][c][r]gpussim=inputs=4:backend=$backend:$FEAT:log_path=$work/$tag-ladder.json,metadata=print:file=$work/$tag-meta.txt" \
         -f null - 2>"$work/$tag-ladder.err" || { cat "$work/$tag-ladder.err" >&2; fail "$tag: the inputs=4 run failed"; }
     for k in 0 1 2; do
-        ff "$@" -i "$work/r$k.mp4" -i "$work/ref.mp4" -lavfi \
+        # shellcheck disable=SC2086
+        ff "$@" $inopt -i "$work/r$k.mp4" $inopt -i "$work/ref.mp4" -lavfi \
             "[0]${pre}null[a];[1]${pre}null[r];[a][r]gpussim=backend=$backend:$FEAT:log_path=$work/$tag-pair$k.json" \
             -f null - 2>"$work/$tag-pair$k.err" || { cat "$work/$tag-pair$k.err" >&2; fail "$tag: pair run $k failed"; }
     done
@@ -135,4 +140,15 @@ if ff $dev -f lavfi -i "$src" -frames:v 1 -vf format=yuv420p,hwupload -f null - 
     fi
 else
     note "FFmpeg cannot make a Vulkan device here: the Vulkan part is not run"
+fi
+
+# ---- NVDEC: CUDA frames on every input (the CUDA backend's pair fallback) ----------
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU &&
+    "$FFMPEG" -hide_banner -hwaccels 2>/dev/null | grep -qx cuda; then
+    inopt="-hwaccel cuda -hwaccel_output_format cuda"
+    ladder nvdec cuda 0
+    grep -q "backend cuda" "$work/nvdec-ladder.err" || fail "nvdec: the summary does not name backend cuda"
+    inopt=""
+else
+    note "no NVIDIA GPU with FFmpeg's cuda hwaccel: the NVDEC part is not run"
 fi
