@@ -3,9 +3,19 @@
 /*
  * The public context: backend selection, the in-order queue of frames in
  * flight, and turning each frame's sums into scores.
+ *
+ * A ladder context (nb_distorted > 1) scores one reference against several
+ * distorted pictures per frame: natively when the backend has submit_multi
+ * (the reference's terms computed once), else by the fallback here, where
+ * frame f occupies the backend slots f * n .. f * n + n - 1 (n pairs) and is
+ * collected when all n are done. A backend with fewer than n slots scores a
+ * frame in waves: one frame in flight, pair k in slot k % slots, and submit
+ * waits for pair k - slots before it reuses that slot.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,9 +24,17 @@
 
 struct GpussimContext {
     struct gpussim_config cfg;
+    struct gpussim_config backend_cfg; /* what the backend got (the fallback's slot count) */
     const struct gpussim_backend *backend;
     void *priv;
-    int nb_slots;
+    int nb_slots;       /* frames in flight (ladder fallback: backend slots / n) */
+    int nb_dis;         /* distorted pictures per frame */
+    int fallback;       /* ladder scored as nb_dis pairs in consecutive slots */
+    int fb_waves;       /* fallback: fewer backend slots than nb_dis (one frame in flight) */
+    int backend_slots;  /* the backend's slots */
+    int fb_done;        /* fallback: renditions of the next frame already waited for */
+    int fb_error;       /* fallback: the first error among them */
+    struct gpussim_frame_sums *sums; /* nb_dis, the frame being collected */
     uint64_t submitted, collected;
     int last_slot;
     int nb_scores;
@@ -56,13 +74,29 @@ static const struct gpussim_backend *find_backend(enum gpussim_backend_type type
 
 static int start_backend(GpussimContext *c, const struct gpussim_backend *b)
 {
+    const int n = c->cfg.nb_distorted;
+    const int native = n == 1 || (b->submit_multi && b->wait_multi);
     int slots = 0;
-    int err = b->init(&c->cfg, &c->priv, &slots);
+    /* max_in_flight counts frames; the fallback's frames take n slots each */
+    c->backend_cfg = c->cfg;
+    if (!native && c->cfg.params.max_in_flight)
+        c->backend_cfg.params.max_in_flight =
+            c->cfg.params.max_in_flight > INT_MAX / n ? INT_MAX : c->cfg.params.max_in_flight * n;
+    int err = b->init(&c->backend_cfg, &c->priv, &slots);
     if (err < 0)
         return err;
     c->backend = b;
-    c->nb_slots = slots;
-    if (c->cfg.params.max_in_flight && c->cfg.params.max_in_flight < slots)
+    c->fallback = !native;
+    c->backend_slots = slots;
+    /* the fallback keeps n backend slots per frame, or scores in waves */
+    c->fb_waves = !native && slots < n;
+    c->nb_slots = native ? slots : c->fb_waves ? 1 : slots / n;
+    if (c->fb_waves)
+        gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE,
+                    "the %s backend keeps %d pair(s) in flight, fewer than the %d distorted pictures "
+                    "of a frame: each frame is scored in waves of %d pairs, one frame at a time",
+                    b->name, slots, n, slots);
+    if (c->cfg.params.max_in_flight && c->cfg.params.max_in_flight < c->nb_slots)
         c->nb_slots = c->cfg.params.max_in_flight;
     return 0;
 }
@@ -93,6 +127,8 @@ static int select_backend(GpussimContext *c)
         int err = start_backend(c, *b);
         if (err >= 0)
             return 0;
+        if (err == -EINVAL) /* a configuration this backend cannot take: said why */
+            return err;
         gpussim_log(log, GPUSSIM_LOG_VERBOSE, "backend %s unavailable (%s), trying the next",
                     (*b)->name, gpussim_strerror(err));
     }
@@ -121,8 +157,10 @@ int gpussim_create(GpussimContext **pctx, const struct gpussim_params *params)
     err = gpussim_scores_names(&c->cfg, &c->names, &c->names_storage);
     if (err >= 0) {
         c->nb_scores = err;
-        c->values = gpussim_calloc((size_t)c->nb_scores, sizeof(*c->values));
-        err = c->values ? 0 : -ENOMEM;
+        c->nb_dis = c->cfg.nb_distorted;
+        c->values = gpussim_calloc((size_t)c->nb_scores * (size_t)c->nb_dis, sizeof(*c->values));
+        c->sums = gpussim_calloc((size_t)c->nb_dis, sizeof(*c->sums));
+        err = c->values && c->sums ? 0 : -ENOMEM;
     }
     if (err < 0) {
         gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR, "out of memory for the score names and values");
@@ -132,8 +170,10 @@ int gpussim_create(GpussimContext **pctx, const struct gpussim_params *params)
     err = select_backend(c);
     if (err < 0)
         goto fail;
-    gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE, "backend %s, %d frame(s) in flight",
-                c->backend->name, c->nb_slots);
+    gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE, "backend %s, %d frame(s) in flight%s",
+                c->backend->name, c->nb_slots,
+                c->nb_dis == 1 ? "" : c->fallback ? ", distorted pictures scored as pairs"
+                                                  : ", reference terms shared");
     *pctx = c;
     return 0;
 
@@ -148,15 +188,13 @@ void gpussim_destroy(GpussimContext **pctx)
     if (!c)
         return;
     if (c->backend) {
-        struct gpussim_frame_sums sums;
+        struct gpussim_result res;
         /* frames still in flight read caller memory: let them finish */
-        while (c->collected < c->submitted) {
-            const int slot = (int)(c->collected % (uint64_t)c->nb_slots);
-            c->backend->wait(c->priv, slot, 1, &sums);
-            c->collected++;
-        }
+        while (c->collected < c->submitted)
+            gpussim_collect(c, &res, 1);
         c->backend->uninit(&c->priv);
     }
+    gpussim_free(c->sums);
     gpussim_free(c->values);
     gpussim_free(c->names);
     gpussim_free(c->names_storage);
@@ -189,6 +227,11 @@ int gpussim_score_names(const GpussimContext *c, const char *const **names)
         return -EINVAL;
     *names = c->names;
     return c->nb_scores;
+}
+
+int gpussim_renditions(const GpussimContext *c)
+{
+    return c ? c->nb_dis : 0;
 }
 
 int gpussim_pending(const GpussimContext *c)
@@ -277,27 +320,117 @@ static int check_picture(const GpussimContext *c, const struct gpussim_picture *
 int64_t gpussim_submit(GpussimContext *c, const struct gpussim_picture *ref,
                        const struct gpussim_picture *dis)
 {
+    if (c && c->nb_dis != 1) {
+        gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR,
+                    "gpussim_submit() scores one distorted picture, but the context was created "
+                    "for %d (nb_distorted): use gpussim_submit_multi()", c->nb_dis);
+        return -EINVAL;
+    }
+    return gpussim_submit_multi(c, ref, &dis, 1);
+}
+
+/* The backend slot of the fallback's pair k of the frame in slot `slot`. */
+static int fallback_slot(const GpussimContext *c, int slot, int k)
+{
+    return c->fb_waves ? k % c->backend_slots : slot * c->nb_dis + k;
+}
+
+/* Waits for the fallback's pairs from..nb-1 (submitted before the one that
+ * failed, not waited for yet). */
+static void fallback_drain(GpussimContext *c, int slot, int from, int nb)
+{
+    struct gpussim_frame_sums sums;
+    for (int k = from; k < nb; k++)
+        c->backend->wait(c->priv, fallback_slot(c, slot, k), 1, &sums);
+    c->fb_done = 0;
+    c->fb_error = 0;
+}
+
+int64_t gpussim_submit_multi(GpussimContext *c, const struct gpussim_picture *ref,
+                             const struct gpussim_picture *const *dis, int nb_dis)
+{
+    char what[32];
     int err;
     if (!c)
         return -EINVAL;
+    if (nb_dis != c->nb_dis || !dis) {
+        gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR,
+                    "%d distorted picture(s) given, but the context scores %d per reference "
+                    "(nb_distorted)", dis ? nb_dis : 0, c->nb_dis);
+        return -EINVAL;
+    }
     if (c->submitted - c->collected >= (uint64_t)c->nb_slots)
         return -EAGAIN;
     err = check_picture(c, ref, "reference");
     if (err < 0)
         return err;
-    err = check_picture(c, dis, "distorted");
-    if (err < 0)
-        return err;
-    if (ref->memory != dis->memory) {
-        gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR,
-                    "reference and distorted pictures are in different memories");
-        return -EINVAL;
+    for (int k = 0; k < nb_dis; k++) {
+        if (nb_dis > 1)
+            snprintf(what, sizeof(what), "distorted #%d", k);
+        else
+            snprintf(what, sizeof(what), "distorted");
+        err = check_picture(c, dis[k], what);
+        if (err < 0)
+            return err;
+        if (ref->memory != dis[k]->memory) {
+            gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR,
+                        "reference and %s pictures are in different memories", what);
+            return -EINVAL;
+        }
     }
     const int slot = (int)(c->submitted % (uint64_t)c->nb_slots);
-    err = c->backend->submit(c->priv, slot, ref, dis);
+    if (nb_dis == 1) {
+        err = c->backend->submit(c->priv, slot, ref, dis[0]);
+    } else if (!c->fallback) {
+        err = c->backend->submit_multi(c->priv, slot, ref, dis);
+    } else {
+        /* waves: one frame in flight, so c->sums is free for it */
+        if (c->fb_waves)
+            memset(c->sums, 0, sizeof(*c->sums) * (size_t)nb_dis);
+        for (int k = 0; k < nb_dis; k++) {
+            if (c->fb_waves && k >= c->backend_slots) {
+                /* the slot's previous pair first (waits are in submission order) */
+                const int j = k - c->backend_slots;
+                const int ret = c->backend->wait(c->priv, fallback_slot(c, slot, j), 1, &c->sums[j]);
+                if (ret < 0 && !c->fb_error)
+                    c->fb_error = ret;
+                c->fb_done = j + 1;
+            }
+            err = c->backend->submit(c->priv, fallback_slot(c, slot, k), ref, dis[k]);
+            if (err < 0) {
+                /* the pairs already queued read the caller's memory: finish them */
+                fallback_drain(c, slot, c->fb_done, k);
+                break;
+            }
+        }
+    }
     if (err < 0)
         return err;
     return (int64_t)c->submitted++;
+}
+
+/* Waits for the next frame's sums into c->sums: 1 done, 0 not yet (!wait),
+ * negative when it failed (all of a fallback frame's pairs are consumed). */
+static int wait_frame(GpussimContext *c, int slot, int wait)
+{
+    if (c->nb_dis == 1)
+        return c->backend->wait(c->priv, slot, wait, &c->sums[0]);
+    if (!c->fallback)
+        return c->backend->wait_multi(c->priv, slot, wait, c->sums);
+    /* the pairs in order; progress is kept across non-blocking calls */
+    while (c->fb_done < c->nb_dis) {
+        int ret = c->backend->wait(c->priv, fallback_slot(c, slot, c->fb_done), wait || c->fb_error,
+                                   &c->sums[c->fb_done]);
+        if (ret == 0)
+            return 0;
+        if (ret < 0 && !c->fb_error)
+            c->fb_error = ret;
+        c->fb_done++;
+    }
+    const int err = c->fb_error;
+    c->fb_done = 0;
+    c->fb_error = 0;
+    return err < 0 ? err : 1;
 }
 
 int gpussim_collect(GpussimContext *c, struct gpussim_result *res, int wait)
@@ -307,21 +440,22 @@ int gpussim_collect(GpussimContext *c, struct gpussim_result *res, int wait)
     if (c->collected == c->submitted)
         return 0;
     const int slot = (int)(c->collected % (uint64_t)c->nb_slots);
-    struct gpussim_frame_sums sums;
-    memset(&sums, 0, sizeof(sums));
-    int ret = c->backend->wait(c->priv, slot, wait, &sums);
+    if (!c->fb_done && !c->fb_waves)
+        memset(c->sums, 0, sizeof(*c->sums) * (size_t)c->nb_dis);
+    int ret = wait_frame(c, slot, wait);
     if (ret == 0)
         return 0;
     const uint64_t index = c->collected++;
-    c->last_slot = slot;
+    c->last_slot = c->fallback ? fallback_slot(c, slot, c->nb_dis - 1) : slot;
     if (ret < 0) {
         gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR, "frame %llu failed on backend %s: %s",
                     (unsigned long long)index, c->backend->name, gpussim_strerror(ret));
         return ret;
     }
-    gpussim_scores_finish(&c->cfg, &sums, c->values);
+    for (int k = 0; k < c->nb_dis; k++)
+        gpussim_scores_finish(&c->cfg, &c->sums[k], c->values + (size_t)k * c->nb_scores);
     res->index = index;
-    res->nb_values = c->nb_scores;
+    res->nb_values = c->nb_scores * c->nb_dis;
     res->values = c->values;
     return 1;
 }

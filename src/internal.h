@@ -61,6 +61,7 @@ struct gpussim_config {
     struct gpussim_plane_geometry plane[GPUSSIM_MAX_SCORE_PLANES];
     int chroma_shift_x, chroma_shift_y;
     int bytes_per_sample; /* 1 or 2 */
+    int nb_distorted;     /* distorted pictures per reference picture, >= 1 */
     struct gpussim_logger log;
     /* The frame's stages, built from the above (src/plan.h): what every
      * backend runs, in order, and where the sums land. */
@@ -135,6 +136,14 @@ struct gpussim_backend {
     /* 1 and *sums filled when the slot's frame is done; 0 when not done and
      * !block; negative on a device error for that frame. */
     int (*wait)(void *priv, int slot, int block, struct gpussim_frame_sums *sums);
+    /* Optional: a native ladder frame (cfg->nb_distorted > 1). submit_multi
+     * queues the reference and cfg->nb_distorted distorted pictures into one
+     * slot, computing the reference's terms once; wait_multi fills
+     * sums[0..nb_distorted-1] (otherwise as wait). Without them the core
+     * scores the pairs in nb_distorted consecutive slots (src/context.c). */
+    int (*submit_multi)(void *priv, int slot, const struct gpussim_picture *ref,
+                        const struct gpussim_picture *const *dis);
+    int (*wait_multi)(void *priv, int slot, int block, struct gpussim_frame_sums *sums);
     /* Optional, for bench/: device time in milliseconds of the frame last
      * waited for in slot (device events around its work). */
     int (*device_time_ms)(void *priv, int slot, double *ms);

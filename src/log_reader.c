@@ -63,8 +63,19 @@ void gpussim_log_free(struct gpussim_log **plog)
     gpussim_free(l->frame_num);
     gpussim_free(l->timestamps);
     gpussim_free(l->values);
+    if (l->renditions)
+        for (int k = 0; k + 1 < l->nb_renditions; k++)
+            gpussim_log_free(&l->renditions[k]);
+    gpussim_free(l->renditions);
     gpussim_free(l);
     *plog = NULL;
+}
+
+const struct gpussim_log *gpussim_log_rendition(const struct gpussim_log *l, int k)
+{
+    if (!l || k < 0 || k >= (l->nb_renditions > 1 ? l->nb_renditions : 1))
+        return NULL;
+    return k ? l->renditions[k - 1] : l;
 }
 
 /* A number, or null (NaN). */
@@ -302,6 +313,30 @@ static int read_pooled(const struct reader *r, const struct json_value *root, st
     return 0;
 }
 
+/* frames, pooled blocks and pool state of one section (the root of a pair log) */
+static int read_section(const struct reader *r, const struct json_value *sec, struct gpussim_log *l)
+{
+    int err;
+    const struct json_value *frames = gpussim_json_get(sec, "frames");
+    if (!frames)
+        return refuse(r, sec, "no \"frames\" array");
+    /* the metric names: the first frame's, else pooled_metrics' */
+    const struct json_value *names = NULL;
+    if (frames->type == JSON_ARRAY && frames->nb_items && frames->items[0].type == JSON_OBJECT)
+        names = gpussim_json_get(&frames->items[0], "metrics");
+    if (!names)
+        names = gpussim_json_get(sec, "pooled_metrics");
+    if (names && names->type != JSON_OBJECT)
+        return refuse(r, names, "metrics are not an object");
+    if (names && (err = take_names(r, names, l)) < 0)
+        return err;
+    if (!names && !(l->metrics = gpussim_calloc(1, sizeof(*l->metrics))))
+        return -ENOMEM;
+    if ((err = read_frames(r, frames, l)) < 0 || (err = read_pooled(r, sec, l)) < 0)
+        return err;
+    return 0;
+}
+
 int gpussim_log_parse(struct gpussim_log **plog, const char *buf, size_t len, gpussim_log_fn log_cb,
                       void *log_opaque)
 {
@@ -347,35 +382,75 @@ int gpussim_log_parse(struct gpussim_log **plog, const char *buf, size_t len, gp
         err = -ENOMEM;
         goto fail;
     }
-    const struct json_value *frames = gpussim_json_get(&root, "frames");
-    if (!frames) {
-        err = refuse(&r, &root, "no \"frames\" array");
-        goto fail;
+    /* a ladder log: one libvmaf-layout section per rendition */
+    const struct json_value *rends = gpussim_json_get(&root, "renditions");
+    const struct json_value *sec = &root;
+    l->nb_renditions = 1;
+    if (rends) {
+        if (rends->type != JSON_ARRAY || !rends->nb_items || rends->nb_items > GPUSSIM_MAX_DISTORTED) {
+            err = refuse(&r, rends, "\"renditions\" is not an array of 1 to %d sections", GPUSSIM_MAX_DISTORTED);
+            goto fail;
+        }
+        l->nb_renditions = (int)rends->nb_items;
+        if (l->nb_renditions > 1 &&
+            !(l->renditions = gpussim_calloc((size_t)l->nb_renditions - 1, sizeof(*l->renditions)))) {
+            err = -ENOMEM;
+            goto fail;
+        }
     }
-    /* the metric names: the first frame's, else pooled_metrics' */
-    const struct json_value *names = NULL;
-    if (frames->type == JSON_ARRAY && frames->nb_items && frames->items[0].type == JSON_OBJECT)
-        names = gpussim_json_get(&frames->items[0], "metrics");
-    if (!names)
-        names = gpussim_json_get(&root, "pooled_metrics");
-    if (names && names->type != JSON_OBJECT) {
-        err = refuse(&r, names, "metrics are not an object");
-        goto fail;
+    for (int k = 0; k < l->nb_renditions; k++) {
+        struct gpussim_log *t = l;
+        if (rends) {
+            sec = &rends->items[k];
+            double idx = -1.0;
+            const struct json_value *ri = sec->type == JSON_OBJECT ? gpussim_json_get(sec, "rendition") : NULL;
+            if (!ri || get_number(&r, ri, "rendition", &idx) < 0 || idx != k) {
+                err = refuse(&r, sec, "rendition section %d is not an object with \"rendition\": %d", k, k);
+                goto fail;
+            }
+        }
+        if (k) {
+            t = l->renditions[k - 1] = gpussim_calloc(1, sizeof(*t));
+            if (!t || !(t->version = gpussim_strdup(l->version))) {
+                err = -ENOMEM;
+                goto fail;
+            }
+            t->fps = NAN;
+            t->config.first_frame = -1;
+            t->nb_renditions = 1;
+        }
+        if ((err = read_section(&r, sec, t)) < 0)
+            goto fail;
+        if (k && (t->nb_metrics != l->nb_metrics || t->nb_frames != l->nb_frames)) {
+            err = refuse(&r, sec, "rendition %d has %d metrics and %" PRIu64 " frames where rendition 0 has "
+                         "%d and %" PRIu64, k, t->nb_metrics, t->nb_frames, l->nb_metrics, l->nb_frames);
+            goto fail;
+        }
+        for (int c = 0; k && c < l->nb_metrics; c++)
+            if (strcmp(t->metrics[c].name, l->metrics[c].name)) {
+                err = refuse(&r, sec, "rendition %d's metric %d is %s where rendition 0's is %s", k, c,
+                             t->metrics[c].name, l->metrics[c].name);
+                goto fail;
+            }
     }
-    if (names && (err = take_names(&r, names, l)) < 0)
-        goto fail;
-    if (!names && !(l->metrics = gpussim_calloc(1, sizeof(*l->metrics)))) {
-        err = -ENOMEM;
-        goto fail;
-    }
-    if ((err = read_frames(&r, frames, l)) < 0 || (err = read_pooled(&r, &root, l)) < 0)
-        goto fail;
     const struct json_value *fps = gpussim_json_get(&root, "fps");
     if (fps && (err = get_number(&r, fps, "fps", &l->fps)) < 0)
         goto fail;
     const struct json_value *cfg = gpussim_json_get(&root, "config");
     if (cfg && (err = read_config(&r, cfg, l)) < 0)
         goto fail;
+    for (int k = 1; cfg && k < l->nb_renditions; k++) {
+        l->renditions[k - 1]->fps = l->fps;
+        if ((err = read_config(&r, cfg, l->renditions[k - 1])) < 0)
+            goto fail;
+    }
+    if (cfg && l->nb_renditions > 1) {
+        int n = 0;
+        if (get_int(&r, cfg, "renditions", &n) < 0 || n != l->nb_renditions) {
+            err = refuse(&r, cfg, "config \"renditions\" is not the %d sections of the log", l->nb_renditions);
+            goto fail;
+        }
+    }
     gpussim_json_free(&root);
     *plog = l;
     return 0;
@@ -502,6 +577,7 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
         gpussim_log(&log, GPUSSIM_LOG_ERROR, "merge: the merged log is JSON (it carries the pool state)");
         return -EINVAL;
     }
+    const int nr = logs[0]->nb_renditions > 1 ? logs[0]->nb_renditions : 1;
     int timestamps = 1;
     for (int i = 0; i < nb_logs; i++) {
         const struct gpussim_log *l = logs[i];
@@ -513,12 +589,25 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
                         name_of[1]);
             return -EINVAL;
         }
-        for (int c = 0; c < l->nb_metrics; c++)
-            if (!l->metrics[c].pool) {
-                gpussim_log(&log, GPUSSIM_LOG_ERROR, "cannot merge %s: it has no pool_state for %s", name_of[1],
-                            l->metrics[c].name);
-                return -EINVAL;
-            }
+        const int lr = l->nb_renditions > 1 ? l->nb_renditions : 1;
+        if (lr != nr) {
+            name_of[0] = LABEL(0, 0);
+            gpussim_log(&log, GPUSSIM_LOG_ERROR, "cannot merge %s with %s: different numbers of renditions "
+                        "(%d vs %d)", name_of[1], name_of[0], lr, nr);
+            return -EINVAL;
+        }
+        for (int k = 0; k < nr; k++) {
+            const struct gpussim_log *t = gpussim_log_rendition(l, k);
+            for (int c = 0; c < t->nb_metrics; c++)
+                if (!t->metrics[c].pool) {
+                    char which[32] = "";
+                    if (nr > 1)
+                        snprintf(which, sizeof(which), " of rendition %d", k);
+                    gpussim_log(&log, GPUSSIM_LOG_ERROR, "cannot merge %s: it has no pool_state for %s%s",
+                                name_of[1], t->metrics[c].name, which);
+                    return -EINVAL;
+                }
+        }
         if (i) {
             name_of[0] = LABEL(0, 0);
             const int err = check_mergeable(&log, logs[0], name_of[0], l, name_of[1]);
@@ -540,41 +629,49 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
 #undef LABEL
     const struct gpussim_log *first = logs[0];
     const int m = first->nb_metrics;
-    const char **names = gpussim_calloc(m ? (size_t)m : 1, sizeof(*names));
-    GpussimPool **pools = gpussim_calloc(m ? (size_t)m : 1, sizeof(*pools));
+    const size_t mm = m ? (size_t)m : 1;
+    const char **names = gpussim_calloc(mm, sizeof(*names));
+    GpussimPool **pools = gpussim_calloc(mm * (size_t)nr, sizeof(*pools));
+    double *row = gpussim_calloc(mm * (size_t)nr, sizeof(*row));
     GpussimLogWriter *w = NULL;
     int err = -ENOMEM;
-    if (!names || !pools)
+    if (!names || !pools || !row)
         goto fail;
-    for (int c = 0; c < m; c++) {
+    for (int c = 0; c < m; c++)
         names[c] = first->metrics[c].name;
-        if ((err = gpussim_pool_create(&pools[c])) < 0)
-            goto fail;
-        for (int i = 0; i < nb_logs; i++)
-            if ((err = gpussim_pool_merge(pools[c], logs[i]->metrics[c].pool)) < 0)
+    for (int k = 0; k < nr; k++)
+        for (int c = 0; c < m; c++) {
+            GpussimPool **pc = &pools[(size_t)k * m + c];
+            if ((err = gpussim_pool_create(pc)) < 0)
                 goto fail;
-    }
+            for (int i = 0; i < nb_logs; i++)
+                if ((err = gpussim_pool_merge(*pc, gpussim_log_rendition(logs[i], k)->metrics[c].pool)) < 0)
+                    goto fail;
+        }
     struct gpussim_log_writer_params wp = *params;
     wp.timestamps = timestamps;
     wp.first_frame = first->config.first_frame;
-    if ((err = gpussim_log_writer_create(&w, &wp, names, m, &first->config)) < 0)
+    if ((err = gpussim_log_writer_create2(&w, &wp, names, m, &first->config, nr)) < 0)
         goto fail;
     uint64_t frame = 0;
     for (int i = 0; i < nb_logs; i++) {
         const struct gpussim_log *l = logs[i];
         for (uint64_t f = 0; f < l->nb_frames; f++) {
             const double ts = l->timestamps ? l->timestamps[f] : NAN;
-            if ((err = gpussim_log_writer_frame(w, frame++, l->values + f * (size_t)(m ? m : 1), ts, 0)) < 0)
+            for (int k = 0; k < nr; k++)
+                memcpy(row + (size_t)k * mm, gpussim_log_rendition(l, k)->values + f * mm, sizeof(*row) * mm);
+            if ((err = gpussim_log_writer_frame(w, frame++, row, ts, 0)) < 0)
                 goto fail;
         }
     }
-    for (int c = 0; c < m; c++) {
-        uint64_t left_out = 0;
-        for (int i = 0; i < nb_logs; i++)
-            left_out += logs[i]->metrics[c].frames_left_out;
-        gpussim_log_writer_set_pool(w, c, pools[c], left_out);
-        pools[c] = NULL;
-    }
+    for (int k = 0; k < nr; k++)
+        for (int c = 0; c < m; c++) {
+            uint64_t left_out = 0;
+            for (int i = 0; i < nb_logs; i++)
+                left_out += gpussim_log_rendition(logs[i], k)->metrics[c].frames_left_out;
+            gpussim_log_writer_set_pool(w, k * m + c, pools[(size_t)k * m + c], left_out);
+            pools[(size_t)k * m + c] = NULL;
+        }
     err = gpussim_log_close(&w, NAN);
 
 fail:
@@ -582,9 +679,10 @@ fail:
         gpussim_log(&log, GPUSSIM_LOG_ERROR, "merge: out of memory");
     gpussim_log_close(&w, NAN);
     if (pools)
-        for (int c = 0; c < m; c++)
+        for (size_t c = 0; c < (size_t)m * nr; c++)
             gpussim_pool_destroy(&pools[c]);
     gpussim_free(pools);
+    gpussim_free(row);
     gpussim_free(names);
     return err;
 }

@@ -4,6 +4,12 @@
  * The log writer (gpussim_log.h): libvmaf's JSON layout, or CSV, streamed as
  * frames complete. Every frame is flushed when written, so a killed run
  * leaves every frame scored before it; %.17g makes every double round-trip.
+ *
+ * A ladder log (several distorted pictures per reference) holds one section
+ * per rendition. The writer of rendition 0 writes the file; renditions 1..
+ * are section writers that keep their own pools and, in JSON, stream their
+ * frames into a temporary file copied into the log at close (their frames
+ * reach the log only then). CSV rows carry the rendition in a column.
  */
 #include <errno.h>
 #include <math.h>
@@ -33,12 +39,20 @@ struct GpussimLogWriter {
     char *library, *api, *backend, *chroma, *planes, *features;
     int width, height, bit_depth;
     int64_t first_frame;
+    /* ladder: nb_renditions > 1; sections[k - 1] is rendition k's writer */
+    int nb_renditions;
+    int section; /* this writer is a section (rendition index >= 1) */
+    GpussimLogWriter **sections;
 };
 
 static void writer_free(GpussimLogWriter *w)
 {
     if (!w)
         return;
+    if (w->sections)
+        for (int k = 0; k + 1 < w->nb_renditions; k++)
+            writer_free(w->sections[k]);
+    gpussim_free(w->sections);
     if (w->f && w->own_file)
         fclose(w->f);
     for (int i = 0; i < w->nb_metrics; i++) {
@@ -120,13 +134,62 @@ static void json_string_or_null(FILE *out, const char *s)
         fputs("null", out);
 }
 
+/* Rendition k's section writer: its own names and pools; in JSON its frames
+ * go to a temporary file until the log is closed. */
+static int section_create(GpussimLogWriter *parent, int k, GpussimLogWriter **ps)
+{
+    GpussimLogWriter *w = gpussim_calloc(1, sizeof(*w));
+    *ps = w;
+    if (!w)
+        return -ENOMEM;
+    w->log = parent->log;
+    w->format = parent->format;
+    w->timestamps = parent->timestamps;
+    w->section = k;
+    w->nb_renditions = 1;
+    w->path = gpussim_strdup(parent->path);
+    const size_t n = parent->nb_metrics ? (size_t)parent->nb_metrics : 1;
+    w->names = gpussim_calloc(n, sizeof(*w->names));
+    w->pools = gpussim_calloc(n, sizeof(*w->pools));
+    w->left_out = gpussim_calloc(n, sizeof(*w->left_out));
+    if (!w->path || !w->names || !w->pools || !w->left_out)
+        return -ENOMEM;
+    w->nb_metrics = parent->nb_metrics;
+    for (int i = 0; i < w->nb_metrics; i++) {
+        w->names[i] = gpussim_strdup(parent->names[i]);
+        if (!w->names[i] || gpussim_pool_create(&w->pools[i]) < 0)
+            return -ENOMEM;
+    }
+    if (w->format == GPUSSIM_LOG_FORMAT_JSON) {
+        errno = 0;
+        w->f = tmpfile();
+        if (!w->f) {
+            const int err = errno ? errno : EIO;
+            gpussim_log(&w->log, GPUSSIM_LOG_ERROR,
+                        "cannot create a temporary file for rendition %d of log '%s': %s", k, w->path,
+                        strerror(err));
+            return -err;
+        }
+        w->own_file = 1;
+    }
+    return 0;
+}
+
 int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_writer_params *params,
                               const char *const *names, int nb_metrics, const struct gpussim_log_config *cfg)
+{
+    return gpussim_log_writer_create2(pw, params, names, nb_metrics, cfg, 1);
+}
+
+int gpussim_log_writer_create2(GpussimLogWriter **pw, const struct gpussim_log_writer_params *params,
+                               const char *const *names, int nb_metrics, const struct gpussim_log_config *cfg,
+                               int nb_renditions)
 {
     *pw = NULL;
     const struct gpussim_logger log = { params->log_cb, params->log_opaque, GPUSSIM_LOG_INFO };
     if ((unsigned)params->format > GPUSSIM_LOG_FORMAT_CSV || (!params->path && !params->file) ||
-        nb_metrics < 0 || nb_metrics > GPUSSIM_LOG_MAX_METRICS) {
+        nb_metrics < 0 || nb_metrics > GPUSSIM_LOG_MAX_METRICS || nb_renditions < 1 ||
+        nb_renditions > GPUSSIM_MAX_DISTORTED) {
         gpussim_log(&log, GPUSSIM_LOG_ERROR, "log writer: bad parameters (format %d, %s, %d metrics)",
                     (int)params->format, params->path || params->file ? "a file" : "no file", nb_metrics);
         return -EINVAL;
@@ -163,6 +226,21 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
     w->width = cfg->width;
     w->height = cfg->height;
     w->bit_depth = cfg->bit_depth;
+    w->nb_renditions = nb_renditions;
+    if (nb_renditions > 1) {
+        w->sections = gpussim_calloc((size_t)nb_renditions - 1, sizeof(*w->sections));
+        if (!w->sections)
+            goto nomem;
+        for (int k = 1; k < nb_renditions; k++) {
+            const int err = section_create(w, k, &w->sections[k - 1]);
+            if (err < 0) {
+                if (err == -ENOMEM)
+                    goto nomem;
+                writer_free(w);
+                return err;
+            }
+        }
+    }
 
     if (params->path) {
         errno = 0;
@@ -179,7 +257,11 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
     }
 
     if (w->format == GPUSSIM_LOG_FORMAT_CSV) {
-        fputs(w->timestamps ? "Frame,timestamp" : "Frame", w->f);
+        fputs("Frame", w->f);
+        if (nb_renditions > 1)
+            fputs(",rendition", w->f);
+        if (w->timestamps)
+            fputs(",timestamp", w->f);
         for (int i = 0; i < nb_metrics; i++)
             fprintf(w->f, ",%s", names[i]);
         putc('\n', w->f);
@@ -189,6 +271,8 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
         fputs("\"gpussim ", w->f);
         json_chars(w->f, w->library ? w->library : "unknown");
         putc('"', w->f);
+        if (nb_renditions > 1)
+            fputs(",\n  \"renditions\": [\n  {\n  \"rendition\": 0", w->f);
         fputs(",\n  \"frames\": [", w->f);
     }
     const int err = flush_checked(w);
@@ -245,11 +329,38 @@ int gpussim_log_open(GpussimLogWriter **w, const GpussimContext *ctx,
         .features = features,
         .first_frame = params->first_frame,
     };
-    return gpussim_log_writer_create(w, params, names, n, &lc);
+    const int nb_renditions = gpussim_renditions(ctx);
+    return gpussim_log_writer_create2(w, params, names, n, &lc, nb_renditions);
 }
+
+static int writer_frame_one(GpussimLogWriter *w, uint64_t frame_num, const double *values, double timestamp,
+                            int pool, int csv_rendition);
 
 int gpussim_log_writer_frame(GpussimLogWriter *w, uint64_t frame_num, const double *values, double timestamp,
                              int pool)
+{
+    if (w->error)
+        return w->error;
+    if (w->nb_renditions == 1)
+        return writer_frame_one(w, frame_num, values, timestamp, pool, -1);
+    int err = writer_frame_one(w, frame_num, values, timestamp, pool, 0);
+    for (int k = 1; k < w->nb_renditions && err >= 0; k++) {
+        GpussimLogWriter *s = w->sections[k - 1];
+        const double *v = values + (size_t)k * w->nb_metrics;
+        /* CSV: the rows of every rendition go to the one file */
+        if (w->format == GPUSSIM_LOG_FORMAT_CSV)
+            s->f = w->f;
+        err = writer_frame_one(s, frame_num, v, timestamp, pool, k);
+        if (w->format == GPUSSIM_LOG_FORMAT_CSV)
+            s->f = NULL;
+        if (err < 0)
+            w->error = err;
+    }
+    return err;
+}
+
+static int writer_frame_one(GpussimLogWriter *w, uint64_t frame_num, const double *values, double timestamp,
+                            int pool, int csv_rendition)
 {
     if (w->error)
         return w->error;
@@ -271,6 +382,8 @@ int gpussim_log_writer_frame(GpussimLogWriter *w, uint64_t frame_num, const doub
     FILE *f = w->f;
     if (w->format == GPUSSIM_LOG_FORMAT_CSV) {
         fprintf(f, "%llu", (unsigned long long)frame_num);
+        if (csv_rendition >= 0)
+            fprintf(f, ",%d", csv_rendition);
         if (w->timestamps)
             fprintf(f, ",%.17g", timestamp);
         /* printf spells non-finite values nan/inf/-inf, which float() parsers accept */
@@ -311,20 +424,28 @@ uint64_t gpussim_log_frames(const GpussimLogWriter *w)
 
 uint64_t gpussim_log_frames_left_out(const GpussimLogWriter *w, int i)
 {
-    return w && i >= 0 && i < w->nb_metrics ? w->left_out[i] : 0;
+    if (!w || i < 0 || i >= w->nb_metrics * w->nb_renditions)
+        return 0;
+    if (i >= w->nb_metrics)
+        return w->sections[i / w->nb_metrics - 1]->left_out[i % w->nb_metrics];
+    return w->left_out[i];
 }
 
 int gpussim_log_writer_set_pool(GpussimLogWriter *w, int i, GpussimPool *pool, uint64_t left_out)
 {
+    if (i >= w->nb_metrics) {
+        w = w->sections[i / w->nb_metrics - 1];
+        i %= w->nb_metrics;
+    }
     gpussim_pool_destroy(&w->pools[i]);
     w->pools[i] = pool;
     w->left_out[i] = left_out;
     return 0;
 }
 
-static int write_tail(GpussimLogWriter *w, double fps)
+/* A section's pooled blocks (libvmaf's keys), after its frames. */
+static void write_pooled(GpussimLogWriter *w, FILE *out)
 {
-    FILE *out = w->f;
     fputs(w->frames ? "\n  ],\n" : "],\n", out);
     fputs("  \"pooled_metrics\": {", out);
     for (int c = 0; c < w->nb_metrics; c++) {
@@ -350,7 +471,70 @@ static int write_tail(GpussimLogWriter *w, double fps)
         fprintf(out, ": %llu", (unsigned long long)w->left_out[c]);
     }
     fputs(w->nb_metrics ? "\n  },\n" : "},\n", out);
-    fputs("  \"aggregate_metrics\": {},\n  \"fps\": ", out);
+    fputs("  \"aggregate_metrics\": {}", out);
+}
+
+static int write_pool_state(GpussimLogWriter *w, GpussimLogWriter *section, FILE *out)
+{
+    fputs(",\n  \"pool_state\": {", out);
+    for (int c = 0; c < section->nb_metrics; c++) {
+        char *blob = NULL;
+        size_t len = 0;
+        const int err = gpussim_pool_serialize(section->pools[c], &blob, &len);
+        if (err < 0) {
+            gpussim_log(&w->log, GPUSSIM_LOG_ERROR, "log: serialising the pool of %s failed: %s",
+                        section->names[c], gpussim_strerror(err));
+            return w->error = err;
+        }
+        fputs(c ? ",\n    " : "\n    ", out);
+        json_string(out, section->names[c]);
+        fputs(": ", out);
+        json_string(out, blob);
+        free(blob);
+    }
+    fputs(section->nb_metrics ? "\n  }" : "}", out);
+    return 0;
+}
+
+/* Copies a section's frames from its temporary file. */
+static int copy_section_frames(GpussimLogWriter *w, GpussimLogWriter *s, FILE *out)
+{
+    char buf[65536];
+    size_t n;
+    errno = 0;
+    if (fflush(s->f) != 0 || fseek(s->f, 0, SEEK_SET) != 0)
+        return write_error(w, errno);
+    while ((n = fread(buf, 1, sizeof(buf), s->f)) > 0)
+        if (fwrite(buf, 1, n, out) != n)
+            return write_error(w, errno);
+    if (ferror(s->f))
+        return write_error(w, errno);
+    return 0;
+}
+
+static int write_tail(GpussimLogWriter *w, double fps)
+{
+    FILE *out = w->f;
+    int err;
+    write_pooled(w, out);
+    if (w->nb_renditions > 1) {
+        /* rendition 0's section ends; then every other one's */
+        if ((err = write_pool_state(w, w, out)) < 0)
+            return err;
+        for (int k = 1; k < w->nb_renditions; k++) {
+            GpussimLogWriter *s = w->sections[k - 1];
+            if (s->error)
+                return w->error = s->error;
+            fprintf(out, "\n  },\n  {\n  \"rendition\": %d,\n  \"frames\": [", k);
+            if ((err = copy_section_frames(w, s, out)) < 0)
+                return err;
+            write_pooled(s, out);
+            if ((err = write_pool_state(w, s, out)) < 0)
+                return err;
+        }
+        fputs("\n  }\n  ]", out);
+    }
+    fputs(",\n  \"fps\": ", out);
     json_number(out, fps);
     fputs(",\n  \"config\": {\n    \"library\": ", out);
     json_string_or_null(out, w->library);
@@ -370,23 +554,12 @@ static int write_tail(GpussimLogWriter *w, double fps)
         fprintf(out, "%lld", (long long)w->first_frame);
     else
         fputs("null", out);
-    fputs("\n  },\n  \"pool_state\": {", out);
-    for (int c = 0; c < w->nb_metrics; c++) {
-        char *blob = NULL;
-        size_t len = 0;
-        const int err = gpussim_pool_serialize(w->pools[c], &blob, &len);
-        if (err < 0) {
-            gpussim_log(&w->log, GPUSSIM_LOG_ERROR, "log: serialising the pool of %s failed: %s", w->names[c],
-                        gpussim_strerror(err));
-            return w->error = err;
-        }
-        fputs(c ? ",\n    " : "\n    ", out);
-        json_string(out, w->names[c]);
-        fputs(": ", out);
-        json_string(out, blob);
-        free(blob);
-    }
-    fputs(w->nb_metrics ? "\n  }\n}\n" : "}\n}\n", out);
+    if (w->nb_renditions > 1)
+        fprintf(out, ",\n    \"renditions\": %d", w->nb_renditions);
+    fputs("\n  }", out);
+    if (w->nb_renditions == 1 && (err = write_pool_state(w, w, out)) < 0)
+        return err;
+    fputs("\n}\n", out);
     return flush_checked(w);
 }
 

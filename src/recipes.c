@@ -232,6 +232,13 @@ int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params 
                     params->threads, params->max_in_flight, params->device);
         return -EINVAL;
     }
+    if (params->nb_distorted < 0 || params->nb_distorted > GPUSSIM_MAX_DISTORTED) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
+                    "nb_distorted %d is out of range: 0 or 1 (one distorted picture per reference) "
+                    "up to %d", params->nb_distorted, GPUSSIM_MAX_DISTORTED);
+        return -EINVAL;
+    }
+    cfg->nb_distorted = params->nb_distorted > 1 ? params->nb_distorted : 1;
     if ((unsigned)params->backend > GPUSSIM_BACKEND_ZE) {
         gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "unknown backend %d", (int)params->backend);
         return -EINVAL;

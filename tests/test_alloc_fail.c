@@ -3,7 +3,8 @@
 /*
  * Allocation-failure walk (dav1d style): the library's allocations and
  * thread starts all go through src/mem.c, which can fail the n-th one. For
- * every n along a scenario (two CPU contexts created, frames submitted and
+ * every n along a scenario (two CPU contexts created, the second a ladder of
+ * two distorted pictures per reference, frames submitted and
  * collected, contexts destroyed; pools created, grown, merged, self-merged,
  * serialised and parsed back), the scenario runs with the n-th allocation
  * failing and must:
@@ -48,6 +49,7 @@ static struct gpussim_params ctx_params(int which)
         p.metrics = GPUSSIM_METRIC_FLOAT_SSIM | GPUSSIM_METRIC_FLOAT_ANSNR | GPUSSIM_METRIC_SSIM;
         p.planes = GPUSSIM_PLANES_ALL;
         p.threads = 1;
+        p.nb_distorted = 2; /* the CPU backend's ladder: its reference terms */
     }
     return p;
 }
@@ -82,8 +84,11 @@ static int run_contexts(struct test_packed pk[2][2], struct scenario_result *out
         for (int f = 0; f < NB_FRAMES; f++) {
             int64_t idx;
             struct gpussim_result res;
-            /* frame f: the pair alternates between identity and distorted */
-            while ((idx = gpussim_submit(ctx[c], &pk[c][0].pic, &pk[c][f & 1].pic)) == -EAGAIN) {
+            /* frame f: the pair alternates between identity and distorted;
+             * the ladder scores the other one too */
+            const struct gpussim_picture *dis[2] = { &pk[c][f & 1].pic, &pk[c][!(f & 1)].pic };
+            while ((idx = gpussim_submit_multi(ctx[c], &pk[c][0].pic, dis, gpussim_renditions(ctx[c]))) ==
+                   -EAGAIN) {
                 CHECK(gpussim_collect(ctx[c], &res, 1) == 1, "collect to make room");
                 memcpy(out->scores[c][collected++], res.values, sizeof(double) * (size_t)res.nb_values);
             }
@@ -214,7 +219,7 @@ int main(void)
     struct scenario_result want, got;
     const long live0 = gpussim_internal_alloc_live();
     CHECK(scenario(pk, &want) == 0, "scenario without failures: %s", test_last_error);
-    CHECK(want.nb_scores[0] == 23 && want.nb_scores[1] == 12, "score counts %d, %d", want.nb_scores[0],
+    CHECK(want.nb_scores[0] == 23 && want.nb_scores[1] == 2 * 12, "score counts %d, %d (12 x 2 renditions)", want.nb_scores[0],
           want.nb_scores[1]);
     CHECK(gpussim_internal_alloc_live() == live0, "the plain run holds %ld allocations",
           gpussim_internal_alloc_live() - live0);

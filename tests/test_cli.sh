@@ -514,5 +514,36 @@ expect_partial "raw inputs of different lengths: the frame where one ends" \
     "the inputs have different frame counts: at frame 2, the distorted $TMP/dis8_2f.yuv ended (after 2 frames) while the reference $(ref 8) has more" \
     expect "$TMP/out" "$FIX/expected_8bit.json" 2
 
+# ---- a ladder: -d repeated ------------------------------------------------------------
+RAW8="-w $W -h $H -p 420 -b 8"
+run_cli -r "$(ref 8)" -d "$(dis 8)" $RAW8 $FEATS -o "$TMP/pair.json"
+run_cli -r "$(ref 8)" -d "$(dis 8)" -d "$(ref 8)" $RAW8 $FEATS -o "$TMP/ladder.json"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/pair.json" "$TMP/ladder.json" <<'EOF2'
+import json, sys
+pair, lad = (json.load(open(p)) for p in sys.argv[1:3])
+r = lad["renditions"]
+assert len(r) == 2 and lad["config"]["renditions"] == 2, "not a 2-rendition log"
+for key in ("frames", "pooled_metrics", "pool_state"):
+    assert r[0][key] == pair[key], "rendition 0's %s differ from the pair run" % key
+assert all(f["metrics"]["float_ssim"] == 1 for f in r[1]["frames"]), "the identity rendition is not 1"
+print("    rendition 0 == the pair run (%d frames), rendition 1 (the reference itself) float_ssim 1" % len(r[0]["frames"]))
+EOF2
+then pass "ladder: -d DIS -d REF: rendition 0 == the pair run, rendition 1 identity"; else failed "ladder log"; fi
+run_cli -r "$(ref 8)" -d "$(dis 8)" -d "$TMP/dis8_2f.yuv" $RAW8 $FEATS
+if expect_error "ladder: a rendition shorter than the reference" 1 \
+    "the inputs have different frame counts: at frame 2, $TMP/dis8_2f.yuv ended (after 2 frames) while $(ref 8) has more"; then
+    if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["renditions"]; sys.exit(not (len(r) == 2 and all(len(x["frames"]) == 2 for x in r)))' "$TMP/out"; then
+        pass "ladder: a rendition shorter than the reference (the 2 frames before it written for both renditions)"
+    else
+        failed "ladder: the partial log does not hold 2 frames per rendition"
+    fi
+fi
+run_cli -r "$(ref 8)" -d "$(dis 8)" -d - $RAW8 -d - </dev/null
+expect_setup_error "ladder: two distorted inputs from stdin" "only one input can be read from stdin"
+set --
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do set -- "$@" -d "$(dis 8)"; done
+run_cli -r "$(ref 8)" "$@" $RAW8
+expect_setup_error "ladder: 17 distorted inputs" "-d: at most 16 distorted inputs per reference"
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

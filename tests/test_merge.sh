@@ -150,6 +150,76 @@ else
     failed "raw uneven chunks (exit $rc)"
 fi
 
+# ---- a ladder (one reference, 3 renditions) in 5 chunks ----------------------------
+# renditions: dis.y4m, and two more made from it (coarser values, a shifted
+# luma); the ladder log's sections must equal the pair runs' logs, and the
+# merged chunks the whole ladder run, byte for byte (fps aside)
+python3 - "$TMP" <<'EOF2'
+import sys
+tmp = sys.argv[1]
+data = open(tmp + "/dis.y4m", "rb").read()
+head, body = data[:data.index(b"\n") + 1], data[data.index(b"\n") + 1:]
+frames = body.split(b"FRAME\n")[1:]
+ysize = 176 * 176
+for name, fn in (("dis2", lambda v: v & 0xf0), ("dis3", lambda v: min(255, v + 9))):
+    with open("%s/%s.y4m" % (tmp, name), "wb") as f:
+        f.write(head)
+        for fr in frames:
+            f.write(b"FRAME\n" + bytes(fn(v) for v in fr[:ysize]) + fr[ysize:])
+EOF2
+LADDER="-r $TMP/ref.y4m -d $TMP/dis.y4m -d $TMP/dis2.y4m -d $TMP/dis3.y4m"
+"$CLI" $LADDER $FEAT -q -o "$TMP/lwhole.json" 2>"$TMP/err" &&
+    "$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis3.y4m" $FEAT -q -o "$TMP/pair3.json" 2>>"$TMP/err"
+rc=$?
+if [ $rc -ne 0 ]; then
+    failed "the whole ladder run: exit $rc"
+    sed 's/^/    stderr: /' "$TMP/err"
+fi
+python3 - "$TMP" <<'EOF2'
+import json, sys
+tmp = sys.argv[1]
+l = json.load(open(tmp + "/lwhole.json"))
+assert l["config"]["renditions"] == 3 and len(l["renditions"]) == 3, "not a 3-rendition log"
+for k, pair in ((0, "whole"), (2, "pair3")):
+    p = json.load(open("%s/%s.json" % (tmp, pair)))
+    r = l["renditions"][k]
+    for key in ("frames", "pooled_metrics", "pooled_metrics_frames_left_out", "pool_state"):
+        if r[key] != p[key]:
+            sys.exit("rendition %d's %s differ from the pair run's" % (k, key))
+print("    renditions 0 and 2 equal their pair runs: %d frames; float_ms_ssim means %r, %r, %r" %
+      (len(l["renditions"][0]["frames"]), *[l["renditions"][k]["pooled_metrics"]["float_ms_ssim"]["mean"] for k in range(3)]))
+EOF2
+[ $? -eq 0 ] && pass "ladder log: each rendition's section == its pair run (frames, pooled, pool state)" ||
+    failed "ladder log vs pair runs"
+i=0
+list=
+while [ $i -lt 5 ]; do
+    c=$(printf '%s/lchunk%d.json' "$TMP" $i)
+    "$CLI" $LADDER $FEAT -q --skip $((i * 40)) --frames 40 -o "$c" 2>>"$TMP/chunk_err" || failed "ladder chunk $i: exit $?"
+    list="$list $c"
+    i=$((i + 1))
+done
+"$CLI" merge $list -o "$TMP/lmerged.json" 2>"$TMP/err"
+rc=$?
+python3 - "$TMP/lwhole.json" "$TMP/lmerged.json" <<'EOF2'
+import json, re, sys
+a_text, b_text = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+strip = lambda t: re.sub(r'\n  "fps": [^\n]*\n', "\n", t)
+if strip(a_text) != strip(b_text):
+    sys.exit("the ladder logs differ beyond fps")
+b = json.loads(b_text)
+if b["fps"] is not None or len(b["renditions"]) != 3:
+    sys.exit("merged ladder: fps %r, %d renditions" % (b["fps"], len(b["renditions"])))
+print("    3 renditions x %d frames identical, e.g. r2 ssim mean %r" %
+      (len(b["renditions"][0]["frames"]), b["renditions"][2]["pooled_metrics"]["ssim"]["mean"]))
+EOF2
+[ $rc -eq 0 ] && [ $? -eq 0 ] && pass "ladder: whole == 5 chunks merged (byte-identical beyond fps)" ||
+    failed "ladder whole vs merged chunks (merge exit $rc)"
+"$CLI" merge "$TMP/lchunk0.json" "$TMP/chunk000.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "merging a ladder log with a pair log is refused" \
+    "cannot merge $TMP/chunk000.json with $TMP/lchunk0.json: different numbers of renditions (1 vs 3)"
+
 # ---- refusals --------------------------------------------------------------------
 "$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" --feature float_ssim --feature ms_ssim --feature ansnr --feature ssim \
     -q --frames 2 -o "$TMP/otherfeat.json" 2>/dev/null

@@ -128,6 +128,30 @@ if run_ok "plot 100000 frames" "$CLI" plot long.json -o long.html --worst 1; the
     fi
 fi
 
+# ---- a ladder log: one line per rendition -----------------------------------------
+# low and high scored as renditions of one reference: the same lines as the
+# two pair logs, labelled "ladder.json" and "ladder.json r1"
+if run_ok "score ladder" "$CLI" -r ref.y4m -d low.y4m -d high.y4m $FEATS --backend cpu -q -o ladder.json &&
+    run_ok "plot ladder svg" "$CLI" plot ladder.json -o ladder.svg &&
+    run_ok "plot pairs svg" "$CLI" plot low.json high.json -o pairs.svg; then
+    if python3 - <<'EOF2'
+import re, sys
+def series(path):
+    t = open(path).read()
+    return re.findall(r'class="series"[^>]* d="([^"]*)"', t), t
+lad, lt = series("ladder.svg")
+pair, _ = series("pairs.svg")
+if not lad or lad != pair:
+    sys.exit("ladder lines (%d) differ from the pair logs' lines (%d)" % (len(lad), len(pair)))
+if "ladder.json r1" not in lt:
+    sys.exit("no legend entry 'ladder.json r1'")
+print("    %d lines, identical to the two pair logs' lines" % len(lad))
+EOF2
+    then pass "svg of a 2-rendition ladder log: one line per rendition, the pair logs' points"
+    else failed "svg of a ladder log"
+    fi
+fi
+
 # ---- SVG ----------------------------------------------------------------------
 run_ok "plot svg" "$CLI" plot low.json high.json gaps.json -o report.svg &&
     check "svg: well-formed XML, the same charts, lines, points and worst frames" \

@@ -45,13 +45,13 @@
 /* y4m inputs bring their format; raw ones take -w -h -p -b, or the other
  * input's y4m format when those are not given. Options given alongside a y4m
  * input must agree with its header. */
-static int resolve_format(const struct options *o, struct cli_input *in[2], struct cli_video_format *out)
+static int resolve_format(const struct options *o, struct cli_input **in, int nb_in, struct cli_video_format *out)
 {
     const int nb_opts = !!o->width + !!o->height + !!o->pix + !!o->bit_depth;
     struct cli_video_format opt_fmt = { o->width, o->height, o->bit_depth, cli_chroma_from_pix(o->pix) };
     char a[64], b[64];
 
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < nb_in; i++) {
         if (!in[i]->has_format || !nb_opts)
             continue;
         const struct cli_video_format *h = &in[i]->fmt;
@@ -63,8 +63,10 @@ static int resolve_format(const struct options *o, struct cli_input *in[2], stru
         }
     }
 
-    const struct cli_input *y4m = in[0]->has_format ? in[0] : in[1]->has_format ? in[1] : NULL;
-    for (int i = 0; i < 2; i++) {
+    const struct cli_input *y4m = NULL;
+    for (int i = 0; i < nb_in && !y4m; i++)
+        y4m = in[i]->has_format ? in[i] : NULL;
+    for (int i = 0; i < nb_in; i++) {
         if (in[i]->has_format)
             continue;
         if (nb_opts == 4)
@@ -77,15 +79,16 @@ static int resolve_format(const struct options *o, struct cli_input *in[2], stru
                   o->bit_depth ? "" : " -b");
         return -1;
     }
-    const struct cli_video_format *fmt[2];
-    for (int i = 0; i < 2; i++)
+    const struct cli_video_format *fmt[1 + GPUSSIM_MAX_DISTORTED];
+    for (int i = 0; i < nb_in; i++)
         fmt[i] = in[i]->has_format ? &in[i]->fmt : nb_opts == 4 ? &opt_fmt : &y4m->fmt;
-    if (!cli_format_equal(fmt[0], fmt[1])) {
-        cli_error("the inputs differ in format: reference %s is %s, distorted %s is %s", in[0]->path,
-                  cli_format_describe(fmt[0], a, sizeof(a)), in[1]->path,
-                  cli_format_describe(fmt[1], b, sizeof(b)));
-        return -1;
-    }
+    for (int i = 1; i < nb_in; i++)
+        if (!cli_format_equal(fmt[0], fmt[i])) {
+            cli_error("the inputs differ in format: reference %s is %s, distorted %s is %s", in[0]->path,
+                      cli_format_describe(fmt[0], a, sizeof(a)), in[i]->path,
+                      cli_format_describe(fmt[i], b, sizeof(b)));
+            return -1;
+        }
     *out = *fmt[0];
     return 0;
 }
@@ -115,8 +118,23 @@ static const char *shell_word(const char *s, char *buf, size_t size)
 
 /* gpussim reads decoded video only: say so, and show the FFmpeg line that
  * decodes a compressed input into y4m for it. */
-static int refuse_compressed(struct cli_input *in[2])
+static int refuse_compressed(struct cli_input **in, int nb_in)
 {
+    if (nb_in > 2) {
+        /* a ladder: name the first compressed input and its decode line */
+        for (int i = 0; i < nb_in; i++) {
+            if (!in[i]->compressed)
+                continue;
+            char a[512];
+            cli_error("%s is compressed video (%s): gpussim reads only YUV4MPEG2 (.y4m) and raw "
+                      "planar YUV. Decode each compressed input with FFmpeg first, e.g.:",
+                      in[i]->path, in[i]->compressed);
+            fprintf(stderr, "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe input%d.y4m\n",
+                    shell_word(in[i]->path, a, sizeof(a)), i);
+            return -1;
+        }
+        return 0;
+    }
     const int r = in[0]->compressed != NULL, d = in[1]->compressed != NULL;
     if (!r && !d)
         return 0;
@@ -141,16 +159,20 @@ static int refuse_compressed(struct cli_input *in[2])
 /* Two names of one pipe (-r - -d /dev/stdin, one FIFO twice) would split
  * one stream between the inputs. Two opens of one regular file are fine:
  * each has its own offset (scoring a file against itself). */
-static int refuse_shared_stream(struct cli_input *in[2])
+static int refuse_shared_stream(struct cli_input **in, int nb_in)
 {
-    if (!in[0]->identity_known || !in[1]->identity_known)
-        return 0;
-    if (in[0]->dev != in[1]->dev || in[0]->ino != in[1]->ino || in[0]->is_regular)
-        return 0;
-    cli_error("the reference (%s) and the distorted input (%s) are the same stream (a pipe or "
-              "device): only one input can be read from stdin or a pipe",
-              in[0]->path, in[1]->path);
-    return -1;
+    for (int i = 0; i < nb_in; i++)
+        for (int j = i + 1; j < nb_in; j++) {
+            if (!in[i]->identity_known || !in[j]->identity_known)
+                continue;
+            if (in[i]->dev != in[j]->dev || in[i]->ino != in[j]->ino || in[i]->is_regular)
+                continue;
+            cli_error("the %s (%s) and the distorted input (%s) are the same stream (a pipe or "
+                      "device): only one input can be read from stdin or a pipe",
+                      i ? "distorted input" : "reference", in[i]->path, in[j]->path);
+            return -1;
+        }
+    return 0;
 }
 
 /* ---- the scoring pipeline ------------------------------------------------------- */
@@ -176,6 +198,43 @@ static void install_stop_handlers(void)
     sa.sa_flags = SA_RESETHAND;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+static int read_pair(struct cli_input *ref, struct cli_input *dis);
+
+/* Reads the next frame of every input (in[0] the reference).
+ * @return 1 read, 0 all ended together, -1 error (reported), -2
+ *         interrupted by a stop signal (nothing reported) */
+static int read_frames(struct cli_input **in, int nb_in)
+{
+    int r = 0;
+    for (int i = 1; i < nb_in; i++) {
+        /* the reference is read once: with several distorted inputs, a
+         * pair read each time would read it again */
+        const int ret = i == 1 ? read_pair(in[0], in[1]) : 0;
+        if (i == 1) {
+            if (ret < 0)
+                return ret;
+            r = ret;
+            continue;
+        }
+        const int d = cli_input_read_frame(in[i]);
+        if (d < 0 && stop_signal)
+            return -2;
+        if (d < 0) {
+            cli_error("%s", in[i]->err);
+            return -1;
+        }
+        if (d != r) {
+            const struct cli_input *ended = r ? in[i] : in[0], *longer = r ? in[0] : in[i];
+            cli_error("the inputs have different frame counts: at frame %llu, %s ended (after "
+                      "%llu frames) while %s has more",
+                      (unsigned long long)ended->frames_read, ended->path,
+                      (unsigned long long)ended->frames_read, longer->path);
+            return -1;
+        }
+    }
+    return r;
 }
 
 /* Reads the next (reference, distorted) pair.
@@ -222,7 +281,8 @@ static double now_seconds(void)
 struct run {
     GpussimContext *ctx;
     const char *const *names;
-    int nb_values;
+    int nb_names;  /* score names of one rendition */
+    int nb_values; /* nb_names x renditions */
     GpussimLogWriter *out;
     uint64_t submitted, collected, written;
     int failed;           /* a frame failed in the library, or the log: stop and report */
@@ -283,11 +343,11 @@ static void show_progress(struct run *run, int final)
 
 /* Submits the pair in the input buffers; when the context has max_in_flight
  * frames pending, its oldest result is collected first. */
-static int submit_pair(struct run *run, const struct gpussim_picture *ref, const struct gpussim_picture *dis,
-                       uint64_t index)
+static int submit_pair(struct run *run, const struct gpussim_picture *ref,
+                       const struct gpussim_picture *const *dis, int nb_dis, uint64_t index)
 {
     for (;;) {
-        const int64_t ret = gpussim_submit(run->ctx, ref, dis);
+        const int64_t ret = gpussim_submit_multi(run->ctx, ref, dis, nb_dis);
         if (ret >= 0)
             break;
         if (ret != -EAGAIN) {
@@ -333,12 +393,14 @@ static int create_context(struct run *run, const struct options *o, const struct
     p.format.packing = GPUSSIM_PACKING_PLANAR;
     p.log_cb = cli_log_callback;
     p.log_level = (enum gpussim_log_level)log_level;
+    p.nb_distorted = o->nb_dis;
     const int err = gpussim_create(&run->ctx, &p);
     if (err < 0) {
         cli_error("cannot score this input: %s", gpussim_strerror(err));
         return -1;
     }
-    run->nb_values = gpussim_score_names(run->ctx, &run->names);
+    run->nb_names = gpussim_score_names(run->ctx, &run->names);
+    run->nb_values = run->nb_names * gpussim_renditions(run->ctx);
     /* auto fell back to the CPU although a GPU index was asked for */
     if (o->device_given && !strcmp(gpussim_backend_name(run->ctx), "cpu"))
         cli_msg("warning", "--device %d is ignored: no GPU backend could use it, so the frames are "
@@ -350,7 +412,8 @@ static int create_context(struct run *run, const struct options *o, const struct
         return -1;
     }
     if (o->verbose)
-        cli_msg("verbose", "backend %s: %d scores", gpussim_backend_name(run->ctx), run->nb_values);
+        cli_msg("verbose", "backend %s: %d scores%s", gpussim_backend_name(run->ctx), run->nb_names,
+                o->nb_dis > 1 ? " per rendition" : "");
     return 0;
 }
 
@@ -369,9 +432,12 @@ static void warn_nan_scores(const struct run *run)
         for (uint64_t i = 0; i < shown; i++)
             o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%llu", i ? ", " : "",
                                   (unsigned long long)run->nan_frames[c][i]);
-        cli_msg("warning", "%s is NaN (not a number) on %llu of %llu frames (frame%s %s%s): those "
+        char rend[16] = "";
+        if (c >= run->nb_names)
+            snprintf(rend, sizeof(rend), "r%d.", c / run->nb_names);
+        cli_msg("warning", "%s%s is NaN (not a number) on %llu of %llu frames (frame%s %s%s): those "
                 "frames are left out of its pooled statistics (pooled_metrics_frames_left_out)",
-                run->names[c], (unsigned long long)n, (unsigned long long)run->written, n > 1 ? "s" : "",
+                rend, run->names[c % run->nb_names], (unsigned long long)n, (unsigned long long)run->written, n > 1 ? "s" : "",
                 list, n > shown ? ", ..." : "");
     }
 }
@@ -436,8 +502,10 @@ done:
 int main(int argc, char **argv)
 {
     struct options o;
-    struct cli_input ref_in, dis_in;
-    struct cli_input *in[2] = { &ref_in, &dis_in };
+    struct cli_input inputs[1 + GPUSSIM_MAX_DISTORTED];
+    struct cli_input *in[1 + GPUSSIM_MAX_DISTORTED];
+    struct cli_input *const ref_in = &inputs[0];
+    int nb_in = 0;
     struct cli_video_format fmt;
     struct run run;
     int status = EXIT_SETUP_ERROR;
@@ -448,27 +516,31 @@ int main(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "plot"))
         return plot_main(argc - 1, argv + 1);
 
-    memset(&ref_in, 0, sizeof(ref_in));
-    memset(&dis_in, 0, sizeof(dis_in));
+    memset(inputs, 0, sizeof(inputs));
     memset(&run, 0, sizeof(run));
+    for (int i = 0; i < 1 + GPUSSIM_MAX_DISTORTED; i++)
+        in[i] = &inputs[i];
 
     int ret = cli_parse_options(argc, argv, &o);
     if (ret != 0)
         return ret > 0 ? EXIT_SUCCESS : EXIT_SETUP_ERROR;
 
-    if (cli_input_open(&ref_in, o.ref_path) < 0 || cli_input_open(&dis_in, o.dis_path) < 0) {
-        cli_error("%s", ref_in.err[0] ? ref_in.err : dis_in.err);
+    for (nb_in = 0; nb_in < 1 + o.nb_dis; nb_in++)
+        if (cli_input_open(in[nb_in], nb_in ? o.dis_paths[nb_in - 1] : o.ref_path) < 0) {
+            cli_error("%s", in[nb_in]->err);
+            nb_in++;
+            goto fail;
+        }
+    if (refuse_compressed(in, nb_in) < 0 || refuse_shared_stream(in, nb_in) < 0)
         goto fail;
-    }
-    if (refuse_compressed(in) < 0 || refuse_shared_stream(in) < 0)
+    if (resolve_format(&o, in, nb_in, &fmt) < 0)
         goto fail;
-    if (resolve_format(&o, in, &fmt) < 0)
-        goto fail;
-    if (cli_input_start(&ref_in, &fmt) < 0 || cli_input_start(&dis_in, &fmt) < 0) {
-        cli_error("%s", ref_in.err[0] ? ref_in.err : dis_in.err);
-        goto fail;
-    }
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < nb_in; i++)
+        if (cli_input_start(in[i], &fmt) < 0) {
+            cli_error("%s", in[i]->err);
+            goto fail;
+        }
+    for (int i = 0; i < nb_in; i++)
         if (in[i]->warning[0])
             cli_msg("warning", "%s", in[i]->warning);
     if (create_context(&run, &o, &fmt) < 0)
@@ -476,7 +548,7 @@ int main(int argc, char **argv)
     /* --skip: the frames before the chunk are read (y4m frames have headers)
      * and dropped; an input that ends first is a setup error */
     for (uint64_t i = 0; i < o.skip; i++) {
-        ret = read_pair(&ref_in, &dis_in);
+        ret = read_frames(in, nb_in);
         if (ret == -2)
             goto fail;
         if (ret == 0) {
@@ -506,14 +578,18 @@ int main(int argc, char **argv)
     run.progress = !o.quiet && isatty(STDERR_FILENO);
     run.start = run.last_progress = now_seconds();
 
-    struct gpussim_picture ref_pic, dis_pic;
-    cli_input_picture(&ref_in, &ref_pic);
-    cli_input_picture(&dis_in, &dis_pic);
+    struct gpussim_picture ref_pic, dis_pic[GPUSSIM_MAX_DISTORTED];
+    const struct gpussim_picture *dis_ptr[GPUSSIM_MAX_DISTORTED];
+    cli_input_picture(ref_in, &ref_pic);
+    for (int i = 1; i < nb_in; i++) {
+        cli_input_picture(in[i], &dis_pic[i - 1]);
+        dis_ptr[i - 1] = &dis_pic[i - 1];
+    }
     uint64_t index = 0;
     while (!stop_signal && (!o.frames || index < o.frames)) {
         /* while the previous frame computes, this reads the next one: the
          * library copied the host buffers in gpussim_submit() */
-        ret = read_pair(&ref_in, &dis_in);
+        ret = read_frames(in, nb_in);
         if (ret <= 0) {
             if (ret == -1)
                 status = EXIT_SCORING_ERROR;
@@ -521,7 +597,7 @@ int main(int argc, char **argv)
         }
         if (stop_signal) /* a whole pair read, but the run is over */
             break;
-        if (submit_pair(&run, &ref_pic, &dis_pic, index) < 0) {
+        if (submit_pair(&run, &ref_pic, dis_ptr, nb_in - 1, index) < 0) {
             status = EXIT_SCORING_ERROR;
             break;
         }
@@ -555,7 +631,7 @@ fail:
         status = EXIT_SCORING_ERROR;
     gpussim_destroy(&run.ctx);
     free(run.nan_frames);
-    cli_input_close(&ref_in);
-    cli_input_close(&dis_in);
+    for (int i = 0; i < nb_in; i++)
+        cli_input_close(in[i]);
     return status;
 }

@@ -35,7 +35,8 @@ static void usage(FILE *f)
           "  ffmpeg -i dis.mp4 -strict -1 -f yuv4mpegpipe - | gpussim -r ref.y4m -d -\n"
           "\n"
           "  -r, --reference FILE    reference video\n"
-          "  -d, --distorted FILE    distorted video\n"
+          "  -d, --distorted FILE    distorted video; repeat (up to 16) to score several\n"
+          "                          renditions against one reference (a ladder log)\n"
           "  -w, --width N           raw input width\n"
           "  -h, --height N          raw input height\n"
           "  -p, --pixel-format F    raw chroma: 420, 422, 444 or 400 (gray)\n"
@@ -116,7 +117,14 @@ int cli_parse_options(int argc, char **argv, struct options *o)
     while ((ch = getopt_long(argc, argv, ":r:d:w:h:p:b:o:qv", longopts, NULL)) != -1) {
         switch (ch) {
         case 'r': o->ref_path = optarg; break;
-        case 'd': o->dis_path = optarg; break;
+        case 'd':
+            if (o->nb_dis == GPUSSIM_MAX_DISTORTED) {
+                cli_error("-d: at most %d distorted inputs per reference", GPUSSIM_MAX_DISTORTED);
+                return -1;
+            }
+            o->dis_paths[o->nb_dis++] = optarg;
+            o->dis_path = o->dis_paths[0];
+            break;
         case 'o': o->out_path = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'v': o->verbose = 1; break;
@@ -219,7 +227,10 @@ int cli_parse_options(int argc, char **argv, struct options *o)
         cli_error("both -r REF and -d DIS are required (see --help)");
         return -1;
     }
-    if (!strcmp(o->ref_path, "-") && !strcmp(o->dis_path, "-")) {
+    int from_stdin = !strcmp(o->ref_path, "-");
+    for (int i = 0; i < o->nb_dis; i++)
+        from_stdin += !strcmp(o->dis_paths[i], "-");
+    if (from_stdin > 1) {
         cli_error("only one input can be read from stdin");
         return -1;
     }

@@ -18,6 +18,10 @@
 
 struct options {
     const char *ref_path, *dis_path, *out_path;
+    /* -d given several times: a ladder, every one scored against -r in one
+     * library submit (dis_path is dis_paths[0]) */
+    const char *dis_paths[GPUSSIM_MAX_DISTORTED];
+    int nb_dis;
     int width, height, pix, bit_depth; /* 0 = not given */
     /* features and their options (gpussim_use_feature); metrics = 0 when no
      * --feature was given: the library's default rule */

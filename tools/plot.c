@@ -900,15 +900,18 @@ int plot_main(int argc, char **argv)
         goto done;
     }
 
-    logs = calloc((size_t)(argc - optind), sizeof(*logs));
+    /* a ladder log brings one line per rendition */
+    const int cap = (argc - optind) * GPUSSIM_MAX_DISTORTED;
+    logs = calloc((size_t)cap, sizeof(*logs));
     if (!logs) {
         cli_error("out of memory");
         goto done;
     }
     for (int i = optind; i < argc; i++) {
-        if (plot_log_load(&logs[nb_logs], argv[i]) < 0)
+        const int n = plot_log_load(&logs[nb_logs], cap - nb_logs, argv[i]);
+        if (n < 0)
             goto done;
-        nb_logs++;
+        nb_logs += n;
     }
 
     /* the whole report is made before the file is created, so a failure
@@ -945,7 +948,8 @@ int plot_main(int argc, char **argv)
     status = 0;
 
 done:
-    for (int i = 0; i < nb_logs; i++)
+    /* renditions point into their rendition 0's storage: free them first */
+    for (int i = nb_logs - 1; i >= 0; i--)
         plot_log_free(&logs[i]);
     free(logs);
     free(metrics);

@@ -4,7 +4,8 @@
  * The plot model over a log read by the library (gpussim_log_read()): the
  * values stay in the parsed log, which the model points into. A chunk's log
  * (config.first_frame > 0) is drawn at its frames' numbers in the whole
- * input, so the chunks of one input line up on one axis.
+ * input, so the chunks of one input line up on one axis. A ladder log
+ * becomes one plot log per rendition.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -29,37 +30,11 @@ static void loaded_free(struct loaded *d)
     free(d);
 }
 
-int plot_log_load(struct plot_log *log, const char *path)
+/* Fills log from rendition k of the parsed log (a pair log has only 0). */
+static void fill_rendition(struct plot_log *log, const struct gpussim_log *gl, const uint64_t *frame_num)
 {
-    memset(log, 0, sizeof(*log));
-    struct loaded *d = calloc(1, sizeof(*d));
-    if (!d) {
-        cli_error("out of memory reading %s", path);
-        return -1;
-    }
-    /* the reader's messages name the file and the place of a problem */
-    if (gpussim_log_read(&d->gl, path, cli_log_callback, NULL) < 0) {
-        loaded_free(d);
-        return -1;
-    }
-    const struct gpussim_log *gl = d->gl;
-    const int64_t first = gl->has_config && gl->config.first_frame > 0 ? gl->config.first_frame : 0;
-    log->metrics = calloc((size_t)gl->nb_metrics + 1, sizeof(*log->metrics));
-    if (first)
-        d->frame_num = malloc(sizeof(*d->frame_num) * (size_t)(gl->nb_frames ? gl->nb_frames : 1));
-    if (!log->metrics || (first && !d->frame_num)) {
-        cli_error("out of memory reading %s", path);
-        free(log->metrics);
-        log->metrics = NULL;
-        loaded_free(d);
-        return -1;
-    }
-    for (uint64_t i = 0; first && i < gl->nb_frames; i++)
-        d->frame_num[i] = gl->frame_num[i] + (uint64_t)first;
-    log->storage = d;
-    log->label = path;
     log->nb_frames = gl->nb_frames;
-    log->frame_num = first ? d->frame_num : gl->frame_num;
+    log->frame_num = frame_num ? frame_num : gl->frame_num;
     log->timestamp = gl->timestamps;
     log->nb_metrics = gl->nb_metrics;
     for (int i = 0; i < gl->nb_metrics; i++) {
@@ -76,12 +51,72 @@ int plot_log_load(struct plot_log *log, const char *path)
          * the frames itself */
         m->has_pooled = !isnan(lm->pooled.mean) || !isnan(lm->pooled.min) || !isnan(lm->pooled.max);
     }
-    return 0;
+}
+
+int plot_log_load(struct plot_log *logs, int max, const char *path)
+{
+    struct loaded *d = calloc(1, sizeof(*d));
+    if (!d) {
+        cli_error("out of memory reading %s", path);
+        return -1;
+    }
+    /* the reader's messages name the file and the place of a problem */
+    if (gpussim_log_read(&d->gl, path, cli_log_callback, NULL) < 0) {
+        loaded_free(d);
+        return -1;
+    }
+    const struct gpussim_log *gl = d->gl;
+    const int nr = gl->nb_renditions > 1 ? gl->nb_renditions : 1;
+    if (nr > max) {
+        cli_error("%s: too many renditions (%d)", path, nr);
+        loaded_free(d);
+        return -1;
+    }
+    const int64_t first = gl->has_config && gl->config.first_frame > 0 ? gl->config.first_frame : 0;
+    if (first) {
+        d->frame_num = malloc(sizeof(*d->frame_num) * (size_t)(gl->nb_frames ? gl->nb_frames : 1));
+        if (!d->frame_num) {
+            cli_error("out of memory reading %s", path);
+            loaded_free(d);
+            return -1;
+        }
+        for (uint64_t i = 0; i < gl->nb_frames; i++)
+            d->frame_num[i] = gl->frame_num[i] + (uint64_t)first;
+    }
+    /* a ladder log draws one line per rendition: "PATH r1", ... (rendition
+     * 0 keeps the path, as its keys keep the pair's names) */
+    for (int k = 0; k < nr; k++) {
+        struct plot_log *log = &logs[k];
+        const struct gpussim_log *r = gpussim_log_rendition(gl, k);
+        memset(log, 0, sizeof(*log));
+        log->metrics = calloc((size_t)r->nb_metrics + 1, sizeof(*log->metrics));
+        if (k) {
+            const size_t n = strlen(path) + 16;
+            log->label_storage = malloc(n);
+            if (log->label_storage)
+                snprintf(log->label_storage, n, "%s r%d", path, k);
+        }
+        if (!log->metrics || (k && !log->label_storage)) {
+            cli_error("out of memory reading %s", path);
+            for (int j = 0; j <= k; j++) {
+                free(logs[j].metrics);
+                free(logs[j].label_storage);
+                memset(&logs[j], 0, sizeof(logs[j]));
+            }
+            loaded_free(d);
+            return -1;
+        }
+        log->label = k ? log->label_storage : path;
+        fill_rendition(log, r, d->frame_num);
+    }
+    logs[0].storage = d; /* the other renditions point into it */
+    return nr;
 }
 
 void plot_log_free(struct plot_log *log)
 {
     loaded_free(log->storage);
     free(log->metrics);
+    free(log->label_storage);
     memset(log, 0, sizeof(*log));
 }

@@ -28,6 +28,14 @@
  * (options shortest, repeatlast, eof_action, ts_sync_mode). Output: the
  * distorted frames, unchanged, with lavfi.gpussim.<score> metadata.
  *
+ * A ladder (inputs=N > 2): inputs 0..N-2 are distorted renditions of the
+ * last input, the reference, scored in one library submit (the reference's
+ * terms computed once). The output carries input 0's frames; rendition 0's
+ * scores keep the keys lavfi.gpussim.<score>, rendition k's are
+ * lavfi.gpussim.r<k>.<score>. One output, as FFmpeg's own quality filters
+ * (ssim, psnr, libvmaf) put their metadata on the main output: a user
+ * reads every rendition's scores from one stream, with no extra sinks.
+ *
  * Pipelining: a pair is submitted to the library and the distorted frame is
  * held (with a reference to the reference frame when the library reads it
  * asynchronously from device memory) until its scores are collected, so the
@@ -46,6 +54,7 @@
 #include <gpussim/gpussim_log.h>
 #include <gpussim/gpussim_cuda.h>
 
+#include "libavutil/avassert.h"
 #include "libavutil/avstring.h"
 #include "libavutil/fifo.h"
 #include "libavutil/file_open.h"
@@ -113,14 +122,19 @@ typedef struct VkFrameLock {
 } VkFrameLock;
 #endif
 
-/* One submitted pair, waiting for its scores. */
+#define MAX_INPUTS (GPUSSIM_MAX_DISTORTED + 1)
+
+/* One submitted frame (a pair, or a ladder's renditions and their
+ * reference), waiting for its scores. Pictures are indexed by input. */
 typedef struct InFlight {
-    AVFrame *dist;     /* the output frame, pushed once scored */
-    AVFrame *ref;      /* kept only while the library reads device memory */
-    AVFrame *map[2];   /* VAAPI frames mapped to Vulkan or DRM PRIME (dist, ref) */
+    AVFrame *dist;     /* the output frame (input 0), pushed once scored */
+    /* inputs 1.. (renditions, then the reference), kept only while the
+     * library reads device memory */
+    AVFrame *keep[MAX_INPUTS];
+    AVFrame *map[MAX_INPUTS]; /* VAAPI frames mapped to Vulkan or DRM PRIME */
 #if CONFIG_VULKAN
-    struct gpussim_vk_frame vk[2];
-    VkFrameLock lock[2];
+    struct gpussim_vk_frame vk[MAX_INPUTS];
+    VkFrameLock lock[MAX_INPUTS];
 #endif
 } InFlight;
 
@@ -140,6 +154,7 @@ typedef struct GpussimFilterContext {
     char *log_path;
     int log_fmt;
     int pool_flags;
+    int nb_inputs;           /* renditions + the reference */
 
     /* state */
     GpussimContext *gs;
@@ -147,8 +162,9 @@ typedef struct GpussimFilterContext {
     enum AVPixelFormat sw_format;
     int width, height;
     const char *const *names;
-    int nb_names;
-    GpussimPool **pools;
+    int nb_names;            /* score names of one rendition */
+    int nb_renditions;       /* nb_inputs - 1 */
+    GpussimPool **pools;     /* nb_renditions x nb_names */
     AVFifo *queue;           /* InFlight *, in submission order */
     uint64_t nb_scored;
     int64_t t_start, t_end;
@@ -156,6 +172,7 @@ typedef struct GpussimFilterContext {
     int log_error;           /* writing the log failed: AVERROR, reported once */
     int consumed, produced;  /* during one activate() */
     int64_t last_ref_pts;    /* the reference frame of the last scored pair */
+    int64_t last_pts[MAX_INPUTS]; /* ladder: each rendition's frame of the last scored frame */
     uint64_t nb_repeated;    /* pairs scored against the ended reference's last frame */
 
     AVBufferRef *hw_device;  /* keeps the device the library adopted alive */
@@ -207,6 +224,8 @@ static const AVOption gpussim_options[] = {
         { "median",        NULL, 0, AV_OPT_TYPE_CONST, { .i64 = POOL_MEDIAN },   0, 0, FLAGS, .unit = "pool" },
         { "p5",            "5th percentile", 0, AV_OPT_TYPE_CONST, { .i64 = POOL_P5 }, 0, 0, FLAGS, .unit = "pool" },
         { "p1",            "1st percentile", 0, AV_OPT_TYPE_CONST, { .i64 = POOL_P1 }, 0, 0, FLAGS, .unit = "pool" },
+    { "inputs", "number of inputs: distorted renditions, then the reference last (2: one pair)",
+      OFFSET(nb_inputs), AV_OPT_TYPE_INT, { .i64 = 2 }, 2, MAX_INPUTS, FLAGS },
     { NULL }
 };
 
@@ -279,40 +298,49 @@ static int map_sw_format(enum AVPixelFormat fmt, struct gpussim_format *out)
     return 0;
 }
 
-static int query_formats(const AVFilterContext *ctx, AVFilterFormatsConfig **cfg_in,
-                         AVFilterFormatsConfig **cfg_out)
+/* Every format the filter reads. */
+static int all_formats(AVFilterFormats **list)
 {
-    AVFilterFormats *main_fmts = NULL, *ref_fmts = NULL;
     const AVPixFmtDescriptor *d = NULL;
     static const enum AVPixelFormat hw_fmts[] = {
         AV_PIX_FMT_CUDA, AV_PIX_FMT_VULKAN, AV_PIX_FMT_VAAPI,
     };
     int ret;
 
-    /* ff_add_format() frees the list it fails on; on ENOMEM the other list
-     * is left to leak rather than risk freeing a referenced one */
+    /* ff_add_format() frees the list it fails on */
     while ((d = av_pix_fmt_desc_next(d))) {
         struct gpussim_format f;
         const enum AVPixelFormat fmt = av_pix_fmt_desc_get_id(d);
         if (map_sw_format(fmt, &f) < 0)
             continue;
-        if ((ret = ff_add_format(&main_fmts, fmt)) < 0 ||
-            (ret = ff_add_format(&ref_fmts, fmt)) < 0)
+        if ((ret = ff_add_format(list, fmt)) < 0)
             return ret;
     }
     for (int i = 0; i < FF_ARRAY_ELEMS(hw_fmts); i++)
-        if ((ret = ff_add_format(&main_fmts, hw_fmts[i])) < 0 ||
-            (ret = ff_add_format(&ref_fmts, hw_fmts[i])) < 0)
+        if ((ret = ff_add_format(list, hw_fmts[i])) < 0)
             return ret;
+    return 0;
+}
 
-    /* Separate lists for the two inputs: FFmpeg must not convert one input
-     * to the other's format behind the user's back (a bit-depth change
-     * alters the scores); a mismatch is reported in config_input_ref. The
-     * output shares the main input's list: it carries the same frames. */
-    if ((ret = ff_formats_ref(ref_fmts, &cfg_in[1]->formats)) < 0 ||
-        (ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0)
-        return ret;
-    return ff_formats_ref(main_fmts, &cfg_out[0]->formats);
+static int query_formats(const AVFilterContext *ctx, AVFilterFormatsConfig **cfg_in,
+                         AVFilterFormatsConfig **cfg_out)
+{
+    const GpussimFilterContext *s = ctx->priv;
+    int ret;
+
+    /* A separate list for each input: FFmpeg must not convert one input to
+     * another's format behind the user's back (a bit-depth change alters
+     * the scores); a mismatch is reported in config_input_ref. The output
+     * shares the main input's list: it carries the same frames. */
+    for (int i = s->nb_inputs - 1; i >= 0; i--) {
+        AVFilterFormats *fmts = NULL;
+        if ((ret = all_formats(&fmts)) < 0 ||
+            (ret = ff_formats_ref(fmts, &cfg_in[i]->formats)) < 0)
+            return ret;
+        if (!i && (ret = ff_formats_ref(fmts, &cfg_out[0]->formats)) < 0)
+            return ret;
+    }
+    return 0;
 }
 
 static const char *backend_label(int b)
@@ -339,23 +367,36 @@ static void describe_link(AVFilterLink *link, char *buf, size_t size)
     }
 }
 
-static int config_input_ref(AVFilterLink *inlink)
+/* How messages name distorted input i: as before for a pair. */
+static const char *input_label(const GpussimFilterContext *s, int i, char *buf, size_t size)
 {
-    AVFilterContext *ctx = inlink->dst;
-    AVFilterLink *mainlink = ctx->inputs[0], *reflink = ctx->inputs[1];
+    if (s->nb_inputs == 2)
+        return "the distorted input";
+    snprintf(buf, size, "distorted input %d (rendition %d)", i, i);
+    return buf;
+}
+
+/* Checks one distorted input against the reference (the last input). */
+static int check_input(AVFilterContext *ctx, int i)
+{
+    GpussimFilterContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[i], *reflink = ctx->inputs[s->nb_inputs - 1];
     FilterLink *ml = ff_filter_link(mainlink), *rl = ff_filter_link(reflink);
     const int main_hw = !!ml->hw_frames_ctx, ref_hw = !!rl->hw_frames_ctx;
-    char md[64], rd[64];
+    const char *all = s->nb_inputs == 2 ? "both inputs" : "all inputs";
+    char md[64], rd[64], lb[64];
+    const char *what = input_label(s, i, lb, sizeof(lb));
 
     describe_link(mainlink, md, sizeof(md));
     describe_link(reflink, rd, sizeof(rd));
 
     if (mainlink->w != reflink->w || mainlink->h != reflink->h) {
         av_log(ctx, AV_LOG_ERROR,
-               "the distorted input is %dx%d but the reference is %dx%d: both must have the same "
+               "%s is %dx%d but the reference is %dx%d: %s must have the same "
                "size. Scale the distorted rendition to the reference size first, e.g. "
                "[dist]scale=%d:%d:flags=bicubic[d];[d][ref]gpussim\n",
-               mainlink->w, mainlink->h, reflink->w, reflink->h, reflink->w, reflink->h);
+               what, mainlink->w, mainlink->h, reflink->w, reflink->h,
+               s->nb_inputs == 2 ? "both" : "all", reflink->w, reflink->h);
         return AVERROR(EINVAL);
     }
     if (mainlink->format != reflink->format) {
@@ -368,8 +409,8 @@ static int config_input_ref(AVFilterLink *inlink)
                         "hwdownload then hwupload)"
                       : "convert one input with format=<fmt> or scale";
         av_log(ctx, AV_LOG_ERROR,
-               "the distorted input is %s but the reference is %s: both inputs must have the "
-               "same pixel format and memory; %s\n", md, rd, hint);
+               "%s is %s but the reference is %s: %s must have the "
+               "same pixel format and memory; %s\n", what, md, rd, all, hint);
         return AVERROR(EINVAL);
     }
     if (main_hw) {
@@ -377,19 +418,37 @@ static int config_input_ref(AVFilterLink *inlink)
         const AVHWFramesContext *rf = (const AVHWFramesContext *)rl->hw_frames_ctx->data;
         if (mf->sw_format != rf->sw_format) {
             av_log(ctx, AV_LOG_ERROR,
-                   "the distorted input is %s but the reference is %s: both inputs must have the "
+                   "%s is %s but the reference is %s: %s must have the "
                    "same pixel format (convert one of them, e.g. with hwdownload,format=<fmt>, "
-                   "format=<fmt>,hwupload)\n", md, rd);
+                   "format=<fmt>,hwupload)\n", what, md, rd, all);
             return AVERROR(EINVAL);
         }
         if (mf->device_ref->data != rf->device_ref->data) {
-            av_log(ctx, AV_LOG_ERROR,
-                   "the distorted and reference frames are on different %s devices: upload both "
-                   "to one device (-init_hw_device cuda=cu -filter_hw_device cu, then hwupload "
-                   "on each input; hwupload_cuda opens a device of its own per instance)\n",
-                   fmt_name(mainlink->format));
+            if (s->nb_inputs == 2)
+                av_log(ctx, AV_LOG_ERROR,
+                       "the distorted and reference frames are on different %s devices: upload both "
+                       "to one device (-init_hw_device cuda=cu -filter_hw_device cu, then hwupload "
+                       "on each input; hwupload_cuda opens a device of its own per instance)\n",
+                       fmt_name(mainlink->format));
+            else
+                av_log(ctx, AV_LOG_ERROR,
+                       "%s and the reference are on different %s devices: decode or upload all "
+                       "inputs to one device (-init_hw_device cuda=cu -filter_hw_device cu, "
+                       "-hwaccel_device cu)\n", what, fmt_name(mainlink->format));
             return AVERROR(EINVAL);
         }
+    }
+    return 0;
+}
+
+static int config_input_ref(AVFilterLink *inlink)
+{
+    AVFilterContext *ctx = inlink->dst;
+    GpussimFilterContext *s = ctx->priv;
+    for (int i = 0; i < s->nb_inputs - 1; i++) {
+        const int ret = check_input(ctx, i);
+        if (ret < 0)
+            return ret;
     }
     return 0;
 }
@@ -702,6 +761,7 @@ static int config_library(AVFilterContext *ctx)
     p.log_cb = log_from_library;
     p.log_opaque = ctx;
     p.log_level = (enum gpussim_log_level)FFMAX(AV_LOG_ERROR, FFMIN(av_log_get_level(), AV_LOG_DEBUG));
+    p.nb_distorted = s->nb_renditions;
 
     if (s->kind == FRAMES_CUDA) {
 #if CONFIG_CUDA
@@ -805,17 +865,18 @@ static int config_library(AVFilterContext *ctx)
     if (ret < 0)
         return AVERROR(-ret);
     s->nb_names = ret;
-    s->pools = av_calloc(s->nb_names, sizeof(*s->pools));
+    s->pools = av_calloc(s->nb_names * s->nb_renditions, sizeof(*s->pools));
     if (!s->pools)
         return AVERROR(ENOMEM);
-    for (int i = 0; i < s->nb_names; i++) {
+    for (int i = 0; i < s->nb_names * s->nb_renditions; i++) {
         ret = gpussim_pool_create(&s->pools[i]);
         if (ret < 0)
             return AVERROR(-ret);
     }
-    av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s%s%s, backend %s, %d score(s)\n", inlink->w, inlink->h,
+    av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s%s%s, backend %s, %d score(s)%s\n", inlink->w, inlink->h,
            s->kind != FRAMES_SW ? frames_desc : "", s->kind != FRAMES_SW ? " " : "",
-           fmt_name(s->sw_format), gpussim_backend_name(s->gs), s->nb_names);
+           fmt_name(s->sw_format), gpussim_backend_name(s->gs), s->nb_names,
+           s->nb_renditions > 1 ? " per rendition" : "");
     return 0;
 }
 
@@ -866,9 +927,10 @@ static void inflight_free(InFlight **pe)
     InFlight *e = *pe;
     if (!e)
         return;
-    av_frame_free(&e->map[0]);
-    av_frame_free(&e->map[1]);
-    av_frame_free(&e->ref);
+    for (int i = 0; i < MAX_INPUTS; i++) {
+        av_frame_free(&e->map[i]);
+        av_frame_free(&e->keep[i]);
+    }
     av_frame_free(&e->dist);
     av_freep(pe);
 }
@@ -879,18 +941,25 @@ static int record_scores(AVFilterContext *ctx, const struct gpussim_result *res,
                          AVFrame *out)
 {
     GpussimFilterContext *s = ctx->priv;
-    char key[128], val[32];
+    char key[128], val[32], rend[16];
     int ret;
 
     for (int i = 0; i < res->nb_values; i++) {
         const double v = res->values[i];
+        const int k = i / s->nb_names;
+        const char *name = s->names[i % s->nb_names];
+        /* rendition 0 keeps the pair's keys */
+        if (k)
+            snprintf(rend, sizeof(rend), "r%d.", k);
+        else
+            rend[0] = '\0';
         if (isnan(v))
-            av_log(ctx, AV_LOG_WARNING, "frame %" PRIu64 ": %s is not a number\n", res->index,
-                   s->names[i]);
+            av_log(ctx, AV_LOG_WARNING, "frame %" PRIu64 ": %s%s is not a number\n", res->index,
+                   rend, name);
         else
             gpussim_pool_add(s->pools[i], v);
         if (out) {
-            snprintf(key, sizeof(key), "lavfi.gpussim.%s", s->names[i]);
+            snprintf(key, sizeof(key), "lavfi.gpussim.%s%s", rend, name);
             snprintf(val, sizeof(val), "%.17g", v);
             av_dict_set(&out->metadata, key, val, 0);
         }
@@ -945,9 +1014,13 @@ static int collect_frames(AVFilterContext *ctx, int mode)
     return ret < 0 ? ret : 0;
 }
 
-static int check_frame(AVFilterContext *ctx, const AVFrame *f, const char *what)
+static int check_frame(AVFilterContext *ctx, const AVFrame *f, int input)
 {
     GpussimFilterContext *s = ctx->priv;
+    char lb[64];
+    const char *what = input == s->nb_inputs - 1 ? "reference"
+                     : s->nb_inputs == 2 ? "distorted"
+                     : (snprintf(lb, sizeof(lb), "distorted input %d", input), lb);
     if (f->width != s->width || f->height != s->height) {
         /* the pair's frame number: the index the library would give it */
         const uint64_t n = s->nb_scored + av_fifo_can_read(s->queue);
@@ -968,11 +1041,12 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *f, const char *what)
 static void count_repeated_ref(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
 {
     GpussimFilterContext *s = ctx->priv;
-    const int ended = s->fs.in[1].sync == 0;
+    const int r = s->nb_inputs - 1;
+    const int ended = s->fs.in[r].sync == 0;
 
     if (ended && ref->pts == s->last_ref_pts && ref->pts != AV_NOPTS_VALUE &&
         (ref->duration <= 0 || dist->pts == AV_NOPTS_VALUE ||
-         dist->pts >= ref->pts + av_rescale_q(ref->duration, ctx->inputs[1]->time_base,
+         dist->pts >= ref->pts + av_rescale_q(ref->duration, ctx->inputs[r]->time_base,
                                               s->fs.time_base)))
         s->nb_repeated++;
     s->last_ref_pts = ref->pts;
@@ -1100,54 +1174,87 @@ static int do_gpussim(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
     GpussimFilterContext *s = ctx->priv;
-    struct gpussim_picture ref_pic, dist_pic;
-    AVFrame *dist, *ref;
+    struct gpussim_picture pics[MAX_INPUTS];
+    const struct gpussim_picture *dis[GPUSSIM_MAX_DISTORTED];
+    AVFrame *frames[MAX_INPUTS] = { NULL };
+    const int nr = s->nb_renditions, ri = s->nb_inputs - 1;
     InFlight *e = NULL;
     int64_t idx;
     int ret;
 
-    ret = ff_framesync_dualinput_get(fs, &dist, &ref);
+    /* ff_framesync_dualinput_get() for N inputs: input 0 is the output frame
+     * (owned); the others are lent by framesync */
+    ret = ff_framesync_get_frame(fs, 0, &frames[0], 1);
     if (ret < 0)
         return ret;
-    if (!ref) {
+    av_assert0(frames[0]);
+    frames[0]->pts = av_rescale_q(fs->pts, fs->time_base, ctx->outputs[0]->time_base);
+    for (int i = 1; i < s->nb_inputs; i++) {
+        ret = ff_framesync_get_frame(fs, i, &frames[i], 0);
+        if (ret < 0) {
+            av_frame_free(&frames[0]);
+            return ret;
+        }
+    }
+    if (!frames[ri] || ctx->is_disabled) {
         /* eof_action=pass: the reference ended; frames leave unscored, in order */
         ret = collect_frames(ctx, 2);
         if (ret < 0) {
-            av_frame_free(&dist);
+            av_frame_free(&frames[0]);
             return ret;
         }
         s->produced = 1;
-        return ff_filter_frame(ctx->outputs[0], dist);
+        return ff_filter_frame(ctx->outputs[0], frames[0]);
+    }
+    for (int i = 1; i < ri; i++) {
+        /* a rendition that ended would be scored with its last frame
+         * repeated (repeatlast): a wrong number, so an error */
+        const int repeated = frames[i] && s->fs.in[i].sync == 0 &&
+                             frames[i]->pts == s->last_pts[i] && frames[i]->pts != AV_NOPTS_VALUE;
+        const uint64_t n = s->nb_scored + av_fifo_can_read(s->queue);
+        if (frames[i] && !repeated) {
+            s->last_pts[i] = frames[i]->pts;
+            continue;
+        }
+        av_log(ctx, AV_LOG_ERROR,
+               "distorted input %d (rendition %d) has no frame for frame %" PRIu64 " of input 0 "
+               "(it %s): the renditions of a ladder must cover the same frames; use shortest=1 "
+               "to stop at the shortest one\n", i, i, n, repeated ? "ended" : "ended or starts later");
+        av_frame_free(&frames[0]);
+        return AVERROR(EINVAL);
     }
 
     s->consumed = 1;
     e = av_mallocz(sizeof(*e));
     if (!e) {
-        av_frame_free(&dist);
+        av_frame_free(&frames[0]);
         return AVERROR(ENOMEM);
     }
-    e->dist = dist;
-    if ((ret = check_frame(ctx, dist, "distorted")) < 0 ||
-        (ret = check_frame(ctx, ref, "reference")) < 0)
-        goto fail;
-    count_repeated_ref(ctx, dist, ref);
-    /* The library reads device memory after submit returns: keep the
-     * reference frame (framesync only lends it) until the scores are in. */
-    if (s->kind != FRAMES_SW) {
-        e->ref = av_frame_clone(ref);
-        if (!e->ref) {
-            ret = AVERROR(ENOMEM);
+    e->dist = frames[0];
+    for (int i = 0; i < s->nb_inputs; i++)
+        if ((ret = check_frame(ctx, frames[i], i)) < 0)
             goto fail;
+    count_repeated_ref(ctx, frames[0], frames[ri]);
+    /* The library reads device memory after submit returns: keep the
+     * frames framesync only lends until the scores are in. */
+    if (s->kind != FRAMES_SW)
+        for (int i = 1; i < s->nb_inputs; i++) {
+            e->keep[i] = av_frame_clone(frames[i]);
+            if (!e->keep[i]) {
+                ret = AVERROR(ENOMEM);
+                goto fail;
+            }
+            frames[i] = e->keep[i];
         }
-        ref = e->ref;
-    }
-    if ((ret = prepare_picture(ctx, e, 0, e->dist, &dist_pic)) < 0 ||
-        (ret = prepare_picture(ctx, e, 1, ref, &ref_pic)) < 0)
-        goto fail;
+    for (int i = 0; i < s->nb_inputs; i++)
+        if ((ret = prepare_picture(ctx, e, i, i ? frames[i] : e->dist, &pics[i])) < 0)
+            goto fail;
+    for (int k = 0; k < nr; k++)
+        dis[k] = &pics[k];
 
     if (!s->nb_scored && !av_fifo_can_read(s->queue))
         s->t_start = av_gettime_relative();
-    while ((idx = gpussim_submit(s->gs, &ref_pic, &dist_pic)) == -EAGAIN) {
+    while ((idx = gpussim_submit_multi(s->gs, &pics[ri], dis, nr)) == -EAGAIN) {
         ret = collect_frames(ctx, 1);
         if (ret < 0)
             goto fail;
@@ -1184,12 +1291,17 @@ static int activate(AVFilterContext *ctx)
     GpussimFilterContext *s = ctx->priv;
     int ret;
 
-    if (s->queue && av_fifo_can_read(s->queue) &&
-        (ff_outlink_get_status(ctx->inputs[0]) ||
-         (ff_outlink_get_status(ctx->inputs[1]) && s->fs.in[1].after == EXT_STOP))) {
-        ret = collect_frames(ctx, 2);
-        if (ret < 0)
-            return ret;
+    if (s->queue && av_fifo_can_read(s->queue)) {
+        /* an input whose end ends the output: input 0, or another one
+         * whose end stops the sync (shortest) */
+        int ending = ff_outlink_get_status(ctx->inputs[0]);
+        for (int i = 1; i < s->nb_inputs && !ending; i++)
+            ending = ff_outlink_get_status(ctx->inputs[i]) && s->fs.in[i].after == EXT_STOP;
+        if (ending) {
+            ret = collect_frames(ctx, 2);
+            if (ret < 0)
+                return ret;
+        }
     }
     s->consumed = s->produced = 0;
     ret = ff_framesync_activate(&s->fs);
@@ -1213,9 +1325,17 @@ static int config_output(AVFilterLink *outlink)
     FilterLink *ol = ff_filter_link(outlink);
     int ret;
 
-    ret = ff_framesync_init_dualinput(&s->fs, ctx);
+    ret = ff_framesync_init(&s->fs, ctx, s->nb_inputs);
     if (ret < 0)
         return ret;
+    /* ff_framesync_init_dualinput()'s settings: input 0 drives the output;
+     * the other renditions follow it like the reference */
+    for (int i = 0; i < s->nb_inputs; i++) {
+        s->fs.in[i].time_base = ctx->inputs[i]->time_base;
+        s->fs.in[i].sync      = i ? 1 : 2;
+        s->fs.in[i].before    = i ? EXT_NULL : EXT_STOP;
+        s->fs.in[i].after     = EXT_INFINITY;
+    }
     outlink->w = mainlink->w;
     outlink->h = mainlink->h;
     outlink->time_base = mainlink->time_base;
@@ -1243,8 +1363,26 @@ static int config_output(AVFilterLink *outlink)
 static av_cold int init(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
+    int ret;
+
+    /* inputs=2 keeps the pair's pad names */
+    s->nb_renditions = s->nb_inputs - 1;
+    for (int i = 0; i < s->nb_inputs; i++) {
+        AVFilterPad pad = {
+            .type = AVMEDIA_TYPE_VIDEO,
+            .config_props = i == s->nb_inputs - 1 ? config_input_ref : NULL,
+        };
+        pad.name = i == s->nb_inputs - 1 ? av_strdup("reference")
+                 : !i ? av_strdup("main") : av_asprintf("dist%d", i);
+        if (!pad.name)
+            return AVERROR(ENOMEM);
+        if ((ret = ff_append_inpad_free_name(ctx, &pad)) < 0)
+            return ret;
+    }
     s->fs.on_event = do_gpussim;
     s->last_ref_pts = AV_NOPTS_VALUE;
+    for (int i = 0; i < MAX_INPUTS; i++)
+        s->last_pts[i] = AV_NOPTS_VALUE;
     if (s->clip_db && !s->db)
         av_log(ctx, AV_LOG_WARNING, "clip_db has no effect without db=1\n");
     return 0;
@@ -1266,17 +1404,23 @@ static void print_summary(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
 
-    for (int i = 0; i < s->nb_names; i++) {
+    /* one line per score and rendition, named like the metadata keys */
+    for (int i = 0; i < s->nb_names * s->nb_renditions; i++) {
         struct gpussim_pool_stats st;
         char line[512];
         int n = 0;
+        const int k = i / s->nb_names;
+        const char *name = s->names[i % s->nb_names];
         /* the lcs and per-scale terms are many: they go to the verbose level */
-        const int detail = !is_main_score(s->names[i]);
+        const int detail = !is_main_score(name);
 
         if (gpussim_pool_stats(s->pools[i], &st) < 0 || !st.count)
             continue;
 #define ADD(...) n += snprintf(line + n, n < (int)sizeof(line) ? sizeof(line) - n : 0, __VA_ARGS__)
-        ADD("gpussim %s:", s->names[i]);
+        if (k)
+            ADD("gpussim r%d.%s:", k, name);
+        else
+            ADD("gpussim %s:", name);
         if (s->pool_flags & POOL_MEAN)     ADD(" mean %.6f", st.mean);
         if (s->pool_flags & POOL_HARMONIC) ADD(" harmonic_mean %.6f", st.harmonic_mean);
         if (s->pool_flags & POOL_MIN)      ADD(" min %.6f", st.min);
@@ -1328,25 +1472,13 @@ static av_cold void uninit(AVFilterContext *ctx)
 
     gpussim_destroy(&s->gs);
     if (s->pools)
-        for (int i = 0; i < s->nb_names; i++)
+        for (int i = 0; i < s->nb_names * s->nb_renditions; i++)
             gpussim_pool_destroy(&s->pools[i]);
     av_freep(&s->pools);
     av_buffer_unref(&s->vk_frames);
     av_buffer_unref(&s->hw_device);
     av_buffer_unref(&s->vk_device);
 }
-
-static const AVFilterPad gpussim_inputs[] = {
-    {
-        .name         = "main",
-        .type         = AVMEDIA_TYPE_VIDEO,
-    },
-    {
-        .name         = "reference",
-        .type         = AVMEDIA_TYPE_VIDEO,
-        .config_props = config_input_ref,
-    },
-};
 
 static const AVFilterPad gpussim_outputs[] = {
     {
@@ -1362,19 +1494,20 @@ const FFFilter ff_vf_gpussim = {
     .p.description  = NULL_IF_CONFIG_SMALL("Calculate libvmaf-identical SSIM, MS-SSIM and ANSNR "
                                            "with libgpussim (CPU or GPU)."),
     .p.priv_class   = &gpussim_class,
+    .p.flags        = AVFILTER_FLAG_DYNAMIC_INPUTS,
 #else
 const AVFilter ff_vf_gpussim = {
     .name           = "gpussim",
     .description    = NULL_IF_CONFIG_SMALL("Calculate libvmaf-identical SSIM, MS-SSIM and ANSNR "
                                            "with libgpussim (CPU or GPU)."),
     .priv_class     = &gpussim_class,
+    .flags          = AVFILTER_FLAG_DYNAMIC_INPUTS,
 #endif
     .preinit        = gpussim_framesync_preinit,
     .init           = init,
     .uninit         = uninit,
     .activate       = activate,
     .priv_size      = sizeof(GpussimFilterContext),
-    FILTER_INPUTS(gpussim_inputs),
     FILTER_OUTPUTS(gpussim_outputs),
     FILTER_QUERY_FUNC2(query_formats),
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,

@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define GPUSSIM_API_VERSION_MAJOR 1
-#define GPUSSIM_API_VERSION_MINOR 2
+#define GPUSSIM_API_VERSION_MINOR 3
 
 /** Where the metrics run. AUTO picks the first available GPU backend whose
  *  device can read the frames' memory, else CPU. */
@@ -195,7 +195,12 @@ struct gpussim_params {
      *  second mention must not change their options. @since API 1.2 */
     unsigned features_named;
 
-    void *reserved[7]; /**< must be zero */
+    /** Distorted pictures scored against each reference picture (a ladder
+     *  of renditions, see gpussim_submit_multi()): 0 or 1 = one, the pair
+     *  of gpussim_submit(); at most GPUSSIM_MAX_DISTORTED. @since API 1.3 */
+    int nb_distorted;
+
+    void *reserved[6]; /**< must be zero */
 };
 
 /** Bits of gpussim_params.ms_ssim_options. @since API 1.2 */
@@ -298,10 +303,21 @@ GPUSSIM_API const char *gpussim_backend_name(const GpussimContext *ctx);
  */
 GPUSSIM_API int gpussim_score_names(const GpussimContext *ctx, const char *const **names);
 
+/** The most distorted pictures one reference picture is scored against
+ *  (gpussim_params.nb_distorted). @since API 1.3 */
+#define GPUSSIM_MAX_DISTORTED 16
+
+/** The number of distorted pictures per reference picture the context
+ *  scores: params.nb_distorted, at least 1. @since API 1.3 */
+GPUSSIM_API int gpussim_renditions(const GpussimContext *ctx);
+
 /** The scores of one frame. */
 struct gpussim_result {
     uint64_t index;       /**< 0-based submission order */
-    int nb_values;        /**< == gpussim_score_names() */
+    /** gpussim_renditions() x gpussim_score_names(): the scores of
+     *  distorted picture 0 in score-name order, then those of picture 1,
+     *  ... (rendition-major); a pair context has just the score names */
+    int nb_values;
     const double *values; /**< owned by the context; valid until the next collect or destroy */
 };
 
@@ -314,6 +330,27 @@ struct gpussim_result {
  */
 GPUSSIM_API int64_t gpussim_submit(GpussimContext *ctx, const struct gpussim_picture *ref,
                        const struct gpussim_picture *dis);
+
+/**
+ * Queues one reference picture with its nb_dis distorted pictures (the
+ * renditions of an ABR ladder, the candidates of an encoder tuning loop) as
+ * one frame; its result holds nb_dis x score names values, rendition-major.
+ * nb_dis must equal gpussim_renditions() (params.nb_distorted; 1 is the pair
+ * of gpussim_submit()). Every value is bit-identical to scoring each pair on
+ * its own. Backends that support it compute the reference's terms (its
+ * blurred means and variances, its MS-SSIM pyramid, its filtered ANSNR
+ * plane) once per frame (the CPU backend); the others score the pairs one
+ * after another inside the library, using nb_dis of their frame slots per
+ * frame (max_in_flight counts frames of nb_dis pictures).
+ * The pictures' memory rules are gpussim_submit()'s; all must be in the same
+ * memory and match the configured format.
+ * @return the frame's index (>= 0); -EAGAIN when max_in_flight frames are
+ *         pending; -EINVAL for a wrong count or a picture that does not
+ *         match (the message names the distorted picture by index); a
+ *         device error. @since API 1.3
+ */
+GPUSSIM_API int64_t gpussim_submit_multi(GpussimContext *ctx, const struct gpussim_picture *ref,
+                                         const struct gpussim_picture *const *dis, int nb_dis);
 
 /**
  * Returns the next result in submission order.

@@ -22,6 +22,19 @@
  *   "pool_state": { name: gpussim_pool_serialize() blob }
  * Values are %.17g (exact doubles); non-finite values are null.
  *
+ * Ladder logs (a context with several distorted pictures per reference,
+ * gpussim_renditions() > 1; @since API 1.3): "frames", "pooled_metrics",
+ * "pooled_metrics_frames_left_out", "aggregate_metrics" and "pool_state"
+ * move into one section per rendition, each a libvmaf-layout object:
+ *   "version", "renditions": [ { "rendition": 0, "frames": [...],
+ *   "pooled_metrics": {...}, "pooled_metrics_frames_left_out": {...},
+ *   "aggregate_metrics": {}, "pool_state": {...} }, { "rendition": 1, ... } ],
+ *   "fps", "config": { ..., "renditions": N }
+ * Rendition 0's frames are streamed as for a pair; the other renditions'
+ * frames wait in temporary files and are written when the log is closed.
+ * CSV: "Frame,rendition[,timestamp],name,..." with one row per rendition
+ * and frame.
+ *
  * Ownership: a writer owns its FILE unless it was given one; a parsed log is
  * one allocation tree freed by gpussim_log_free(). Thread safety: one writer
  * or log per thread at a time; distinct ones are independent.
@@ -76,7 +89,8 @@ GPUSSIM_API int gpussim_log_open(GpussimLogWriter **w, const GpussimContext *ctx
 
 /**
  * Writes one frame: values in gpussim_score_names() order (as
- * gpussim_result.values), timestamp in seconds (ignored without
+ * gpussim_result.values: a ladder context's result, every rendition's
+ * scores, rendition-major), timestamp in seconds (ignored without
  * params.timestamps; NaN: null). Frames are numbered 0, 1, ... in call order.
  * The frame is flushed to the file before returning; a failed write or flush
  * fails this call (-EIO, -ENOSPC...), logged once, and every later call.
@@ -95,7 +109,9 @@ GPUSSIM_API int gpussim_log_close(GpussimLogWriter **w, double fps);
 /** Frames written so far. */
 GPUSSIM_API uint64_t gpussim_log_frames(const GpussimLogWriter *w);
 
-/** Frames whose score i was NaN (left out of its pool), so far. */
+/** Frames whose score i was NaN (left out of its pool), so far. In a ladder
+ *  log i indexes the values of gpussim_log_write_frame() (rendition-major:
+ *  rendition k's score j is k x score names + j). */
 GPUSSIM_API uint64_t gpussim_log_frames_left_out(const GpussimLogWriter *w, int i);
 
 /* ---- reading ---------------------------------------------------------------- */
@@ -134,7 +150,17 @@ struct gpussim_log {
      *  score, or an infinite one: the pool state keeps infinities) */
     double *values;
     double fps;            /**< NaN when null or absent */
+    /** 1 for a pair log; a ladder log's sections (@since API 1.3): this
+     *  struct holds rendition 0 (frames, metrics, pools), renditions[k - 1]
+     *  rendition k (each a complete struct gpussim_log with the same
+     *  version, config and fps). gpussim_log_rendition() picks one. */
+    int nb_renditions;
+    struct gpussim_log **renditions;
 };
+
+/** Rendition k of a parsed log (0: the log itself), NULL past the end.
+ *  @since API 1.3 */
+GPUSSIM_API const struct gpussim_log *gpussim_log_rendition(const struct gpussim_log *log, int k);
 
 /** Limits of the reader: bigger input is refused, not allocated. */
 #define GPUSSIM_LOG_MAX_BYTES (1ull << 31)
@@ -174,7 +200,8 @@ GPUSSIM_API void gpussim_log_free(struct gpussim_log **log);
  * name); labels may be NULL ("log 1", "log 2", ...). params->format must be
  * JSON; timestamps are kept when every log has them. Chunks whose
  * first_frame values leave a gap or overlap get a warning (they are merged
- * in the order given).
+ * in the order given). Ladder logs merge rendition by rendition into a
+ * ladder log; every log must then have the same number of renditions.
  */
 GPUSSIM_API int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *labels, int nb_logs,
                       const struct gpussim_log_writer_params *params);

@@ -86,3 +86,66 @@ void ansnr_sums_c(const float *ref, const float *dis, int w, int h, float *sig, 
     *sig = sig_total;
     *noise = noise_total;
 }
+
+/* The ladder's split of ansnr_sums_c: the reference's filtered plane and its
+ * signal total once, then each distorted picture's noise total against it.
+ * The signal and noise sums have separate accumulators in ansnr_sums_c, so
+ * the split gives the same bits. */
+KERNEL_CLONES
+void ansnr_ref_c(const float *ref, int w, int h, float *rfilt, float *sig, CpuScratch *s)
+{
+    static const int ref_w[] = { GPUSSIM_ANSNR_REF_WEIGHTS };
+    float ref_coef[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN];
+    for (int i = 0; i < GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN; i++)
+        ref_coef[i] = GPUSSIM_ANSNR_COEF(ref_w[i], GPUSSIM_ANSNR_REF_DIV);
+
+    const size_t pw = (size_t)w + 2 * ANSNR_PAD;
+    float *rpad = s->pad;
+    for (int y = 0; y < h; y++) {
+        const float *r = ref + (size_t)y * w;
+        float *rp = rpad + (size_t)y * pw;
+        for (int j = -ANSNR_PAD; j < w + ANSNR_PAD; j++)
+            rp[j + ANSNR_PAD] = r[ansnr_reflect(j, w)];
+    }
+    float sig_total = 0.0f;
+    for (int i = 0; i < h; i++) {
+        float *rf = rfilt + (size_t)i * w;
+        ansnr_filter_row(rpad, pw, w, h, i, ref_coef, GPUSSIM_ANSNR_REF_LEN, rf);
+        float sig_row = 0.0f;
+        for (int j = 0; j < w; j++)
+            sig_row += rf[j] * rf[j];
+        sig_total += sig_row;
+    }
+    *sig = sig_total;
+}
+
+KERNEL_CLONES
+void ansnr_noise_c(const float *rfilt, const float *dis, int w, int h, float *noise, CpuScratch *s)
+{
+    static const int dis_w[] = { GPUSSIM_ANSNR_DIS_WEIGHTS };
+    float dis_coef[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN];
+    for (int i = 0; i < GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN; i++)
+        dis_coef[i] = GPUSSIM_ANSNR_COEF(dis_w[i], GPUSSIM_ANSNR_DIS_DIV);
+
+    const size_t pw = (size_t)w + 2 * ANSNR_PAD;
+    float *dpad = s->pad + pw * h;
+    for (int y = 0; y < h; y++) {
+        const float *d = dis + (size_t)y * w;
+        float *dp = dpad + (size_t)y * pw;
+        for (int j = -ANSNR_PAD; j < w + ANSNR_PAD; j++)
+            dp[j + ANSNR_PAD] = d[ansnr_reflect(j, w)];
+    }
+    float *df = s->frow + pw;
+    float noise_total = 0.0f;
+    for (int i = 0; i < h; i++) {
+        const float *rf = rfilt + (size_t)i * w;
+        ansnr_filter_row(dpad, pw, w, h, i, dis_coef, GPUSSIM_ANSNR_DIS_LEN, df);
+        float noise_row = 0.0f;
+        for (int j = 0; j < w; j++) {
+            const float rv = rf[j], dv = df[j];
+            noise_row += (rv - dv) * (rv - dv);
+        }
+        noise_total += noise_row;
+    }
+    *noise = noise_total;
+}

@@ -48,9 +48,23 @@ void msssim_decimate_lpf_c(const float *src, int w, int h, float *dst, CpuScratc
 void ssim_window_sums_c(const float *ref, const float *dis, int w, int h, double sums[4],
                         CpuScratch *s);
 
+/* A ladder's reference computed once (one reference, several distorted
+ * pictures): its Gaussian mean and mean of squares planes, each
+ * (w - 10) x (h - 10), then each distorted picture's sums against them.
+ * ssim_window_sums_ref_c(ref, mu, exx, dis) == ssim_window_sums_c(ref, dis)
+ * to the bit. */
+void ssim_ref_moments_c(const float *ref, int w, int h, float *mu, float *exx, CpuScratch *s);
+void ssim_window_sums_ref_c(const float *ref, const float *mu, const float *exx, const float *dis,
+                            int w, int h, double sums[4], CpuScratch *s);
+
 /* float_ansnr totals (spec §3.2-3.4) on offset -128 planes. */
 void ansnr_sums_c(const float *ref, const float *dis, int w, int h, float *sig, float *noise,
                   CpuScratch *s);
+
+/* The same split for a ladder: the reference's filtered plane (w x h) and
+ * signal total once, then each distorted picture's noise total. */
+void ansnr_ref_c(const float *ref, int w, int h, float *rfilt, float *sig, CpuScratch *s);
+void ansnr_noise_c(const float *rfilt, const float *dis, int w, int h, float *noise, CpuScratch *s);
 
 /* Integer SSIM sums (spec §4): sum of per-pixel terms and of weights. */
 void issim_sums_c(const uint16_t *ref, const uint16_t *dis, int w, int h, int bit_depth,

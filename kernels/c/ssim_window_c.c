@@ -51,6 +51,55 @@ static void ssim_hfilter_row(const float *restrict r, const float *restrict d, i
     }
 }
 
+/* The reference's two moments of one row (x, x*x), as ssim_hfilter_row
+ * computes them: each moment has its own accumulator there, so filtering it
+ * alone gives the same bits. */
+KERNEL_CLONES
+static void ssim_hfilter_ref_row(const float *restrict r, int w, float *restrict prod,
+                                 float *restrict mx, float *restrict mxx)
+{
+    const int ow = w - (GPUSSIM_GAUSSIAN11_LEN - 1);
+    float *restrict rr = prod;
+    for (int x = 0; x < w; x++)
+        rr[x] = r[x] * r[x];
+    for (int x = 0; x < ow; x++) {
+        double a0 = 0.0, a2 = 0.0;
+        for (int u = 0; u < GPUSSIM_GAUSSIAN11_LEN; u++) {
+            const float k = gauss11[u];
+            a0 += (double)(r[x + u] * k);
+            a2 += (double)(rr[x + u] * k);
+        }
+        mx[x] = (float)a0;
+        mxx[x] = (float)a2;
+    }
+}
+
+/* The moments of one row that involve the distorted picture (y, y*y, x*y). */
+KERNEL_CLONES
+static void ssim_hfilter_dis_row(const float *restrict r, const float *restrict d, int w,
+                                 float *restrict prod, float *restrict my, float *restrict myy,
+                                 float *restrict mxy)
+{
+    const int ow = w - (GPUSSIM_GAUSSIAN11_LEN - 1);
+    float *restrict dd = prod + w, *restrict rd = prod + 2 * w;
+    for (int x = 0; x < w; x++) {
+        dd[x] = d[x] * d[x];
+        rd[x] = r[x] * d[x];
+    }
+    for (int x = 0; x < ow; x++) {
+        double a1 = 0.0, a3 = 0.0, a4 = 0.0;
+        for (int u = 0; u < GPUSSIM_GAUSSIAN11_LEN; u++) {
+            const float k = gauss11[u];
+            a1 += (double)(d[x + u] * k);
+            a3 += (double)(dd[x + u] * k);
+            a4 += (double)(rd[x + u] * k);
+        }
+        my[x] = (float)a1;
+        myy[x] = (float)a3;
+        mxy[x] = (float)a4;
+    }
+}
+
 /* Vertical pass of one moment over 11 ring rows, top to bottom. */
 KERNEL_CLONES
 static void ssim_vfilter_row(const float *const rows[GPUSSIM_GAUSSIAN11_LEN], int ow,
@@ -94,6 +143,71 @@ static void ssim_window_terms(const float *restrict mux, const float *restrict m
         co[x] = c;
         so[x] = s;
     }
+}
+
+void ssim_ref_moments_c(const float *ref, int w, int h, float *mu, float *exx, CpuScratch *s)
+{
+    const int K = GPUSSIM_GAUSSIAN11_LEN;
+    const int ow = w - (K - 1);
+    const size_t rs = (size_t)s->max_width + 32;
+    float *ring = s->ring;
+
+#define RING(m, row) (ring + ((size_t)(m) * K + (size_t)(row)) * rs)
+    for (int y = 0; y < h; y++) {
+        const int slot = y % K;
+        ssim_hfilter_ref_row(ref + (size_t)y * w, w, s->pad, RING(0, slot), RING(2, slot));
+        if (y < K - 1)
+            continue;
+        const int top = y - (K - 1);
+        for (int m = 0; m < 3; m += 2) {
+            const float *rows[GPUSSIM_GAUSSIAN11_LEN];
+            for (int v = 0; v < K; v++)
+                rows[v] = RING(m, (top + v) % K);
+            ssim_vfilter_row(rows, ow, (m ? exx : mu) + (size_t)top * ow);
+        }
+    }
+#undef RING
+}
+
+void ssim_window_sums_ref_c(const float *ref, const float *mu, const float *exx, const float *dis,
+                            int w, int h, double sums[4], CpuScratch *s)
+{
+    const int K = GPUSSIM_GAUSSIAN11_LEN;
+    const int ow = w - (K - 1);
+    const size_t rs = (size_t)s->max_width + 32;
+    float *ring = s->ring;
+    float *vrow = s->vrow;
+    double *t = s->terms, *l = t + rs, *c = l + rs, *sv = c + rs;
+    double sum_t = 0.0, sum_l = 0.0, sum_c = 0.0, sum_s = 0.0;
+
+#define RING(m, row) (ring + ((size_t)(m) * K + (size_t)(row)) * rs)
+    for (int y = 0; y < h; y++) {
+        const int slot = y % K;
+        ssim_hfilter_dis_row(ref + (size_t)y * w, dis + (size_t)y * w, w, s->pad, RING(1, slot),
+                             RING(3, slot), RING(4, slot));
+        if (y < K - 1)
+            continue;
+        const int top = y - (K - 1);
+        for (int m = 1; m < 5; m += m == 1 ? 2 : 1) { /* moments 1, 3, 4 */
+            const float *rows[GPUSSIM_GAUSSIAN11_LEN];
+            for (int v = 0; v < K; v++)
+                rows[v] = RING(m, (top + v) % K);
+            ssim_vfilter_row(rows, ow, vrow + (size_t)m * rs);
+        }
+        ssim_window_terms(mu + (size_t)top * ow, vrow + rs, exx + (size_t)top * ow, vrow + 3 * rs,
+                          vrow + 4 * rs, ow, t, l, c, sv);
+        for (int x = 0; x < ow; x++) {
+            sum_t += t[x];
+            sum_l += l[x];
+            sum_c += c[x];
+            sum_s += sv[x];
+        }
+    }
+#undef RING
+    sums[0] = sum_t;
+    sums[1] = sum_l;
+    sums[2] = sum_c;
+    sums[3] = sum_s;
 }
 
 void ssim_window_sums_c(const float *ref, const float *dis, int w, int h, double sums[4],

@@ -7,7 +7,8 @@
  * frame has every metric; with a pool state, its count is the frames minus
  * those left out). An accepted log with config and pool state is merged
  * alone (the writer) into a temporary file, which must parse back with the
- * same frames and pooled statistics to the bit.
+ * same frames and pooled statistics to the bit. Ladder logs: every
+ * rendition's section is checked the same way.
  */
 #include <errno.h>
 #include <math.h>
@@ -54,23 +55,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     REQUIRE(log && log->version && log->nb_metrics >= 0 && log->nb_metrics <= GPUSSIM_LOG_MAX_METRICS,
             "accepted log");
+    const int nr = log->nb_renditions > 1 ? log->nb_renditions : 1;
+    REQUIRE(nr <= GPUSSIM_MAX_DISTORTED && !gpussim_log_rendition(log, nr), "renditions %d", nr);
     int pools = log->nb_metrics > 0;
-    for (int c = 0; c < log->nb_metrics; c++) {
-        const struct gpussim_log_metric *m = &log->metrics[c];
-        REQUIRE(m->name && m->frames_left_out <= log->nb_frames, "metric %d", c);
-        if (!m->pool) {
-            pools = 0;
-            continue;
+    for (int k = 0; k < nr; k++) {
+        const struct gpussim_log *r = gpussim_log_rendition(log, k);
+        REQUIRE(r && r->nb_metrics == log->nb_metrics && r->nb_frames == log->nb_frames, "rendition %d", k);
+        for (int c = 0; c < r->nb_metrics; c++) {
+            const struct gpussim_log_metric *m = &r->metrics[c];
+            REQUIRE(m->name && !strcmp(m->name, log->metrics[c].name) && m->frames_left_out <= r->nb_frames,
+                    "metric %d", c);
+            if (!m->pool) {
+                pools = 0;
+                continue;
+            }
+            struct gpussim_pool_stats st;
+            REQUIRE(gpussim_pool_stats(m->pool, &st) == 0 && st.count == r->nb_frames - m->frames_left_out,
+                    "pool of %s", m->name);
         }
-        struct gpussim_pool_stats st;
-        REQUIRE(gpussim_pool_stats(m->pool, &st) == 0 && st.count == log->nb_frames - m->frames_left_out,
-                "pool of %s", m->name);
+        /* every value is readable */
+        double sum = 0;
+        for (uint64_t i = 0; i < r->nb_frames * (uint64_t)r->nb_metrics; i++)
+            sum += isnan(r->values[i]) ? 0 : 1;
+        (void)sum;
     }
-    /* every value is readable */
-    double sum = 0;
-    for (uint64_t i = 0; i < log->nb_frames * (uint64_t)log->nb_metrics; i++)
-        sum += isnan(log->values[i]) ? 0 : 1;
-    (void)sum;
 
     if (log->has_config && pools) {
         FILE *f = tmpfile();
@@ -91,16 +99,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const int again = gpussim_log_parse(&back, text, (size_t)len, log_cb, NULL);
             free(text);
             REQUIRE(again == 0, "the merged log does not parse: '%s'", last_error);
-            REQUIRE(back->nb_frames == log->nb_frames && back->nb_metrics == log->nb_metrics, "shape");
-            for (uint64_t i = 0; i < log->nb_frames * (uint64_t)log->nb_metrics; i++)
-                REQUIRE(same(back->values[i], log->values[i]), "value %llu", (unsigned long long)i);
-            for (int c = 0; c < log->nb_metrics; c++) {
-                struct gpussim_pool_stats a, b;
-                gpussim_pool_stats(log->metrics[c].pool, &a);
-                gpussim_pool_stats(back->metrics[c].pool, &b);
-                REQUIRE(a.count == b.count && same(a.mean, b.mean) && same(a.min, b.min) && same(a.max, b.max) &&
-                            same(a.harmonic_mean, b.harmonic_mean),
-                        "pool of %s changed", log->metrics[c].name);
+            REQUIRE(back->nb_frames == log->nb_frames && back->nb_metrics == log->nb_metrics &&
+                        (back->nb_renditions > 1 ? back->nb_renditions : 1) == nr, "shape");
+            for (int k = 0; k < nr; k++) {
+                const struct gpussim_log *r = gpussim_log_rendition(log, k), *rb = gpussim_log_rendition(back, k);
+                for (uint64_t i = 0; i < r->nb_frames * (uint64_t)r->nb_metrics; i++)
+                    REQUIRE(same(rb->values[i], r->values[i]), "value %llu", (unsigned long long)i);
+                for (int c = 0; c < r->nb_metrics; c++) {
+                    struct gpussim_pool_stats a, b;
+                    gpussim_pool_stats(r->metrics[c].pool, &a);
+                    gpussim_pool_stats(rb->metrics[c].pool, &b);
+                    REQUIRE(a.count == b.count && same(a.mean, b.mean) && same(a.min, b.min) && same(a.max, b.max) &&
+                                same(a.harmonic_mean, b.harmonic_mean),
+                            "pool of %s changed", r->metrics[c].name);
+                }
             }
         }
         fclose(f);
