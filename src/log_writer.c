@@ -431,6 +431,17 @@ uint64_t gpussim_log_frames_left_out(const GpussimLogWriter *w, int i)
     return w->left_out[i];
 }
 
+const GpussimPool *gpussim_log_pool(const GpussimLogWriter *w, int i)
+{
+    if (!w || i < 0 || i >= w->nb_metrics * w->nb_renditions)
+        return NULL;
+    if (i >= w->nb_metrics) {
+        w = w->sections[i / w->nb_metrics - 1];
+        i %= w->nb_metrics;
+    }
+    return w->pools[i];
+}
+
 int gpussim_log_writer_set_pool(GpussimLogWriter *w, int i, GpussimPool *pool, uint64_t left_out)
 {
     if (i >= w->nb_metrics) {

@@ -915,6 +915,12 @@ static void close_log(AVFilterContext *ctx)
 
     if (!s->log)
         return;
+    /* the summary's statistics: the log's pools hold the frames it wrote */
+    for (int i = 0; i < s->nb_names * s->nb_renditions; i++)
+        if (!gpussim_log_pool(s->log, i) ||
+            gpussim_pool_merge(s->pools[i], gpussim_log_pool(s->log, i)) < 0)
+            av_log(ctx, AV_LOG_WARNING, "the summary misses the log's pooled values of %s\n",
+                   s->names[i % s->nb_names]);
     /* the library names a write error; after one it only frees */
     if (gpussim_log_close(&s->log, fps_of(s)) >= 0 && !s->log_error)
         av_log(ctx, AV_LOG_VERBOSE, "wrote %" PRIu64 " frame(s) to %s\n", frames, s->log_path);
@@ -956,7 +962,9 @@ static int record_scores(AVFilterContext *ctx, const struct gpussim_result *res,
         if (isnan(v))
             av_log(ctx, AV_LOG_WARNING, "frame %" PRIu64 ": %s%s is not a number\n", res->index,
                    rend, name);
-        else
+        else if (!s->log || s->log_error)
+            /* while the log is written, its pools are the only ones: they
+             * are merged into these when it closes (close_log) */
             gpussim_pool_add(s->pools[i], v);
         if (out) {
             snprintf(key, sizeof(key), "lavfi.gpussim.%s%s", rend, name);
@@ -1466,9 +1474,9 @@ static av_cold void uninit(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_WARNING, "%" PRIu64 " distorted frame(s) were scored against the "
                "reference's repeated last frame (the reference is shorter); use shortest=1 or "
                "eof_action=endall to stop instead\n", s->nb_repeated);
+    close_log(ctx); /* first: its pools go into the summary's */
     if (s->gs)
         print_summary(ctx);
-    close_log(ctx);
 
     gpussim_destroy(&s->gs);
     if (s->pools)

@@ -114,6 +114,13 @@ GPUSSIM_API uint64_t gpussim_log_frames(const GpussimLogWriter *w);
  *  rendition k's score j is k x score names + j). */
 GPUSSIM_API uint64_t gpussim_log_frames_left_out(const GpussimLogWriter *w, int i);
 
+/** The writer's pool of score i (indexed as in gpussim_log_frames_left_out),
+ *  owned by the writer: valid until gpussim_log_close(). A front-end that
+ *  logs need not pool the same values again (merge it into its own pool
+ *  before closing when it needs the statistics afterwards). NULL when i is
+ *  out of range. */
+GPUSSIM_API const GpussimPool *gpussim_log_pool(const GpussimLogWriter *w, int i);
+
 /* ---- reading ---------------------------------------------------------------- */
 
 /** A log's config block. Strings are NULL when the key is absent. */

@@ -10,7 +10,8 @@
 #     the same files (when the CLI is built);
 #   - the CSV log == the metadata;
 #   - ffprobe -show_frames shows the same tags;
-#   - the INFO summary line for each metric;
+#   - the INFO summary line for each metric, its statistics == the log's
+#     pooled_metrics (to the 6 digits printed);
 #   - the identity pair (reference against itself) == expected_8bit_identity.json.
 . "$(dirname "$0")/common.sh"
 
@@ -31,6 +32,19 @@ for bpc in 8 10 12 16; do
         grep -Eq "gpussim $m: mean [0-9.]+ harmonic_mean [0-9.]+ min [0-9.]+ max [0-9.]+ frames 3, backend cpu, fps [0-9.]+" "$work/err$bpc" ||
             { cat "$work/err$bpc" >&2; fail "$bpc bit: no summary line for $m"; }
     done
+    # the summary's statistics are the log's pooled values (the filter pools
+    # through the log while it writes one)
+    python3 - "$work/log$bpc.json" "$work/err$bpc" <<'PY' || fail "$bpc bit: the summary differs from the log's pooled_metrics"
+import json, re, sys
+log = json.load(open(sys.argv[1]))
+err = open(sys.argv[2]).read()
+for m in ('float_ssim', 'float_ms_ssim', 'float_ansnr', 'float_anpsnr', 'ssim'):
+    p = log['pooled_metrics'][m]
+    got = re.search(r'gpussim %s: mean (\S+) harmonic_mean (\S+) min (\S+) max (\S+)' % m, err)
+    want = ['%.6f' % p[k] for k in ('mean', 'harmonic_mean', 'min', 'max')]
+    if not got or list(got.groups()) != want:
+        sys.exit('%s: summary %s, log %s' % (m, got and got.groups(), want))
+PY
     if have_oracle; then
         score_oracle "$ref" "$dis" 576 324 420 $bpc luma "$work/oracle$bpc.json"
         printf '%s: ' "$(oracle_name)"
