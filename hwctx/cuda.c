@@ -47,7 +47,11 @@
 #include "hwctx/gpu_plan.h"
 #include "kernels/cuda/cuda_shared.h"
 
+/* frames in flight per distorted picture of a frame: a ladder of n
+ * renditions (scored by the core's fallback, one slot per pair) gets n times
+ * as many, so that it keeps as many frames in flight as a pair */
 #define CUDA_SLOTS 4
+#define CUDA_MAX_SLOTS (CUDA_SLOTS * GPUSSIM_MAX_DISTORTED)
 #define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
 
 /* tile sizes of the kernels (kernels/cuda/gpussim_kernels.cu) */
@@ -140,7 +144,7 @@ struct cuda_backend {
     size_t staging_size;
     CUdeviceptr src_dev[2][GPUSSIM_MAX_PLANES];
 
-    struct cuda_slot slots[CUDA_SLOTS];
+    struct cuda_slot slots[CUDA_MAX_SLOTS];
     int nb_slots;
 
     /* float means whose reference rounding could not be proven (spec §5) */
@@ -1015,7 +1019,7 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
         goto fail;
     plan_host_planes(be);
 
-    be->nb_slots = CUDA_SLOTS;
+    be->nb_slots = CUDA_SLOTS * (cfg->nb_distorted > 1 ? cfg->nb_distorted : 1);
     if (cfg->params.max_in_flight && cfg->params.max_in_flight < be->nb_slots)
         be->nb_slots = cfg->params.max_in_flight;
     for (int i = 0; i < be->nb_slots; i++) {
