@@ -22,7 +22,7 @@ mkdir -p "$out"
 
 # what each target links: the library core with the CPU backend, and the
 # pieces of the CLI or the tests it drives
-lib="src/backends.c src/context.c src/features.c src/json.c src/log_reader.c src/log_writer.c src/log.c src/mem.c src/pool.c src/recipes.c hwctx/cpu.c
+lib="src/backends.c src/context.c src/features.c src/json.c src/log_reader.c src/log_writer.c src/log.c src/mem.c src/pool.c src/config.c src/score_finish.c src/score_names.c src/dmabuf.c hwctx/cpu.c
      kernels/c/scratch_c.c"
 # arithmetic kernels with data-independent control flow: built without
 # coverage feedback (its compare tracing in their inner loops cost 20x in
