@@ -45,8 +45,6 @@ static CUresult w_device_attribute(int *v, int attrib, CUdevice d)
     hipDeviceAttribute_t a;
     switch (attrib) {
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: a = hipDeviceAttributeMultiprocessorCount; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: a = hipDeviceAttributeComputeCapabilityMajor; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: a = hipDeviceAttributeComputeCapabilityMinor; break;
     default: return hipErrorInvalidValue;
     }
     return hip_rt.hipDeviceGetAttribute(v, a, d);

@@ -28,7 +28,6 @@
     X(vkGetPhysicalDeviceFeatures2)              \
     X(vkGetPhysicalDeviceQueueFamilyProperties)  \
     X(vkGetPhysicalDeviceMemoryProperties)       \
-    X(vkEnumerateDeviceExtensionProperties)      \
     X(vkCreateDevice)                            \
     X(vkGetDeviceProcAddr)
 
@@ -36,7 +35,6 @@
 #define VK_DEVICE_FNS(X)                \
     X(vkDestroyDevice)                  \
     X(vkGetDeviceQueue)                 \
-    X(vkDeviceWaitIdle)                 \
     X(vkCreateBuffer)                   \
     X(vkDestroyBuffer)                  \
     X(vkGetBufferMemoryRequirements)    \
@@ -62,7 +60,6 @@
     X(vkCreateCommandPool)              \
     X(vkDestroyCommandPool)             \
     X(vkAllocateCommandBuffers)         \
-    X(vkResetCommandBuffer)             \
     X(vkBeginCommandBuffer)             \
     X(vkEndCommandBuffer)               \
     X(vkCmdBindPipeline)                \
