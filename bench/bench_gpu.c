@@ -29,7 +29,7 @@
 #include "gpussim/gpussim.h"
 #include "bench/bench_util.h"
 #include "gpussim/gpussim_cuda.h"
-#include "internal.h"
+#include "src/bench_hooks.h"
 #if HAVE_CUDA
 #include "hwctx/cuda_loader.h"
 #endif

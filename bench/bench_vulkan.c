@@ -20,10 +20,7 @@
 
 #include "gpussim/gpussim.h"
 #include "bench/bench_util.h"
-
-int gpussim_internal_last_device_ms(GpussimContext *ctx, double *ms);
-
-
+#include "src/bench_hooks.h"
 
 /* --steps: the per-dispatch device times of the last frame */
 static char step_log[16384];

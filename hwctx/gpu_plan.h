@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * The frame plan of hwctx/cuda.c, shared by the CUDA and HIP backends: the
- * same kernels (kernels/cuda, built by nvcc or hipcc), driven through a
- * CUDA-driver-API table (hwctx/cuda_loader.h). A backend is the plan plus a
- * target: where its table comes from, its module image, its name and the
- * picture memories it imports beyond host memory.
+ * The GPU frame plan (hwctx/gpu_plan.c), shared by the CUDA and HIP
+ * backends: the same kernels (kernels/cuda, built by nvcc or hipcc), driven
+ * through a CUDA-driver-API table (hwctx/cuda_loader.h). A backend is the
+ * plan plus a target: where its table comes from, its module image, its
+ * name, whether it adopts a device, and the picture memory it reads beyond
+ * host memory (hwctx/cuda.c, hwctx/hip.c).
  */
 #ifndef GPUSSIM_GPU_PLAN_H
 #define GPUSSIM_GPU_PLAN_H
@@ -24,21 +25,32 @@ struct gpu_plan_target {
     const void *image;       /* module image for cuModuleLoadData */
     const char *image_archs; /* devices the image has code for (logged when
                               * the module does not load); NULL: not logged */
-    /* Adopting cfg->params.hw_device (a struct gpussim_cuda_device) and
-     * reading GPUSSIM_MEMORY_CUDA pictures in place: CUDA only. */
-    int cuda_memory;
     /*
-     * Optional: GPUSSIM_MEMORY_DMABUF pictures (HIP). Maps pic for
-     * the frame about to be submitted on the slot whose import state is
-     * *state (NULL at first; the hook allocates it) and returns the device
-     * address and pitch of each picture plane. Called with the context
-     * pushed; logs and returns a negative errno on failure.
+     * Optional: adopts cfg->params.hw_device (CUDA: a struct
+     * gpussim_cuda_device), its context and the stream its pictures are
+     * written on (the producer). Logs and returns a negative errno when it
+     * is unusable. NULL: hw_device is refused.
+     */
+    int (*adopt_device)(const struct gpussim_config *cfg, CUcontext *ctx, CUstream *producer);
+    /* The picture memory read in place besides host memory
+     * (GPUSSIM_MEMORY_CUDA, GPUSSIM_MEMORY_DMABUF) and its name for errors. */
+    enum gpussim_memory device_memory;
+    const char *device_memory_name;
+    /*
+     * Returns the device address and pitch of each plane of pic (in
+     * device_memory) for the frame about to be submitted on the slot whose
+     * import state is *state (NULL at first; a hook that maps pictures
+     * allocates it). Called with the context pushed. Returns 1 when pic was
+     * written on the adopted producer's stream (the frame then waits for its
+     * work), 0 when it is ready; logs and returns a negative errno on
+     * failure.
      */
     int (*import_picture)(const struct gpussim_config *cfg, void **state,
                           const struct gpussim_picture *pic, uint64_t src[GPUSSIM_MAX_PLANES],
                           int64_t pitch[GPUSSIM_MAX_PLANES]);
     /* Releases a slot's imports once its frame is done (or never ran); with
-     * free_state also frees *state and sets it to NULL. NULL-safe. */
+     * free_state also frees *state and sets it to NULL. Called only when
+     * *state is set. */
     void (*release_imports)(void **state, int free_state);
 };
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * The HIP backend (AMD GPUs through ROCm): the CUDA backend's frame plan
- * (hwctx/cuda.c, hwctx/gpu_plan.h) with
+ * The HIP backend (AMD GPUs through ROCm): the GPU frame plan shared with
+ * the CUDA backend (hwctx/gpu_plan.c, hwctx/gpu_plan.h) with
  *  - the HIP runtime, loaded at run time (libamdhip64) and presented as the
  *    CUDA driver API (hwctx/hip_cuda_api.c): device selection, pinned
  *    staging and upload of host pictures, launches and events are the
@@ -12,7 +12,7 @@
  *  - dma-buf pictures (VAAPI surfaces exported as DRM PRIME) imported with
  *    hipImportExternalMemory and read in place: linear modifiers only, a
  *    tiled surface gets an error naming its modifier and pointing to the
- *    Vulkan backend (hwctx/hip_ze_dmabuf.c).
+ *    Vulkan backend (src/dmabuf.c).
  * HIP's graph API is not in the table, so the plan launches kernel by
  * kernel. Compiled and linked on CI; never run on AMD hardware.
  */
@@ -79,7 +79,8 @@ static const struct gpu_plan_target hip_target = {
     .load = gpussim_hip_as_cuda_api,
     .image = gpussim_hip_kernels,
     .image_archs = gpussim_hip_archs,
-    .cuda_memory = 0,
+    .device_memory = GPUSSIM_MEMORY_DMABUF,
+    .device_memory_name = "dma-buf",
     .import_picture = hip_import_picture,
     .release_imports = hip_release_imports,
 };

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * The HIP runtime presented as the CUDA driver API table of
- * hwctx/cuda_loader.h, so that the CUDA backend's frame plan (hwctx/cuda.c)
+ * hwctx/cuda_loader.h, so that the GPU frame plan (hwctx/gpu_plan.c)
  * can drive AMD GPUs unchanged: HIP's module API (hipModuleLoadData,
  * hipModuleGetFunction, hipModuleLaunchKernel, ...) matches the driver API
  * call for call, and the kernels are the same source (kernels/cuda through
@@ -45,8 +45,6 @@ static CUresult w_device_attribute(int *v, int attrib, CUdevice d)
     hipDeviceAttribute_t a;
     switch (attrib) {
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: a = hipDeviceAttributeMultiprocessorCount; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: a = hipDeviceAttributeComputeCapabilityMajor; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: a = hipDeviceAttributeComputeCapabilityMinor; break;
     default: return hipErrorInvalidValue;
     }
     return hip_rt.hipDeviceGetAttribute(v, a, d);

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "hip_glue.h"
-#include "hip_ze_dmabuf.h"
+#include "dmabuf.h"
 
 int gpussim_hip_load(struct gpussim_hip_api *api)
 {

@@ -4,6 +4,7 @@
  * The Vulkan entry points the backend uses, as an X-macro list, loaded at run
  * time (libvulkan.so.1 through dlopen, or an adopted device's
  * vkGetInstanceProcAddr): the library has no link-time Vulkan dependency.
+ * The lowest layer of the Vulkan backend (see hwctx/vulkan_internal.h).
  */
 #ifndef GPUSSIM_HWCTX_VULKAN_FNS_H
 #define GPUSSIM_HWCTX_VULKAN_FNS_H
@@ -27,7 +28,6 @@
     X(vkGetPhysicalDeviceFeatures2)              \
     X(vkGetPhysicalDeviceQueueFamilyProperties)  \
     X(vkGetPhysicalDeviceMemoryProperties)       \
-    X(vkEnumerateDeviceExtensionProperties)      \
     X(vkCreateDevice)                            \
     X(vkGetDeviceProcAddr)
 
@@ -35,7 +35,6 @@
 #define VK_DEVICE_FNS(X)                \
     X(vkDestroyDevice)                  \
     X(vkGetDeviceQueue)                 \
-    X(vkDeviceWaitIdle)                 \
     X(vkCreateBuffer)                   \
     X(vkDestroyBuffer)                  \
     X(vkGetBufferMemoryRequirements)    \
@@ -61,7 +60,6 @@
     X(vkCreateCommandPool)              \
     X(vkDestroyCommandPool)             \
     X(vkAllocateCommandBuffers)         \
-    X(vkResetCommandBuffer)             \
     X(vkBeginCommandBuffer)             \
     X(vkEndCommandBuffer)               \
     X(vkCmdBindPipeline)                \

@@ -12,11 +12,19 @@
  *
  * No CPU wait: the frame's result is collected later like any other.
  * The views live until the slot's frame has been waited for.
+ *
+ * Layers of the Vulkan backend, each including only those below it:
+ *   vulkan_fns.h       the entry points (X-macro lists)
+ *   vulkan_internal.h  the backend's state (types only)
+ *   vulkan_buffer.[ch] errors and buffers
+ *   vulkan_program.[ch] pipelines, the frame's dispatches, submit, collect
+ *   vulkan_frame.[ch]  Vulkan frames: views and sync with their producers
+ *   vulkan.c           instance, device, slots: the backend's entry points
  */
 #include <errno.h>
 #include <string.h>
 
-#include "vulkan_internal.h"
+#include "vulkan_frame.h"
 
 /* Multi-planar formats whose planes can be viewed as R*, RG* images. */
 static int is_multiplane(VkFormat f)

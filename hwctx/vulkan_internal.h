@@ -1,6 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
-/* Private state of the Vulkan backend (hwctx/vulkan*.c). */
+/*
+ * The Vulkan backend's state (types only: the functions are in the layers'
+ * own headers).
+ *
+ * Layers of the Vulkan backend, each including only those below it:
+ *   vulkan_fns.h       the entry points (X-macro lists)
+ *   vulkan_internal.h  the backend's state (types only)
+ *   vulkan_buffer.[ch] errors and buffers
+ *   vulkan_program.[ch] pipelines, the frame's dispatches, submit, collect
+ *   vulkan_frame.[ch]  Vulkan frames: views and sync with their producers
+ *   vulkan.c           instance, device, slots: the backend's entry points
+ */
 #ifndef GPUSSIM_HWCTX_VULKAN_INTERNAL_H
 #define GPUSSIM_HWCTX_VULKAN_INTERNAL_H
 
@@ -157,24 +168,5 @@ struct vk_backend {
     uint32_t raw_plane_row_bytes[2][3];
     int nb_src_planes;
 };
-
-int vk_err(struct vk_backend *be, VkResult res, const char *what);
-int vk_buffer_create(struct vk_backend *be, struct vk_buffer *b, VkDeviceSize size, int host);
-void vk_buffer_destroy(struct vk_backend *be, struct vk_buffer *b);
-
-/* vulkan_program.c */
-int vk_program_init(struct vk_backend *be);
-void vk_program_uninit(struct vk_backend *be);
-void vk_stage_host_picture(struct vk_backend *be, struct vk_slot *s,
-                           const struct gpussim_picture *pic, int k);
-int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct vk_frame_sync *fs);
-void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim_frame_sums *sums);
-void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s);
-int vk_unpack_image_pipe(struct vk_backend *be, int two_components, int sixteen_bit);
-
-/* vulkan_frame.c */
-int vk_submit_frames(struct vk_backend *be, struct vk_slot *s, const struct gpussim_vk_frame *ref,
-                     const struct gpussim_vk_frame *dis);
-void vk_frame_release_views(struct vk_backend *be, struct vk_slot *s);
 
 #endif /* GPUSSIM_HWCTX_VULKAN_INTERNAL_H */

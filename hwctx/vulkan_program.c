@@ -9,6 +9,14 @@
  * Host arithmetic here is reference arithmetic (the ANSNR row floats added
  * in row order, the double partials added in workgroup order): built with
  * -ffp-contract=off like the rest of the library.
+ *
+ * Layers of the Vulkan backend, each including only those below it:
+ *   vulkan_fns.h       the entry points (X-macro lists)
+ *   vulkan_internal.h  the backend's state (types only)
+ *   vulkan_buffer.[ch] errors and buffers
+ *   vulkan_program.[ch] pipelines, the frame's dispatches, submit, collect
+ *   vulkan_frame.[ch]  Vulkan frames: views and sync with their producers
+ *   vulkan.c           instance, device, slots: the backend's entry points
  */
 #include <errno.h>
 #include <stddef.h>
@@ -16,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vulkan_internal.h"
+#include "vulkan_program.h"
 
 #include "kernels/vulkan/spv_unpack_buf.h"
 #include "kernels/vulkan/spv_unpack_r8.h"

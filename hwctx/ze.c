@@ -16,7 +16,7 @@
  * - Host frames are copied into per-slot staging and uploaded; DMABUF frames
  *   (VAAPI surfaces exported as DRM PRIME) are imported with
  *   ze_external_memory_import_fd_t and read in place — linear modifiers
- *   only (hwctx/hip_ze_dmabuf.c says why and names the modifier otherwise).
+ *   only (src/dmabuf.c says why and names the modifier otherwise).
  * - The kernels need fp64; a device without it is refused with a clear
  *   error (kernels/ze/README.md: no emulation).
  *
@@ -31,7 +31,7 @@
 
 #include <level_zero/ze_api.h>
 
-#include "hip_ze_dmabuf.h"
+#include "dmabuf.h"
 #include "internal.h"
 #include "kernels/ze/gpussim_ze_spv.h"
 #include "ze_plan.h"

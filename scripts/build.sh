@@ -8,7 +8,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mkdir -p m4
-[ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ] || autoreconf -fi
+# autoreconf when configure is missing or older than any of its inputs
+# (configure.ac, the Makefile.am fragments, the project's m4 macros)
+[ -x configure ] && [ -z "$(find configure.ac Makefile.am m4/gpussim_*.m4 hwctx kernels -maxdepth 2 \
+    \( -name configure.ac -o -name '*.am' -o -name 'gpussim_*.m4' \) -newer configure)" ] || autoreconf -fi
 mkdir -p build
 cd build
 if [ ! -f Makefile ] || [ ../configure -nt config.status ] || [ $# -gt 0 ]; then

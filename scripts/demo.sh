@@ -12,4 +12,4 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
 make -C "$root/build" ffmpeg
-exec "$root/scripts/ffmpeg-demo.sh" "$root/build/_ffmpeg/ffmpeg"
+exec "$root/scripts/dev/ffmpeg-demo.sh" "$root/build/_ffmpeg/ffmpeg"

@@ -11,7 +11,7 @@
 #               (once; a tree that already has the filter is left as is)
 #   --tarball   an FFmpeg release tarball, extracted under the output folder
 #   --version   upstream version fetched with apt's source packages
-#               (default 8.1.2; see scripts/ffmpeg-fetch.sh)
+#               (default 8.1.2; see scripts/dev/ffmpeg-fetch.sh)
 #   --vaapi     also build the VAAPI hwcontext (needs libva-dev; the binary then
 #               needs libva at run time, so it is off by default)
 #   --out       output folder; default BUILDDIR/_ffmpeg
@@ -95,7 +95,7 @@ extract_once() { # tarball destdir -> prints the top folder
 
 if ! pkg-config --atleast-version=12.1.14.0 ffnvcodec 2>/dev/null; then
     say "ffnvcodec < 12.1.14.0 on this system: building nv-codec-headers 12.1.14.0 from source"
-    t=$("$top/scripts/ffmpeg-fetch.sh" nv-codec-headers 12.1.14.0 "$dl")
+    t=$("$top/scripts/dev/ffmpeg-fetch.sh" nv-codec-headers 12.1.14.0 "$dl")
     d=$(extract_once "$t" "$out/src")
     make -s -C "$d" PREFIX="$deps" install >/dev/null
 fi
@@ -114,7 +114,7 @@ if ! pkg-config --atleast-version=1.3.277 vulkan 2>/dev/null; then
         vl=$(newest_vl)
     fi
     [ -n "$vl" ] || die "no vulkan-loader source >= 1.3.277 known to apt (run scripts/apt-deb-src.sh --update as root)"
-    t=$("$top/scripts/ffmpeg-fetch.sh" vulkan-loader "$vl" "$dl")
+    t=$("$top/scripts/dev/ffmpeg-fetch.sh" vulkan-loader "$vl" "$dl")
     d=$(extract_once "$t" "$out/src")
     hdr=$(find "$d" -path '*/vulkan-headers/include' -type d | head -n 1)
     [ -n "$hdr" ] || hdr=$(find "$d" -name vulkan_core.h -path '*/include/vulkan/*' | head -n 1 | sed 's:/vulkan/vulkan_core.h$::')
@@ -143,7 +143,7 @@ pkg-config --atleast-version=1.3.277 vulkan || die "Vulkan headers >= 1.3.277 un
 dav1d_version=1.5.1
 if ! [ -f "$deps/lib/libdav1d.a" ] || ! pkg-config --exact-version=$dav1d_version dav1d 2>/dev/null; then
     say "building dav1d $dav1d_version (static) from source"
-    t=$("$top/scripts/ffmpeg-fetch.sh" dav1d $dav1d_version "$dl")
+    t=$("$top/scripts/dev/ffmpeg-fetch.sh" dav1d $dav1d_version "$dl")
     d=$(extract_once "$t" "$out/src")
     rm -rf "$d/_build"
     (cd "$d" && meson setup _build --prefix="$deps" --libdir=lib --buildtype=release \
@@ -174,7 +174,7 @@ if [ -n "$source_dir" ]; then
 elif [ -n "$tarball" ]; then
     src=$(extract_once "$(cd "$(dirname "$tarball")" && pwd)/$(basename "$tarball")" "$out/src")
 else
-    t=$("$top/scripts/ffmpeg-fetch.sh" ffmpeg "$version" "$dl")
+    t=$("$top/scripts/dev/ffmpeg-fetch.sh" ffmpeg "$version" "$dl")
     src=$(extract_once "$t" "$out/src")
 fi
 [ -f "$src/libavfilter/allfilters.c" ] || die "$src is not an FFmpeg source tree"

@@ -20,15 +20,19 @@ out=${GPUSSIM_FUZZ_DIR:-$root/build-fuzz}
 cc=${CLANG:-$(command -v clang-14 || command -v clang)}
 mkdir -p "$out"
 
-# what each target links: the library core with the CPU backend, and the
-# pieces of the CLI or the tests it drives
-lib="src/backends.c src/context.c src/features.c src/json.c src/log_reader.c src/log_writer.c src/log.c src/mem.c src/pool.c src/recipes.c hwctx/cpu.c
-     kernels/c/scratch_c.c"
 # arithmetic kernels with data-independent control flow: built without
 # coverage feedback (its compare tracing in their inner loops cost 20x in
 # exec/s and tells the fuzzer nothing), still with ASan and UBSan
 hot="kernels/c/convert_c.c kernels/c/decimate_c.c kernels/c/ssim_window_c.c kernels/c/ansnr_c.c
      kernels/c/issim_c.c"
+# what each target links: the library core with the CPU backend, i.e. the C
+# files of Makefile.am's libgpussim_la_SOURCES (read from there, so that a
+# new source is never missing here) less the hot ones, and the pieces of the
+# CLI or the tests it drives
+lib=$(awk '/^libgpussim_la_SOURCES = /{on = 1; next} on && /^[^[:space:]]/{on = 0} on' Makefile.am |
+      grep -o '[^[:space:]\\]*\.c' |
+      while read -r f; do case " $(echo $hot) " in *" $f "*) ;; *) echo "$f" ;; esac; done)
+[ -n "$lib" ] || { echo "fuzz: no library sources found in Makefile.am" >&2; exit 1; }
 declare -A extra=(
     [api]="tests/naive_ref.c"
     [input]="tools/input.c tools/cli_msg.c"

@@ -29,7 +29,7 @@ pass=${pass:-0} fail=$(( ${fail:-0} + ${error:-0} )) skip=${skip:-0}
 
 # Reliability steps after the suite (GPUSSIM_CI_RELIABILITY=0 leaves them
 # out), each counted in the closing line as one test:
-#   sanitizers  scripts/check-sanitizers.sh: the suite again under ASan+UBSan
+#   sanitizers  scripts/dev/check-sanitizers.sh: the suite again under ASan+UBSan
 #   fuzz        scripts/fuzz.sh: each libFuzzer target for GPUSSIM_FUZZ_SECONDS
 #               (default 30) from its seed corpus; a crash fails it
 # (valgrind on the CLI and on the allocation-failure walk are make check tests.)
@@ -51,7 +51,7 @@ fuzz_step() {
     "$root/scripts/fuzz.sh" "${GPUSSIM_FUZZ_SECONDS:-30}"
 }
 if [ "${GPUSSIM_CI_RELIABILITY:-1}" != 0 ]; then
-    step sanitizers "$root/scripts/check-sanitizers.sh"
+    step sanitizers "$root/scripts/dev/check-sanitizers.sh"
     step fuzz fuzz_step
 fi
 echo "$pass passed, $fail failed, $skip skipped"

@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include "gpussim/gpussim.h"
+#include "bench_hooks.h"
+#include "geometry.h"
 #include "metric_tables.h"
 #include "plan.h" /* GPUSSIM_MAX_SCORE_PLANES, the frame plan */
 
@@ -72,13 +74,6 @@ struct gpussim_config {
  * requested metrics; logs and returns -EINVAL naming the limit. */
 int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params *params);
 
-/* float_ssim's automatic scale: max(1, round((float)min(w, h) / 256.0f)). */
-int gpussim_ssim_auto_scale(int w, int h);
-/* Output size of one decimation: w / factor + (w & 1) (spec §1.2: not ceil). */
-static inline int gpussim_decimated_size(int n, int factor)
-{
-    return n / factor + (n & 1);
-}
 
 /* ---- per-frame sums a backend produces ----------------------------------- */
 
@@ -153,10 +148,6 @@ struct gpussim_backend {
 const struct gpussim_config *gpussim_internal_config(const GpussimContext *ctx);
 /* The library's version (configure's PACKAGE_VERSION). */
 const char *gpussim_library_version(void);
-
-/* bench/ only (not in the public header): device time of the frame last
- * collected, -ENOSYS when the backend does not measure it. */
-int gpussim_internal_last_device_ms(GpussimContext *ctx, double *ms);
 
 extern const struct gpussim_backend gpussim_backend_cpu;
 #if HAVE_CUDA

@@ -49,7 +49,7 @@ with tempfile.TemporaryDirectory() as tmp:
           f"raw file with -w/-h asking for 6 GiB frames: exit {rc}, refused with the sizes")
 
     # from a pipe (stdin): the size is unknown, the allocation is tried.
-    # Not under ASan (scripts/check-sanitizers.sh): its shadow memory needs
+    # Not under ASan (scripts/dev/check-sanitizers.sh): its shadow memory needs
     # terabytes of address space, and its allocator aborts on 6 GiB.
     checks = 3
     if os.environ.get("ASAN_OPTIONS") is not None:

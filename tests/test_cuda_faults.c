@@ -516,6 +516,40 @@ static void wait_fault(int at)
            cu_name(CU_LAUNCH_FAILED), at);
 }
 
+/* A ladder of 6 renditions (the backend keeps 4 slots per rendition):
+ * each rendition scores like the pair, and destroy releases every slot. */
+static void ladder_released(void)
+{
+    enum { R = 6 };
+    struct gpussim_params p = params;
+    GpussimContext *ctx = NULL;
+    struct gpussim_result res;
+    p.nb_distorted = R;
+    int err = gpussim_create(&ctx, &p);
+    CHECK(err == 0, "ladder context: %d (%s)", err, errors);
+    if (err < 0)
+        return;
+    for (int f = 0; f < NB; f++) {
+        const struct gpussim_picture *dis[R];
+        for (int k = 0; k < R; k++)
+            dis[k] = &dis_pk[(f + k) % NB].pic;
+        const int64_t idx = gpussim_submit_multi(ctx, &ref_pk[f].pic, dis, R);
+        CHECK(idx == f, "ladder submit %d returned %lld", f, (long long)idx);
+    }
+    int bad = 0, got = 0;
+    /* rendition k of frame f is the pair (ref f, dis (f + k) % NB): equal
+     * to the fault-free pair run where that pair was scored (k == 0) */
+    while (gpussim_collect(ctx, &res, 1) == 1) {
+        got++;
+        CHECK(res.nb_values == R * nb_scores, "ladder: %d values", res.nb_values);
+        bad += memcmp(res.values, base[res.index], sizeof(double) * (size_t)nb_scores) != 0;
+    }
+    CHECK(got == NB && !bad, "ladder: %d frames collected, %d differ from the pair run", got, bad);
+    gpussim_destroy(&ctx);
+    check_released("a 6-rendition ladder context");
+    printf("a 6-rendition ladder: %d frames, rendition 0 == the pair run, every slot released\n", got);
+}
+
 /* The whole fault set on the current table (with or without graphs). */
 static void fault_set(void)
 {
@@ -587,7 +621,10 @@ int main(void)
     if (real->cuGraphLaunch) {
         graphs_off = 1;
         fault_set();
+        graphs_off = 0;
+        install_wrappers();
     }
+    ladder_released();
 
     gpussim_cuda_set_api_for_tests(NULL);
     for (int f = 0; f < NB; f++) {

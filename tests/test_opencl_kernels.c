@@ -26,7 +26,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "hwctx/hip_ze_dmabuf.h"
+#include "dmabuf.h"
 #include "hwctx/ze_plan.h"
 #include "internal.h"
 #include "kernels/c/kernels_c.h"

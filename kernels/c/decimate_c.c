@@ -8,7 +8,8 @@
  */
 #include <stddef.h>
 
-#include "internal.h"
+#include "geometry.h"
+#include "metric_tables.h"
 #include "scratch_c.h"
 
 KERNEL_CLONES

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * Memory layouts shared by the CUDA kernels and the host glue
- * (hwctx/cuda.c): the per-block partial sums, the per-frame result block
+ * What the CUDA kernels and the host glue (hwctx/gpu_plan.c) must agree
+ * on: the kernels' tile and block sizes, which the host's grids and
+ * launches follow; the per-block partial sums, the per-frame result block
  * copied back to the host, and the descriptors of the final reduction.
  * Plain C, fixed-width types only, so both compilers lay them out alike.
  */
@@ -80,5 +81,44 @@ struct gpussim_cuda_plane_fmt {
     int32_t src_plane, bytes_per_sample, first, step, shift;
     uint32_t mask;
 };
+
+/* ---- launch geometry (written once, for the kernels and the host) ---- */
+
+/* ssim_decimate_box: one output per thread (the kernel reads blockDim) */
+#define DECIMATE_BX 32
+#define DECIMATE_BY 8
+/* msssim_decimate_lpf_*: LPF_BX x LPF_BY threads, one output each */
+#define LPF_BX 32
+#define LPF_BY 8
+/* ssim_windows_*: WIN_TW x TH tiles of windows with WIN_BX x WIN_BY
+ * threads; TH is WIN_TH_TALL (the _t32 kernels) or WIN_TH_SHORT (_t8) */
+#define WIN_TW 32
+#define WIN_BX 32
+#define WIN_BY 8
+#define WIN_TH_TALL 32
+#define WIN_TH_SHORT 8
+/* ansnr_rows: ANSNR_ROWS rows per block, ANSNR_CHUNK columns at a time by
+ * ANSNR_FILTER_THREADS threads, plus one warp adding the rows' sums */
+#define ANSNR_ROWS 8
+#define ANSNR_CHUNK 128
+#define ANSNR_FILTER_THREADS (2 * ANSNR_CHUNK)
+#define ANSNR_THREADS (ANSNR_FILTER_THREADS + 32)
+/* issim_windows_*: ISSIM_TW x ISSIM_TH tiles with ISSIM_BX x ISSIM_BY threads */
+#define ISSIM_TW 32
+#define ISSIM_TH 16
+#define ISSIM_BX 32
+#define ISSIM_BY 8
+/* reduce_partials: a gpussim_cuda_wsums is WS_FIELDS 64-bit fields, summed
+ * as REDUCE_CHAINS chains per job, REDUCE_CPB chains per block of
+ * REDUCE_THREADS threads, REDUCE_BLOCKS blocks per job; its scratch is
+ * REDUCE_SCRATCH_HEAD bytes of job counters, then REDUCE_SCRATCH_JOB bytes
+ * per job */
+#define WS_FIELDS 16
+#define REDUCE_THREADS 256
+#define REDUCE_CHAINS 256
+#define REDUCE_CPB (REDUCE_THREADS / WS_FIELDS)
+#define REDUCE_BLOCKS (REDUCE_CHAINS / REDUCE_CPB)
+#define REDUCE_SCRATCH_HEAD 256
+#define REDUCE_SCRATCH_JOB (WS_FIELDS * REDUCE_CHAINS * sizeof(uint64_t))
 
 #endif /* GPUSSIM_CUDA_SHARED_H */

@@ -8,7 +8,7 @@
  * --fmad=false (see Makefile.am) so no a*b+c becomes an FMA. Frame sums are
  * accumulated exactly (192-bit fixed point, struct gpussim_fx), which makes
  * them independent of the reduction order; the host then rounds them as the
- * reference's raster-order sums round (hwctx/cuda.c, spec §5).
+ * reference's raster-order sums round (hwctx/gpu_plan.c, spec §5).
  *
  * Every kernel that reads a picture reads it in place through the frame
  * descriptor (8/16-bit, planar or interleaved, MSB-aligned: raw_sample()).
@@ -217,7 +217,6 @@ GPU_DEVICE void wsums_zero(gpussim_cuda_wsums *s)
  * fall into the same shared-memory bank (32-way conflicts) and every global
  * load would be uncoalesced.
  */
-#define WS_FIELDS 16
 #define WS_ABS0 (GPUSSIM_WSUM_N * GPUSSIM_FX_LIMBS)
 
 GPU_DEVICE double u64_as_double(uint64_t v)
@@ -333,8 +332,6 @@ GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_c
  * once into shared memory, split into even and odd columns so that the
  * stride-2 taps of neighbouring outputs are contiguous (no bank conflicts).
  */
-#define LPF_BX 32
-#define LPF_BY 8
 #define LPF_R (LPF_K / 2)
 #define LPF_IN_H (2 * (LPF_BY - 1) + LPF_K)   /* input rows of one block */
 #define LPF_IN_HALF (LPF_BX + LPF_R)          /* columns of one parity */
@@ -440,9 +437,6 @@ msssim_decimate_lpf_f32(const float *ref, const float *dis, int w, int h, float 
  * The horizontal pass covers the tile's TH + 10 input rows, so the 5 moment
  * planes never leave shared memory. TH = 32 keeps the horizontal overlap
  * small on large planes; TH = 8 spreads small planes over more blocks. */
-#define WIN_TW 32
-#define WIN_BX 32
-#define WIN_BY 8
 #define WIN_IN_W (WIN_TW + SSIM_K - 1)
 #define WIN_IN_PITCH (WIN_IN_W + 1)
 
@@ -590,13 +584,13 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
     {                                                                                      \
         ssim_windows<const float *, TH, NN>(ref, dis, w, h, inv_scaler, partials);         \
     }
-SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32, 32)
-SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8, 8)
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32, 32, false)
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8, 8, false)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32, WIN_TH_TALL)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8, WIN_TH_SHORT)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32, WIN_TH_TALL, false)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8, WIN_TH_SHORT, false)
 /* float_ssim's decimated planes */
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t32, 32, true)
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t8, 8, true)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t32, WIN_TH_TALL, true)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t8, WIN_TH_SHORT, true)
 
 /* ---- ANSNR ----------------------------------------------------------------- */
 
@@ -612,10 +606,6 @@ SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t8, 8, true)
  * is loaded meanwhile (double buffers, one barrier per chunk).
  * reduce_partials adds the rows' floats top to bottom.
  */
-#define ANSNR_ROWS 8
-#define ANSNR_CHUNK 128
-#define ANSNR_FILTER_THREADS (2 * ANSNR_CHUNK)
-#define ANSNR_THREADS (ANSNR_FILTER_THREADS + 32)
 #define ANSNR_PAD 2 /* half of the larger (5x5) filter */
 #define ANSNR_IN_H (ANSNR_ROWS + 2 * ANSNR_PAD)
 #define ANSNR_IN_W (ANSNR_CHUNK + 2 * ANSNR_PAD)
@@ -752,10 +742,6 @@ ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int 
 
 /* ---- integer SSIM ----------------------------------------------------------- */
 
-#define ISSIM_TW 32
-#define ISSIM_TH 16
-#define ISSIM_BX 32
-#define ISSIM_BY 8
 #define ISSIM_R (ISSIM_K / 2)
 #define ISSIM_RPT (ISSIM_TH / ISSIM_BY)
 #define ISSIM_IN_W (ISSIM_TW + 2 * ISSIM_R)
@@ -925,15 +911,11 @@ issim_windows_u64(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fm
  * of the job to finish (counter in scratch, reset by that block for the
  * next frame) runs the tree and writes the result block.
  */
-#define REDUCE_THREADS 256
-#define REDUCE_CHAINS 256
-#define REDUCE_CPB (REDUCE_THREADS / WS_FIELDS)
-#define REDUCE_BLOCKS (REDUCE_CHAINS / REDUCE_CPB)
 #define REDUCE_BATCH 16
 #define REDUCE_ROWS_CHUNK 4096
-/* scratch: counters (one uint32 per job), then per job the chains' totals,
- * field-major (WS_FIELDS * REDUCE_CHAINS words); hwctx/cuda.c sizes it */
-#define REDUCE_SCRATCH_HEAD 256
+/* scratch: REDUCE_SCRATCH_HEAD bytes of counters (one uint32 per job), then
+ * per job the chains' totals, field-major (REDUCE_SCRATCH_JOB bytes:
+ * WS_FIELDS * REDUCE_CHAINS words); hwctx/gpu_plan.c sizes it */
 
 GPU_KERNEL void __launch_bounds__(REDUCE_THREADS)
 reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, uint8_t *out,

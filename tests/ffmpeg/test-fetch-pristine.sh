@@ -53,7 +53,7 @@ apt-get update -qq > "$work/update.out" 2>&1 ||
     skip "apt-get update fails with this machine's own sources (no network?): $(tail -n 1 "$work/update.out")"
 
 set +e
-"$top_srcdir/scripts/ffmpeg-fetch.sh" nv-codec-headers 12.1.14.0 "$work/dl" > "$work/out" 2> "$work/err"
+"$top_srcdir/scripts/dev/ffmpeg-fetch.sh" nv-codec-headers 12.1.14.0 "$work/dl" > "$work/out" 2> "$work/err"
 rc=$?
 set -e
 cat "$work/err" | sed 's/^/  stderr: /'
@@ -83,7 +83,7 @@ grep -q '^Types: deb-src$' "$apt_root/sources.list.d/gpussim-deb-src.sources" ||
 note "ok: deb-src entries written to the apt tree in force (source-only), the machine's own left alone"
 
 # a second run: the same single line, nothing downloaded again
-"$top_srcdir/scripts/ffmpeg-fetch.sh" nv-codec-headers 12.1.14.0 "$work/dl" > "$work/out2" 2> "$work/err2"
+"$top_srcdir/scripts/dev/ffmpeg-fetch.sh" nv-codec-headers 12.1.14.0 "$work/dl" > "$work/out2" 2> "$work/err2"
 cmp -s "$work/out" "$work/out2" || fail "a second run printed '$(cat "$work/out2")'"
 note "ok: a second run prints the same path"
 

@@ -13,7 +13,7 @@ mkdir -p "$dl" 2>/dev/null || dl=$work/downloads
 n=0
 while read -r series version; do
     case $series in ''|'#'*) continue ;; esac
-    t=$("$top_srcdir/scripts/ffmpeg-fetch.sh" ffmpeg "$version" "$dl" 2> "$work/fetch.err") ||
+    t=$("$top_srcdir/scripts/dev/ffmpeg-fetch.sh" ffmpeg "$version" "$dl" 2> "$work/fetch.err") ||
         { cat "$work/fetch.err"; skip "cannot fetch FFmpeg $version"; }
     d=$work/ffmpeg-$version
     mkdir -p "$d"

@@ -5,7 +5,7 @@
 # built by `make check` (normal compiler, tests/fuzz/standalone.c instead of
 # libFuzzer): the harnesses keep building, their properties hold on the
 # seeds, and an input that once crashed (kept as a seed) stays fixed. Under
-# scripts/check-sanitizers.sh this runs with ASan and UBSan.
+# scripts/dev/check-sanitizers.sh this runs with ASan and UBSan.
 here=$(cd "$(dirname "$0")" && pwd)
 top=${GPUSSIM_BUILDDIR:-.}
 status=0

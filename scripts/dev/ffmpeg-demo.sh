@@ -9,7 +9,7 @@
 # The backend is chosen automatically (a GPU when the library has one and the
 # machine has it, else the CPU); the summary lines are printed at the end,
 # then where the programs are and how to put them on PATH.
-# Usage: scripts/ffmpeg-demo.sh [FFMPEG] [WORKDIR]
+# Usage: scripts/dev/ffmpeg-demo.sh [FFMPEG] [WORKDIR]
 set -eu
 ffmpeg=${1:-_ffmpeg/ffmpeg}
 dir=${2:-$(dirname "$ffmpeg")/demo}

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * dma-buf (DRM PRIME) rules shared by the HIP and Level Zero backends, which
- * import VAAPI frames as plain linear device memory: check the modifier,
- * name it in errors, and bound every plane inside its buffer.
+ * dma-buf (DRM PRIME) pictures for the backends that import them as plain
+ * linear device memory (HIP, Level Zero): check the modifier, name it in
+ * errors, and bound every plane inside its buffer.
  */
-#ifndef GPUSSIM_HIP_ZE_DMABUF_H
-#define GPUSSIM_HIP_ZE_DMABUF_H
+#ifndef GPUSSIM_DMABUF_H
+#define GPUSSIM_DMABUF_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -45,4 +45,4 @@ int gpussim_dmabuf_planes(const struct gpussim_config *cfg, const char *backend,
 /* Size in bytes of a dma-buf (lseek to its end), or a negative errno. */
 int64_t gpussim_dmabuf_size(int fd);
 
-#endif /* GPUSSIM_HIP_ZE_DMABUF_H */
+#endif /* GPUSSIM_DMABUF_H */

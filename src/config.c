@@ -1,21 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * What every backend shares: the geometry of each metric on each plane and
- * its size limits (validated once, at create time), the names of the
- * scores, and the final arithmetic that turns a backend's sums into scores
- * (means rounded as the reference rounds them, MS-SSIM combine, dB).
- *
- * Built with -ffp-contract=off: this is reference arithmetic too.
+ * The configuration every backend shares, validated once at create time:
+ * the picture format, the scored planes and the geometry of each metric on
+ * each of them (scales, decimated sizes) with its size limits, and the
+ * default features ("all the frame size allows").
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "mem.h"
 
 #define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
 #define MSSSIM_MIN_SIDE (SSIM_WINDOW << (GPUSSIM_MSSSIM_SCALES - 1)) /* 176 */
@@ -275,184 +270,4 @@ int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params 
     }
     gpussim_plan_init(&cfg->plan, cfg);
     return 0;
-}
-
-/* ---- score names ---------------------------------------------------------- */
-
-static const char *const lcs_names[3] = { "l", "c", "s" };
-
-/* Calls emit(name, suffix) for every score in result order; returns the count. */
-static int for_each_score(const struct gpussim_config *cfg,
-                          void (*emit)(void *opaque, const char *base, const char *suffix),
-                          void *opaque)
-{
-    int n = 0;
-    char tmp[64];
-    for (int p = 0; p < cfg->nb_planes; p++) {
-        const char *sfx = cfg->plane[p].suffix;
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
-            emit(opaque, "float_ssim", sfx), n++;
-            if (cfg->ssim_lcs)
-                for (int k = 0; k < 3; k++) {
-                    snprintf(tmp, sizeof(tmp), "float_ssim_%s", lcs_names[k]);
-                    emit(opaque, tmp, sfx), n++;
-                }
-        }
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
-            emit(opaque, "float_ms_ssim", sfx), n++;
-            if (cfg->ms_lcs)
-                for (int k = 0; k < 3; k++)
-                    for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
-                        snprintf(tmp, sizeof(tmp), "float_ms_ssim_%s_scale%d", lcs_names[k], s);
-                        emit(opaque, tmp, sfx), n++;
-                    }
-        }
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
-            emit(opaque, "float_ansnr", sfx), n++;
-            emit(opaque, "float_anpsnr", sfx), n++;
-        }
-        if (cfg->metrics & GPUSSIM_METRIC_SSIM)
-            emit(opaque, "ssim", sfx), n++;
-    }
-    return n;
-}
-
-static void emit_nothing(void *opaque, const char *base, const char *suffix)
-{
-    (void)opaque, (void)base, (void)suffix;
-}
-
-int gpussim_scores_count(const struct gpussim_config *cfg)
-{
-    return for_each_score(cfg, emit_nothing, NULL);
-}
-
-struct name_writer {
-    char *storage;
-    size_t used;
-    size_t *offsets;
-    int n;
-};
-
-static void emit_name(void *opaque, const char *base, const char *suffix)
-{
-    struct name_writer *nw = opaque;
-    nw->offsets[nw->n++] = nw->used;
-    nw->used += (size_t)sprintf(nw->storage + nw->used, "%s%s", base, suffix) + 1;
-}
-
-int gpussim_scores_names(const struct gpussim_config *cfg, const char ***names, char **storage)
-{
-    const int n = gpussim_scores_count(cfg);
-    struct name_writer nw = { 0 };
-    nw.storage = gpussim_malloc((size_t)n * 48);
-    nw.offsets = gpussim_malloc(sizeof(*nw.offsets) * (size_t)n);
-    const char **out = gpussim_malloc(sizeof(*out) * ((size_t)n + 1));
-    if (!nw.storage || !nw.offsets || !out) {
-        gpussim_free(nw.storage);
-        gpussim_free(nw.offsets);
-        gpussim_free(out);
-        return -ENOMEM;
-    }
-    for_each_score(cfg, emit_name, &nw);
-    for (int i = 0; i < n; i++)
-        out[i] = nw.storage + nw.offsets[i];
-    out[n] = NULL;
-    gpussim_free(nw.offsets);
-    *names = out;
-    *storage = nw.storage;
-    return n;
-}
-
-/* ---- final arithmetic ----------------------------------------------------- */
-
-/* spec §1.7: the finite ceiling for a w x h plane at this depth. */
-static double ssim_max_db(const struct gpussim_config *cfg, const struct gpussim_plane_geometry *g,
-                          int clip_db)
-{
-    if (!clip_db)
-        return INFINITY;
-    const unsigned peak = (1u << cfg->params.format.bit_depth) - 1;
-    return ceil(10. * log10(peak * peak / (0.5 / ((double)g->width * g->height))));
-}
-
-static double to_db(double score, double max_db)
-{
-    const double db = -10. * log10(1 - score);
-    return db < max_db ? db : max_db;
-}
-
-/* spec §3.5: ANSNR's peak and ceiling per depth. */
-static void ansnr_peak(int bit_depth, double *peak, double *psnr_max)
-{
-    switch (bit_depth) {
-    case 8: *peak = 255.0, *psnr_max = 60.0; break;
-    case 10: *peak = 255.75, *psnr_max = 72.0; break;
-    case 12: *peak = 255.9375, *psnr_max = 84.0; break;
-    default: *peak = 255.99609375, *psnr_max = 108.0; break;
-    }
-}
-
-void gpussim_scores_finish(const struct gpussim_config *cfg, const struct gpussim_frame_sums *sums,
-                           double *values)
-{
-    static const float alpha[] = { GPUSSIM_MSSSIM_ALPHA };
-    static const float beta[] = { GPUSSIM_MSSSIM_BETA };
-    static const float gamma_[] = { GPUSSIM_MSSSIM_GAMMA };
-    int n = 0;
-
-    for (int p = 0; p < cfg->nb_planes; p++) {
-        const struct gpussim_plane_geometry *g = &cfg->plane[p];
-        const struct gpussim_plane_sums *ps = &sums->plane[p];
-        const double ssim_max = ssim_max_db(cfg, g, cfg->ssim_clip_db);
-        const double ms_max = ssim_max_db(cfg, g, cfg->ms_clip_db);
-
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
-            const double windows = (double)(g->ssim_width - (SSIM_WINDOW - 1)) *
-                                   (g->ssim_height - (SSIM_WINDOW - 1));
-            double score = (float)(ps->ssim_term / windows);
-            if (cfg->ssim_db)
-                score = to_db(score, ssim_max);
-            values[n++] = score;
-            if (cfg->ssim_lcs) {
-                values[n++] = (float)(ps->ssim_l / windows);
-                values[n++] = (float)(ps->ssim_c / windows);
-                values[n++] = (float)(ps->ssim_s / windows);
-            }
-        }
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
-            float l[GPUSSIM_MSSSIM_SCALES], c[GPUSSIM_MSSSIM_SCALES], s[GPUSSIM_MSSSIM_SCALES];
-            double ms = 1.0;
-            for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++) {
-                const double windows = (double)(g->ms_width[i] - (SSIM_WINDOW - 1)) *
-                                       (g->ms_height[i] - (SSIM_WINDOW - 1));
-                l[i] = (float)(ps->ms_l[i] / windows);
-                c[i] = (float)(ps->ms_c[i] / windows);
-                s[i] = (float)(ps->ms_s[i] / windows);
-                ms *= pow(l[i], alpha[i]) * pow(c[i], beta[i]) * pow(s[i], gamma_[i]);
-            }
-            if (cfg->ms_db)
-                ms = to_db(ms, ms_max);
-            values[n++] = ms;
-            if (cfg->ms_lcs) {
-                for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++)
-                    values[n++] = l[i];
-                for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++)
-                    values[n++] = c[i];
-                for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++)
-                    values[n++] = s[i];
-            }
-        }
-        if (cfg->metrics & GPUSSIM_METRIC_FLOAT_ANSNR) {
-            double peak, psnr_max;
-            ansnr_peak(cfg->params.format.bit_depth, &peak, &psnr_max);
-            const float sig = ps->ansnr_sig, noise = ps->ansnr_noise;
-            values[n++] = noise == 0 ? psnr_max : 10.0 * log10((double)(sig / noise));
-            const double np = noise > 1e-10 ? (double)noise : 1e-10;
-            const double anpsnr = 10 * log10(peak * peak * g->width * g->height / np);
-            values[n++] = anpsnr < psnr_max ? anpsnr : psnr_max;
-        }
-        if (cfg->metrics & GPUSSIM_METRIC_SSIM)
-            values[n++] = ps->issim_term / ps->issim_weight;
-    }
 }

@@ -16,7 +16,7 @@
 # PoCL compile that suppression covers is what always runs.
 # Extra arguments go to configure. Prints the elapsed time.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 mkdir -p m4
 [ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ] || autoreconf -fi

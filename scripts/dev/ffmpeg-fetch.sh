@@ -3,7 +3,7 @@
 # Copyright (c) 2026 The gpussim authors
 # Fetches an upstream source tarball through apt's source packages.
 #
-#   scripts/ffmpeg-fetch.sh PACKAGE UPSTREAM_VERSION DESTDIR
+#   scripts/dev/ffmpeg-fetch.sh PACKAGE UPSTREAM_VERSION DESTDIR
 #
 # Picks the Debian source version whose upstream part is UPSTREAM_VERSION
 # (ffmpeg 8.1.2 -> 7:8.1.2-2) among the deb-src entries apt knows (run
@@ -25,7 +25,7 @@ set -eu
 pkg=$1
 upver=$2
 dest=$3
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
 
 say() { echo "ffmpeg-fetch: $*" >&2; }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * dma-buf rules shared by the HIP and Level Zero backends; see
- * hip_ze_dmabuf.h.
+ * dma-buf picture rules for the backends that import them as linear
+ * device memory (HIP, Level Zero); see dmabuf.h.
  *
  * Why only linear: both APIs import a dma-buf as untyped device memory and
  * the kernels address it with offset + y * pitch. A tiled or compressed
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "hip_ze_dmabuf.h"
+#include "dmabuf.h"
 
 void gpussim_drm_modifier_name(uint64_t mod, char *buf, size_t size)
 {
