@@ -41,6 +41,9 @@ struct GpussimContext {
     const char **names;
     char *names_storage;
     double *values;
+    /* GPUSSIM_TEST_FAULT_FRAME: collecting this frame fails as a device
+     * fault would (-EIO); -1: none. For testing front-ends' error paths. */
+    int64_t fault_frame;
 };
 
 void gpussim_default_params(struct gpussim_params *p)
@@ -170,6 +173,21 @@ int gpussim_create(GpussimContext **pctx, const struct gpussim_params *params)
     err = select_backend(c);
     if (err < 0)
         goto fail;
+    c->fault_frame = -1;
+    {
+        const char *v = getenv("GPUSSIM_TEST_FAULT_FRAME");
+        char *end = NULL;
+        const long long n = v && *v ? strtoll(v, &end, 10) : -1;
+        if (v && *v && (*end || n < 0))
+            gpussim_log(&c->cfg.log, GPUSSIM_LOG_WARNING,
+                        "GPUSSIM_TEST_FAULT_FRAME=%s is not a frame number: ignored", v);
+        else if (n >= 0) {
+            c->fault_frame = n;
+            gpussim_log(&c->cfg.log, GPUSSIM_LOG_WARNING,
+                        "GPUSSIM_TEST_FAULT_FRAME: frame %lld will fail as a device fault (a test aid)",
+                        n);
+        }
+    }
     gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE, "backend %s, %d frame(s) in flight%s",
                 c->backend->name, c->nb_slots,
                 c->nb_dis == 1 ? "" : c->fallback ? ", distorted pictures scored as pairs"
@@ -447,6 +465,11 @@ int gpussim_collect(GpussimContext *c, struct gpussim_result *res, int wait)
         return 0;
     const uint64_t index = c->collected++;
     c->last_slot = c->fallback ? fallback_slot(c, slot, c->nb_dis - 1) : slot;
+    if (ret > 0 && c->fault_frame >= 0 && index == (uint64_t)c->fault_frame) {
+        gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR, "frame %llu: injected device fault "
+                    "(GPUSSIM_TEST_FAULT_FRAME)", (unsigned long long)index);
+        ret = -EIO;
+    }
     if (ret < 0) {
         gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR, "frame %llu failed on backend %s: %s",
                     (unsigned long long)index, c->backend->name, gpussim_strerror(ret));

@@ -170,6 +170,9 @@ typedef struct GpussimFilterContext {
     int64_t t_start, t_end;
     GpussimLogWriter *log;   /* the library's log writer (log_path) */
     int log_error;           /* writing the log failed: AVERROR, reported once */
+    int frame_failed;        /* a frame failed on the device: later ones are not recorded
+                              * (the log numbers its frames in order; a device that
+                              * failed once is not trusted with the frames after it) */
     int consumed, produced;  /* during one activate() */
     int64_t last_ref_pts;    /* the reference frame of the last scored pair */
     int64_t last_pts[MAX_INPUTS]; /* ladder: each rendition's frame of the last scored frame */
@@ -1004,6 +1007,7 @@ static int collect_frames(AVFilterContext *ctx, int mode)
         av_fifo_read(s->queue, &e, 1);
         if (ret < 0) {
             inflight_free(&e);
+            s->frame_failed = 1;
             return AVERROR(-ret);
         }
         out = e->dist;
@@ -1464,7 +1468,7 @@ static av_cold void uninit(AVFilterContext *ctx)
         InFlight *e;
         while (av_fifo_read(s->queue, &e, 1) >= 0) {
             struct gpussim_result res;
-            if (s->gs && gpussim_collect(s->gs, &res, 1) > 0)
+            if (s->gs && gpussim_collect(s->gs, &res, 1) > 0 && !s->frame_failed)
                 record_scores(ctx, &res, e->dist, NULL);
             inflight_free(&e);
         }

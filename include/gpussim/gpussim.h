@@ -360,6 +360,11 @@ GPUSSIM_API int64_t gpussim_submit_multi(GpussimContext *ctx, const struct gpuss
  *         next frame failed (it is consumed; later frames can still be collected).
  */
 GPUSSIM_API int gpussim_collect(GpussimContext *ctx, struct gpussim_result *res, int wait);
+/* A test aid: with GPUSSIM_TEST_FAULT_FRAME=N in the environment when the
+ * context is created, collecting frame N returns -EIO as a device fault
+ * would (logged as injected, with a warning at create), on any backend. It
+ * lets front-ends test that a failing device mid-run ends the run with an
+ * error and keeps every frame scored before it. */
 
 /** Number of frames submitted and not yet collected. */
 GPUSSIM_API int gpussim_pending(const GpussimContext *ctx);
