@@ -191,8 +191,10 @@ if ! grep -q 'ff_vf_gpussim' "$src/libavfilter/allfilters.c"; then
     done
 fi
 # copy only when changed: FFmpeg's make then recompiles exactly what changed
-cmp -s "$top/vf_gpussim/vf_gpussim.c" "$src/libavfilter/vf_gpussim.c" ||
-    cp "$top/vf_gpussim/vf_gpussim.c" "$src/libavfilter/vf_gpussim.c"
+# (the filter and its libav glue header, which only the filter includes)
+for f in vf_gpussim.c gpussim_libav.h; do
+    cmp -s "$top/vf_gpussim/$f" "$src/libavfilter/$f" || cp "$top/vf_gpussim/$f" "$src/libavfilter/$f"
+done
 
 # ---- gpussim.pc for the uninstalled library -------------------------------
 # Points at the build tree's static library, so the filter is linked in

@@ -104,39 +104,32 @@ static int start_backend(GpussimContext *c, const struct gpussim_backend *b)
     return 0;
 }
 
+static int env_built(void *opaque, enum gpussim_backend_type type)
+{
+    (void)opaque;
+    return find_backend(type) != NULL;
+}
+
+static int env_probe(void *opaque, enum gpussim_backend_type type)
+{
+    const GpussimContext *c = opaque;
+    const struct gpussim_backend *b = find_backend(type);
+    return !b->probe ? 0 : b->probe(&c->cfg);
+}
+
+static int env_start(void *opaque, enum gpussim_backend_type type, const void *hw_device)
+{
+    GpussimContext *c = opaque;
+    c->cfg.params.hw_device = hw_device;
+    return start_backend(c, find_backend(type));
+}
+
+/* The device policy (src/backend_policy.c) over the registry. */
 static int select_backend(GpussimContext *c)
 {
-    const struct gpussim_logger *log = &c->cfg.log;
-    const enum gpussim_backend_type want = c->cfg.params.backend;
-
-    if (want != GPUSSIM_BACKEND_AUTO) {
-        const struct gpussim_backend *b = find_backend(want);
-        if (!b) {
-            gpussim_log(log, GPUSSIM_LOG_ERROR,
-                        "the %s backend is not built into this libgpussim (configure --enable-%s "
-                        "with its toolchain present)",
-                        gpussim_backend_type_name(want),
-                        want == GPUSSIM_BACKEND_ZE ? "level-zero" : gpussim_backend_type_name(want));
-            return -ENOSYS;
-        }
-        return start_backend(c, b);
-    }
-
-    /* AUTO: the first backend that reads the pictures' memory and whose
-     * device answers; the CPU backend is last and always answers. */
-    for (const struct gpussim_backend *const *b = gpussim_backends; *b; b++) {
-        if ((*b)->probe && (*b)->probe(&c->cfg) < 0)
-            continue;
-        int err = start_backend(c, *b);
-        if (err >= 0)
-            return 0;
-        if (err == -EINVAL) /* a configuration this backend cannot take: said why */
-            return err;
-        gpussim_log(log, GPUSSIM_LOG_VERBOSE, "backend %s unavailable (%s), trying the next",
-                    (*b)->name, gpussim_strerror(err));
-    }
-    gpussim_log(log, GPUSSIM_LOG_ERROR, "no backend could be started");
-    return -ENODEV;
+    const struct gpussim_backend_env env = { c, env_built, env_probe, env_start };
+    const int err = gpussim_backend_pick(&c->cfg.params, &c->cfg.log, &env);
+    return err < 0 ? err : 0;
 }
 
 int gpussim_create(GpussimContext **pctx, const struct gpussim_params *params)
@@ -237,6 +230,16 @@ const char *gpussim_library_version(void)
 const char *gpussim_backend_name(const GpussimContext *c)
 {
     return c && c->backend ? c->backend->name : "none";
+}
+
+enum gpussim_memory gpussim_picture_memory(const GpussimContext *c)
+{
+    if (!c || !c->backend)
+        return GPUSSIM_MEMORY_HOST;
+    /* dma-buf frames reach Vulkan as the images the caller mapped them to */
+    if (c->cfg.params.memory == GPUSSIM_MEMORY_DMABUF && c->backend->type == GPUSSIM_BACKEND_VULKAN)
+        return GPUSSIM_MEMORY_VULKAN;
+    return c->cfg.params.memory;
 }
 
 int gpussim_score_names(const GpussimContext *c, const char *const **names)

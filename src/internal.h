@@ -144,6 +144,25 @@ struct gpussim_backend {
     int (*device_time_ms)(void *priv, int slot, double *ms);
 };
 
+/* ---- device policy (src/backend_policy.c) --------------------------------- */
+
+/* What the policy asks of the place it runs in: the context (the registry,
+ * the backends' probes, starting one) or a test's fakes. */
+struct gpussim_backend_env {
+    void *opaque;
+    int (*built)(void *opaque, enum gpussim_backend_type type);  /* non-zero: in the registry */
+    int (*probe)(void *opaque, enum gpussim_backend_type type);  /* 0: a device answers */
+    /* Starts the backend on hw_device (params.hw_device, or get_device's). */
+    int (*start)(void *opaque, enum gpussim_backend_type type, const void *hw_device);
+};
+
+/* The backend a vendor hint names (ze for Intel, hip for AMD), else AUTO. */
+enum gpussim_backend_type gpussim_vendor_backend(const char *vendor);
+/* Tries gpussim_backend_order()'s backends for p through env, logging each
+ * one skipped and why; the type started, or a negative error (logged). */
+int gpussim_backend_pick(const struct gpussim_params *p, const struct gpussim_logger *log,
+                         const struct gpussim_backend_env *env);
+
 /* The validated configuration of a context (the log writer reads it). */
 const struct gpussim_config *gpussim_internal_config(const GpussimContext *ctx);
 /* The library's version (configure's PACKAGE_VERSION). */

@@ -22,7 +22,9 @@
  *
  * The filter is deliberately thin: options, format negotiation, frame
  * synchronisation, metadata and logs. All metric and device work is behind
- * the library's public API (gpussim.h).
+ * the library's public API (gpussim.h): the library picks the backend from
+ * where the frames are (gpussim_backend_order()); gpussim_libav.h turns
+ * AVFrames into the library's pictures, as libplacebo's utils/libav.h does.
  *
  * Inputs: "main" (distorted) and "reference", synchronised by framesync
  * (options shortest, repeatlast, eof_action, ts_sync_mode). Output: the
@@ -52,7 +54,6 @@
 
 #include <gpussim/gpussim.h>
 #include <gpussim/gpussim_log.h>
-#include <gpussim/gpussim_cuda.h>
 
 #include "libavutil/avassert.h"
 #include "libavutil/avstring.h"
@@ -65,22 +66,11 @@
 #include "libavutil/pixdesc.h"
 #include "libavutil/time.h"
 
-#if CONFIG_CUDA
-#include "libavutil/hwcontext_cuda_internal.h"
-#endif
-#if CONFIG_VAAPI
-#include "libavutil/hwcontext_drm.h"
-#include "libavutil/hwcontext_vaapi.h"
-#endif
-#if CONFIG_VULKAN
-#include <gpussim/gpussim_vulkan.h>
-#include "libavutil/hwcontext_vulkan.h"
-#endif
-
 #include "avfilter.h"
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
+#include "gpussim_libav.h"
 #include "video.h"
 
 /* FFmpeg 8.0 (libavfilter 11) wraps the public AVFilter in FFFilter. */
@@ -90,37 +80,8 @@
 #define GPUSSIM_FFFILTER 0
 #endif
 
-/* FFmpeg 9.0 (libavutil 61) stores AVVkFrame.access as VkAccessFlagBits2. */
-#if LIBAVUTIL_VERSION_MAJOR >= 61
-#define GPUSSIM_VK_ACCESS2 1
-#else
-#define GPUSSIM_VK_ACCESS2 0
-#endif
-
-#if defined(FF_API_VULKAN_SYNC_QUEUES) && !FF_API_VULKAN_SYNC_QUEUES
-#define GPUSSIM_VK_QUEUE_LOCK 0
-#else
-#define GPUSSIM_VK_QUEUE_LOCK 1
-#endif
-
 enum { POOL_MEAN = 1, POOL_HARMONIC = 2, POOL_MIN = 4, POOL_MAX = 8,
        POOL_MEDIAN = 16, POOL_P5 = 32, POOL_P1 = 64 };
-
-/* Where the frames live, decided once at configuration. */
-enum frames_kind { FRAMES_SW, FRAMES_CUDA, FRAMES_VULKAN, FRAMES_VAAPI };
-
-#if CONFIG_VULKAN
-/* Bridges gpussim's lock(opaque) to AVVulkanFramesContext.lock_frame(fc, f).
- * Before FFmpeg 9.0 AVVkFrame.access is 32 bits wide while the library speaks
- * VkAccessFlags2: the value is widened into access2[] under the lock and
- * written back, narrowed, before the frame is unlocked. */
-typedef struct VkFrameLock {
-    AVHWFramesContext *fc;
-    AVVkFrame *f;
-    int nb_images;
-    uint64_t access2[GPUSSIM_VK_MAX_IMAGES];
-} VkFrameLock;
-#endif
 
 #define MAX_INPUTS (GPUSSIM_MAX_DISTORTED + 1)
 
@@ -131,11 +92,7 @@ typedef struct InFlight {
     /* inputs 1.. (renditions, then the reference), kept only while the
      * library reads device memory */
     AVFrame *keep[MAX_INPUTS];
-    AVFrame *map[MAX_INPUTS]; /* VAAPI frames mapped to Vulkan or DRM PRIME */
-#if CONFIG_VULKAN
-    struct gpussim_vk_frame vk[MAX_INPUTS];
-    VkFrameLock lock[MAX_INPUTS];
-#endif
+    GpussimLibavPicture pic[MAX_INPUTS]; /* what the library reads (mappings) */
 } InFlight;
 
 typedef struct GpussimFilterContext {
@@ -158,8 +115,8 @@ typedef struct GpussimFilterContext {
 
     /* state */
     GpussimContext *gs;
-    enum frames_kind kind;
-    enum AVPixelFormat sw_format;
+    GpussimLibavDevice dev;  /* the frames' device, as the library adopts it */
+    enum gpussim_memory memory; /* what the library reads the pictures in */
     int width, height;
     const char *const *names;
     int nb_names;            /* score names of one rendition */
@@ -177,15 +134,6 @@ typedef struct GpussimFilterContext {
     int64_t last_ref_pts;    /* the reference frame of the last scored pair */
     int64_t last_pts[MAX_INPUTS]; /* ladder: each rendition's frame of the last scored frame */
     uint64_t nb_repeated;    /* pairs scored against the ended reference's last frame */
-
-    AVBufferRef *hw_device;  /* keeps the device the library adopted alive */
-    AVBufferRef *vk_device;  /* VAAPI: the derived Vulkan device */
-    AVBufferRef *vk_frames;  /* VAAPI: Vulkan frames derived from the VAAPI ones */
-    int vaapi_dmabuf;        /* VAAPI: surfaces exported as dma-bufs (HIP, Level Zero) */
-    struct gpussim_cuda_device cuda_dev;
-#if CONFIG_VULKAN
-    struct gpussim_vk_device vk_dev;
-#endif
 } GpussimFilterContext;
 
 #define OFFSET(x) offsetof(GpussimFilterContext, x)
@@ -236,71 +184,6 @@ FRAMESYNC_DEFINE_CLASS(gpussim, GpussimFilterContext, fs);
 
 /* ---- formats ------------------------------------------------------------ */
 
-/* Maps a software pixel format to the library's description; the table of
- * accepted formats is derived from this, so every FFmpeg version offers all
- * of its layouts the library reads (planar, NV12/NV21-style, P0xx MSB-aligned)
- * at 8, 10, 12 and 16 bits, little-endian. */
-static int map_sw_format(enum AVPixelFormat fmt, struct gpussim_format *out)
-{
-    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
-    struct gpussim_format f = { 0 };
-    int bytes;
-
-    if (!d || (d->flags & (AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_RGB |
-                           AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM |
-                           AV_PIX_FMT_FLAG_ALPHA | AV_PIX_FMT_FLAG_BAYER |
-                           AV_PIX_FMT_FLAG_FLOAT)))
-        return AVERROR(EINVAL);
-    if (d->nb_components != 1 && d->nb_components != 3)
-        return AVERROR(EINVAL);
-    f.bit_depth = d->comp[0].depth;
-    if (f.bit_depth != 8 && f.bit_depth != 10 && f.bit_depth != 12 && f.bit_depth != 16)
-        return AVERROR(EINVAL);
-    bytes = f.bit_depth > 8 ? 2 : 1;
-    /* the value sits either in the low bits or MSB-aligned (P010-style) */
-    if (d->comp[0].shift && d->comp[0].shift != 8 * bytes - f.bit_depth)
-        return AVERROR(EINVAL);
-    f.msb_aligned = d->comp[0].shift != 0;
-    if (d->comp[0].plane != 0 || d->comp[0].step != bytes || d->comp[0].offset != 0)
-        return AVERROR(EINVAL);
-
-    if (d->nb_components == 1) {
-        f.chroma = GPUSSIM_CHROMA_GRAY;
-        f.packing = GPUSSIM_PACKING_PLANAR;
-    } else {
-        for (int i = 1; i < 3; i++)
-            if (d->comp[i].depth != f.bit_depth || d->comp[i].shift != d->comp[0].shift)
-                return AVERROR(EINVAL);
-        if (d->log2_chroma_w == 1 && d->log2_chroma_h == 1)
-            f.chroma = GPUSSIM_CHROMA_420;
-        else if (d->log2_chroma_w == 1 && d->log2_chroma_h == 0)
-            f.chroma = GPUSSIM_CHROMA_422;
-        else if (d->log2_chroma_w == 0 && d->log2_chroma_h == 0)
-            f.chroma = GPUSSIM_CHROMA_444;
-        else
-            return AVERROR(EINVAL);
-        if (d->comp[1].plane == 1 && d->comp[2].plane == 2 &&
-            d->comp[1].step == bytes && d->comp[2].step == bytes &&
-            !d->comp[1].offset && !d->comp[2].offset) {
-            f.packing = GPUSSIM_PACKING_PLANAR;
-        } else if (d->comp[1].plane == 1 && d->comp[2].plane == 1 &&
-                   d->comp[1].step == 2 * bytes && d->comp[2].step == 2 * bytes) {
-            if (d->comp[1].offset == 0 && d->comp[2].offset == bytes)
-                f.packing = GPUSSIM_PACKING_SEMIPLANAR_UV;
-            else if (d->comp[2].offset == 0 && d->comp[1].offset == bytes)
-                f.packing = GPUSSIM_PACKING_SEMIPLANAR_VU;
-            else
-                return AVERROR(EINVAL);
-        } else {
-            return AVERROR(EINVAL);
-        }
-    }
-    if (f.packing == GPUSSIM_PACKING_PLANAR && f.msb_aligned)
-        return AVERROR(EINVAL);
-    *out = f;
-    return 0;
-}
-
 /* Every format the filter reads. */
 static int all_formats(AVFilterFormats **list)
 {
@@ -314,7 +197,7 @@ static int all_formats(AVFilterFormats **list)
     while ((d = av_pix_fmt_desc_next(d))) {
         struct gpussim_format f;
         const enum AVPixelFormat fmt = av_pix_fmt_desc_get_id(d);
-        if (map_sw_format(fmt, &f) < 0)
+        if (gpussim_libav_format(fmt, &f) < 0)
             continue;
         if ((ret = ff_add_format(list, fmt)) < 0)
             return ret;
@@ -498,157 +381,15 @@ static int parse_features(AVFilterContext *ctx, struct gpussim_params *p)
     return 0;
 }
 
-#if CONFIG_VULKAN
-static void vk_lock_queue(void *opaque, uint32_t family, uint32_t index)
-{
-    AVHWDeviceContext *dev = opaque;
-    AVVulkanDeviceContext *hw = dev->hwctx;
-#if GPUSSIM_VK_QUEUE_LOCK
-FF_DISABLE_DEPRECATION_WARNINGS
-    if (hw->lock_queue)
-        hw->lock_queue(dev, family, index);
-FF_ENABLE_DEPRECATION_WARNINGS
-#endif
-}
-
-static void vk_unlock_queue(void *opaque, uint32_t family, uint32_t index)
-{
-    AVHWDeviceContext *dev = opaque;
-    AVVulkanDeviceContext *hw = dev->hwctx;
-#if GPUSSIM_VK_QUEUE_LOCK
-FF_DISABLE_DEPRECATION_WARNINGS
-    if (hw->unlock_queue)
-        hw->unlock_queue(dev, family, index);
-FF_ENABLE_DEPRECATION_WARNINGS
-#endif
-}
-
-static void vk_lock_frame(void *opaque)
-{
-    VkFrameLock *l = opaque;
-    AVVulkanFramesContext *vkfc = l->fc->hwctx;
-    if (vkfc->lock_frame)
-        vkfc->lock_frame(l->fc, l->f);
-#if !GPUSSIM_VK_ACCESS2
-    for (int i = 0; i < l->nb_images; i++)
-        l->access2[i] = (uint64_t)l->f->access[i];
-#endif
-}
-
-static void vk_unlock_frame(void *opaque)
-{
-    VkFrameLock *l = opaque;
-    AVVulkanFramesContext *vkfc = l->fc->hwctx;
-#if !GPUSSIM_VK_ACCESS2
-    for (int i = 0; i < l->nb_images; i++) {
-        uint64_t a = l->access2[i];
-        /* synchronization2-only read/write bits have a legacy equivalent */
-        if (a & (VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT))
-            a |= VK_ACCESS_SHADER_READ_BIT;
-        if (a & VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT)
-            a |= VK_ACCESS_SHADER_WRITE_BIT;
-        l->f->access[i] = (VkAccessFlagBits)(a & 0xffffffffu);
-    }
-#endif
-    if (vkfc->unlock_frame)
-        vkfc->unlock_frame(l->fc, l->f);
-}
-
-static int setup_vk_device(AVFilterContext *ctx, AVBufferRef *device_ref)
-{
-    GpussimFilterContext *s = ctx->priv;
-    AVHWDeviceContext *dev = (AVHWDeviceContext *)device_ref->data;
-    AVVulkanDeviceContext *hw = dev->hwctx;
-    int family = -1, count = 0;
-
-    /* a compute-capable family; prefer one without graphics (async compute) */
-    for (int pass = 0; pass < 2 && family < 0; pass++)
-        for (int i = 0; i < hw->nb_qf; i++) {
-            if (!(hw->qf[i].flags & VK_QUEUE_COMPUTE_BIT))
-                continue;
-            if (!pass && (hw->qf[i].flags & VK_QUEUE_GRAPHICS_BIT))
-                continue;
-            family = hw->qf[i].idx;
-            count = hw->qf[i].num;
-            break;
-        }
-    if (family < 0) {
-        av_log(ctx, AV_LOG_ERROR, "the Vulkan device has no compute queue enabled\n");
-        return AVERROR(ENODEV);
-    }
-    s->vk_dev = (struct gpussim_vk_device) {
-        .get_proc_addr = hw->get_proc_addr,
-        .instance      = hw->inst,
-        .phys_dev      = hw->phys_dev,
-        .device        = hw->act_dev,
-        .queue_family  = (uint32_t)family,
-        .queue_count   = (uint32_t)FFMAX(count, 1),
-        .extensions    = hw->enabled_dev_extensions,
-        .nb_extensions = hw->nb_enabled_dev_extensions,
-        .features      = &hw->device_features,
-        .lock_queue    = vk_lock_queue,
-        .unlock_queue  = vk_unlock_queue,
-        .lock_opaque   = dev,
-    };
-    return 0;
-}
-
-/* Fills e->vk[which] from a Vulkan frame; the InFlight entry owns the lock
- * bridge, which must stay valid until the scores are collected. */
-static int fill_vk_picture(AVFilterContext *ctx, InFlight *e, int which, const AVFrame *frame,
-                           struct gpussim_picture *pic)
-{
-    AVHWFramesContext *fc = (AVHWFramesContext *)frame->hw_frames_ctx->data;
-    AVVulkanFramesContext *vkfc = fc->hwctx;
-    AVVkFrame *f = (AVVkFrame *)frame->data[0];
-    struct gpussim_vk_frame *vk = &e->vk[which];
-    VkFrameLock *l = &e->lock[which];
-    int n = 0;
-
-    while (n < AV_NUM_DATA_POINTERS && f->img[n] != VK_NULL_HANDLE)
-        n++;
-    if (n < 1 || n > GPUSSIM_VK_MAX_IMAGES) {
-        av_log(ctx, AV_LOG_ERROR, "unexpected Vulkan frame with %d images\n", n);
-        return AVERROR(EINVAL);
-    }
-    *l = (VkFrameLock) { .fc = fc, .f = f, .nb_images = n };
-    memset(vk, 0, sizeof(*vk));
-    vk->nb_images = n;
-    for (int i = 0; i < n; i++) {
-        vk->img[i] = f->img[i];
-        vk->format[i] = vkfc->format[i];
-        vk->layout[i] = &f->layout[i];
-#if GPUSSIM_VK_ACCESS2
-        vk->access[i] = (uint64_t *)&f->access[i];
-#else
-        vk->access[i] = &l->access2[i];
-#endif
-        vk->queue_family[i] = &f->queue_family[i];
-        vk->sem[i] = f->sem[i];
-        vk->sem_value[i] = &f->sem_value[i];
-    }
-    vk->lock = vk_lock_frame;
-    vk->unlock = vk_unlock_frame;
-    vk->lock_opaque = l;
-
-    memset(pic, 0, sizeof(*pic));
-    pic->memory = GPUSSIM_MEMORY_VULKAN;
-    pic->hw = vk;
-    return 0;
-}
-#endif /* CONFIG_VULKAN */
-
 static int config_library(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0];
     FilterLink *il = ff_filter_link(inlink);
+    const int hw = !!il->hw_frames_ctx;
     struct gpussim_params p;
-    enum gpussim_backend_type backend_type;
-    int backend;
-    const char *frames_desc = "software";
-    int vaapi_native = GPUSSIM_BACKEND_AUTO; /* VAAPI + auto: the vendor's own backend */
-    int ret;
+    enum gpussim_backend_type backend_type, order[GPUSSIM_MAX_BACKENDS];
+    int ret, nb_order;
 
     gpussim_default_params(&p);
     if (gpussim_backend_from_name(s->backend_name, &backend_type) < 0) {
@@ -658,89 +399,15 @@ static int config_library(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "unknown backend '%s' (%s)\n", s->backend_name, names);
         return AVERROR(EINVAL);
     }
-    backend = backend_type;
-
-    s->kind = FRAMES_SW;
-    s->sw_format = inlink->format;
-    if (il->hw_frames_ctx) {
-        AVHWFramesContext *fc = (AVHWFramesContext *)il->hw_frames_ctx->data;
-        s->sw_format = fc->sw_format;
-        switch (inlink->format) {
-        case AV_PIX_FMT_CUDA: s->kind = FRAMES_CUDA; frames_desc = "CUDA"; break;
-        case AV_PIX_FMT_VULKAN: s->kind = FRAMES_VULKAN; frames_desc = "Vulkan"; break;
-        case AV_PIX_FMT_VAAPI: s->kind = FRAMES_VAAPI; frames_desc = "VAAPI"; break;
-        default:
-            av_log(ctx, AV_LOG_ERROR, "unsupported hardware frames %s\n", fmt_name(inlink->format));
-            return AVERROR(ENOSYS);
-        }
-    }
-
-
-    ret = map_sw_format(s->sw_format, &p.format);
-    if (ret < 0) {
-        av_log(ctx, AV_LOG_ERROR,
-               "pixel format %s is not supported: gpussim reads YUV/gray at 8, 10, 12 or 16 bits "
-               "(planar, NV12/NV21-style or P010-style); convert with format=<fmt>%s\n",
-               fmt_name(s->sw_format), s->kind != FRAMES_SW ? " before hwupload" : "");
-        return AVERROR(EINVAL);
-    }
+    p.backend = backend_type;
+    p.device = s->device;
+    /* the frames: format, memory, device (the library picks the backend) */
+    ret = gpussim_libav_setup(&s->dev, ctx, il->hw_frames_ctx, inlink->format, &p);
+    if (ret < 0)
+        return ret;
     p.format.width = s->width = inlink->w;
     p.format.height = s->height = inlink->h;
 
-    /* Device frames are scored where they are: the backend follows the
-     * memory, and another explicit choice cannot read it. */
-    if (s->kind == FRAMES_VAAPI &&
-        (backend == GPUSSIM_BACKEND_HIP || backend == GPUSSIM_BACKEND_ZE)) {
-        /* VAAPI surfaces exported as DRM PRIME dma-bufs and imported by the
-         * HIP or Level Zero backend (linear surfaces; the library names a
-         * tiled surface's modifier and suggests backend=vulkan) */
-        s->vaapi_dmabuf = 1;
-    } else if (s->kind != FRAMES_SW) {
-        const int want = s->kind == FRAMES_CUDA ? GPUSSIM_BACKEND_CUDA : GPUSSIM_BACKEND_VULKAN;
-        if (backend != GPUSSIM_BACKEND_AUTO && backend != want) {
-            av_log(ctx, AV_LOG_ERROR,
-                   "backend=%s cannot read %s frames: use backend=%s (or auto), or add "
-                   "hwdownload,format=%s before gpussim to score them on the %s\n",
-                   backend_label(backend), frames_desc, backend_label(want),
-                   fmt_name(s->sw_format), backend_label(backend));
-            return AVERROR(EINVAL);
-        }
-#if CONFIG_VAAPI
-        if (s->kind == FRAMES_VAAPI && backend == GPUSSIM_BACKEND_AUTO) {
-            /* auto picks by vendor: the native backend of the VAAPI driver's
-             * GPU when the library has it and it answers, else Vulkan */
-            AVHWFramesContext *fc = (AVHWFramesContext *)il->hw_frames_ctx->data;
-            AVVAAPIDeviceContext *va = fc->device_ctx->hwctx;
-            const char *vendor = vaQueryVendorString(va->display);
-            vaapi_native = !vendor ? GPUSSIM_BACKEND_AUTO
-                         : av_stristr(vendor, "intel") ? GPUSSIM_BACKEND_ZE
-                         : av_stristr(vendor, "amd") || av_stristr(vendor, "radeon")
-                             ? GPUSSIM_BACKEND_HIP : GPUSSIM_BACKEND_AUTO;
-        }
-#endif
-        backend = want;
-    }
-
-#if LIBAVUTIL_VERSION_MAJOR < 60
-    /* Known problem: with FFmpeg 7.1 (libavutil 59), Vulkan frames uploaded
-     * by hwupload were read before their upload completed (lavapipe: frames
-     * after the first scored wrong, FFmpeg's own hwdownload of the same
-     * frames was right). FFmpeg 7.1's upload alone (hwupload,hwdownload, no
-     * gpussim) already draws validation errors (its copy expects
-     * TRANSFER_DST_OPTIMAL on images still UNDEFINED); 8.1 draws none.
-     * Refuse rather than report a wrong number. 8.x and 9.0 are tested. */
-    if (s->kind == FRAMES_VULKAN || s->kind == FRAMES_VAAPI) {
-        av_log(ctx, AV_LOG_ERROR,
-               "%s frames need FFmpeg 8.0 or newer with gpussim (with FFmpeg 7.1 the frames' "
-               "upload is not reliably synchronised with gpussim's queue); add "
-               "hwdownload,format=%s before gpussim, or use FFmpeg 8.1\n",
-               frames_desc, fmt_name(s->sw_format));
-        return AVERROR(ENOSYS);
-    }
-#endif
-
-    p.backend = backend;
-    p.device = s->device;
     p.ssim_scale = s->scale;
     p.enable_lcs = s->lcs;
     p.enable_db = s->db;
@@ -761,108 +428,38 @@ static int config_library(AVFilterContext *ctx)
     /* "threads" is FFmpeg's generic per-filter option (it shadows a private
      * one): with -filter_threads it bounds the CPU backend's workers */
     p.threads = ff_filter_get_nb_threads(ctx);
-    p.log_cb = log_from_library;
-    p.log_opaque = ctx;
     p.log_level = (enum gpussim_log_level)FFMAX(AV_LOG_ERROR, FFMIN(av_log_get_level(), AV_LOG_DEBUG));
     p.nb_distorted = s->nb_renditions;
 
-    if (s->kind == FRAMES_CUDA) {
-#if CONFIG_CUDA
-        AVHWFramesContext *fc = (AVHWFramesContext *)il->hw_frames_ctx->data;
-        AVCUDADeviceContext *cu = fc->device_ctx->hwctx;
-        s->cuda_dev.cu_context = cu->cuda_ctx;
-        s->cuda_dev.cu_stream = cu->stream;
-        s->hw_device = av_buffer_ref(fc->device_ref);
-        if (!s->hw_device)
-            return AVERROR(ENOMEM);
-        p.hw_device = &s->cuda_dev;
-#else
-        av_log(ctx, AV_LOG_ERROR, "this FFmpeg was built without CUDA support\n");
-        return AVERROR(ENOSYS);
-#endif
+    /* an explicit backend that cannot read the frames: the library says
+     * which can; the way to the host is FFmpeg's */
+    nb_order = gpussim_backend_order(&p, order);
+    if (nb_order < 0) {
+        av_log(ctx, AV_LOG_ERROR, "(to score %s frames on the %s, add hwdownload,format=%s before "
+               "gpussim)\n", s->dev.frames_name, backend_label(p.backend), fmt_name(s->dev.sw_format));
+        return AVERROR(EINVAL);
     }
-    if (vaapi_native != GPUSSIM_BACKEND_AUTO) {
-        /* the vendor's backend reads the surfaces as dma-bufs; when the
-         * library lacks it or its device does not answer, Vulkan does */
-        p.backend = vaapi_native;
-        ret = gpussim_create(&s->gs, &p);
-        if (ret >= 0) {
-            s->vaapi_dmabuf = 1;
-            backend = vaapi_native;
-        } else {
-            av_log(ctx, AV_LOG_VERBOSE, "backend %s unavailable for the VAAPI frames (%s): "
-                   "scoring them through Vulkan\n", backend_label(vaapi_native),
-                   gpussim_strerror(ret));
-            p.backend = backend;
-        }
-    }
-    if (s->gs) {
-        /* created above */
-    } else if (s->vaapi_dmabuf) {
-#if !CONFIG_VAAPI
-        av_log(ctx, AV_LOG_ERROR, "this FFmpeg was built without VAAPI support\n");
-        return AVERROR(ENOSYS);
-#endif
-    } else if (s->kind == FRAMES_VULKAN || s->kind == FRAMES_VAAPI) {
-#if CONFIG_VULKAN
-        AVHWFramesContext *fc = (AVHWFramesContext *)il->hw_frames_ctx->data;
-        if (s->kind == FRAMES_VAAPI) {
-            /* VAAPI surfaces are scored through Vulkan: a Vulkan device
-             * derived from the VAAPI one imports each surface's dma-bufs
-             * (av_hwframe_map), no copy. */
-            ret = av_hwdevice_ctx_create_derived(&s->vk_device, AV_HWDEVICE_TYPE_VULKAN,
-                                                 fc->device_ref, 0);
-            if (ret < 0) {
-                av_log(ctx, AV_LOG_ERROR,
-                       "cannot derive a Vulkan device from the VAAPI device (%s): gpussim scores "
-                       "VAAPI frames through Vulkan. Alternatively add hwdownload,format=%s\n",
-                       av_err2str(ret), fmt_name(s->sw_format));
-                return ret;
-            }
-            ret = av_hwframe_ctx_create_derived(&s->vk_frames, AV_PIX_FMT_VULKAN, s->vk_device,
-                                                il->hw_frames_ctx, AV_HWFRAME_MAP_READ);
-            if (ret < 0) {
-                av_log(ctx, AV_LOG_ERROR, "cannot map the VAAPI frames to Vulkan: %s\n",
-                       av_err2str(ret));
-                return ret;
-            }
-            s->hw_device = av_buffer_ref(s->vk_device);
-        } else {
-            s->hw_device = av_buffer_ref(fc->device_ref);
-        }
-        if (!s->hw_device)
-            return AVERROR(ENOMEM);
-        ret = setup_vk_device(ctx, s->hw_device);
-        if (ret < 0)
-            return ret;
-        p.hw_device = &s->vk_dev;
-#else
-        av_log(ctx, AV_LOG_ERROR, "this FFmpeg was built without Vulkan support, which gpussim "
-               "needs to read %s frames; add hwdownload,format=%s\n", frames_desc,
-               fmt_name(s->sw_format));
-        return AVERROR(ENOSYS);
-#endif
-    }
-
-    ret = s->gs ? 0 : gpussim_create(&s->gs, &p);
+    ret = gpussim_create(&s->gs, &p);
+    gpussim_libav_created(&s->dev);
     if (ret < 0) {
+        /* the backend that failed last (the library logged the others) */
+        const char *last = backend_label(order[nb_order - 1]);
+        if (s->dev.device_error)
+            return s->dev.device_error; /* deriving the Vulkan device: logged */
         if (ret == -ENOSYS)
             av_log(ctx, AV_LOG_ERROR,
                    "the gpussim library was built without the %s backend%s%s%s; rebuild libgpussim "
                    "with that backend, or score on another one (%sbackend=cpu)\n",
-                   backend_label(backend),
-                   s->kind != FRAMES_SW ? ", which is needed to score " : "",
-                   s->kind != FRAMES_SW ? frames_desc : "",
-                   s->kind != FRAMES_SW ? " frames" : "",
-                   s->kind != FRAMES_SW ? "hwdownload,format=<fmt>,gpussim=" : "");
+                   last, hw ? ", which is needed to score " : "", hw ? s->dev.frames_name : "",
+                   hw ? " frames" : "", hw ? "hwdownload,format=<fmt>,gpussim=" : "");
         else if (ret == -ENODEV)
-            av_log(ctx, AV_LOG_ERROR, "the %s backend has no usable device\n",
-                   backend_label(backend));
+            av_log(ctx, AV_LOG_ERROR, "the %s backend has no usable device\n", last);
         else
             av_log(ctx, AV_LOG_ERROR, "cannot set up gpussim for %dx%d %s: %s\n",
-                   inlink->w, inlink->h, fmt_name(s->sw_format), gpussim_strerror(ret));
+                   inlink->w, inlink->h, fmt_name(s->dev.sw_format), gpussim_strerror(ret));
         return AVERROR(-ret);
     }
+    s->memory = gpussim_picture_memory(s->gs);
 
     ret = gpussim_score_names(s->gs, &s->names);
     if (ret < 0)
@@ -877,8 +474,8 @@ static int config_library(AVFilterContext *ctx)
             return AVERROR(-ret);
     }
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s%s%s, backend %s, %d score(s)%s\n", inlink->w, inlink->h,
-           s->kind != FRAMES_SW ? frames_desc : "", s->kind != FRAMES_SW ? " " : "",
-           fmt_name(s->sw_format), gpussim_backend_name(s->gs), s->nb_names,
+           hw ? s->dev.frames_name : "", hw ? " " : "", fmt_name(s->dev.sw_format),
+           gpussim_backend_name(s->gs), s->nb_names,
            s->nb_renditions > 1 ? " per rendition" : "");
     return 0;
 }
@@ -937,7 +534,7 @@ static void inflight_free(InFlight **pe)
     if (!e)
         return;
     for (int i = 0; i < MAX_INPUTS; i++) {
-        av_frame_free(&e->map[i]);
+        gpussim_libav_picture_unref(&e->pic[i]);
         av_frame_free(&e->keep[i]);
     }
     av_frame_free(&e->dist);
@@ -1064,124 +661,6 @@ static void count_repeated_ref(AVFilterContext *ctx, const AVFrame *dist, const 
     s->last_ref_pts = ref->pts;
 }
 
-#if CONFIG_VULKAN && CONFIG_VAAPI
-static int map_vaapi_to_vk(AVFilterContext *ctx, InFlight *e, int which, AVFrame *frame,
-                           struct gpussim_picture *pic);
-#endif
-
-#if CONFIG_VAAPI
-/* A VAAPI surface exported as DRM PRIME: its planes as dma-buf fds, offsets
- * and pitches for the HIP / Level Zero backends. The mapping (which owns the
- * fds) stays in the InFlight entry until the scores are collected. */
-static int fill_dmabuf_picture(AVFilterContext *ctx, InFlight *e, int which, AVFrame *frame,
-                               struct gpussim_picture *pic)
-{
-    const AVDRMFrameDescriptor *d;
-    AVFrame *m = av_frame_alloc();
-    int ret, n = 0;
-
-    if (!m)
-        return AVERROR(ENOMEM);
-    m->format = AV_PIX_FMT_DRM_PRIME;
-    ret = av_hwframe_map(m, frame, AV_HWFRAME_MAP_READ);
-    if (ret < 0) {
-        av_log(ctx, AV_LOG_ERROR, "cannot export a VAAPI frame as DRM PRIME dma-bufs: %s\n",
-               av_err2str(ret));
-        av_frame_free(&m);
-        return ret;
-    }
-    d = (const AVDRMFrameDescriptor *)m->data[0];
-    memset(pic, 0, sizeof(*pic));
-    pic->memory = GPUSSIM_MEMORY_DMABUF;
-    for (int i = 0; i < GPUSSIM_MAX_PLANES; i++)
-        pic->fd[i] = -1;
-    for (int l = 0; l < d->nb_layers; l++)
-        for (int k = 0; k < d->layers[l].nb_planes; k++) {
-            const AVDRMPlaneDescriptor *pl = &d->layers[l].planes[k];
-            if (n == GPUSSIM_MAX_PLANES || pl->object_index >= d->nb_objects) {
-                av_log(ctx, AV_LOG_ERROR, "unexpected DRM PRIME layout (%d layers)\n", d->nb_layers);
-                av_frame_free(&m);
-                return AVERROR(EINVAL);
-            }
-            pic->fd[n] = d->objects[pl->object_index].fd;
-            pic->offset[n] = (uint64_t)pl->offset;
-            pic->stride[n] = pl->pitch;
-            n++;
-        }
-    /* the library refuses any modifier but linear, naming it */
-    pic->modifier = d->nb_objects ? d->objects[0].format_modifier : 0;
-    e->map[which] = m;
-    return 0;
-}
-#endif
-
-static int prepare_picture(AVFilterContext *ctx, InFlight *e, int which, AVFrame *frame,
-                           struct gpussim_picture *pic)
-{
-    GpussimFilterContext *s = ctx->priv;
-    memset(pic, 0, sizeof(*pic));
-
-    switch (s->kind) {
-    case FRAMES_SW:
-        pic->memory = GPUSSIM_MEMORY_HOST;
-        for (int i = 0; i < GPUSSIM_MAX_PLANES && frame->data[i]; i++) {
-            pic->data[i] = frame->data[i];
-            pic->stride[i] = frame->linesize[i];
-        }
-        return 0;
-    case FRAMES_CUDA:
-        pic->memory = GPUSSIM_MEMORY_CUDA;
-        for (int i = 0; i < GPUSSIM_MAX_PLANES && frame->data[i]; i++) {
-            pic->data[i] = frame->data[i]; /* CUdeviceptr values */
-            pic->stride[i] = frame->linesize[i];
-        }
-        return 0;
-#if CONFIG_VAAPI
-    case FRAMES_VAAPI:
-        if (s->vaapi_dmabuf)
-            return fill_dmabuf_picture(ctx, e, which, frame, pic);
-#if CONFIG_VULKAN
-        return map_vaapi_to_vk(ctx, e, which, frame, pic);
-#else
-        return AVERROR(ENOSYS);
-#endif
-#endif
-#if CONFIG_VULKAN
-    case FRAMES_VULKAN:
-        return fill_vk_picture(ctx, e, which, frame, pic);
-#endif
-    default:
-        return AVERROR(ENOSYS);
-    }
-}
-
-#if CONFIG_VULKAN && CONFIG_VAAPI
-static int map_vaapi_to_vk(AVFilterContext *ctx, InFlight *e, int which, AVFrame *frame,
-                           struct gpussim_picture *pic)
-{
-    GpussimFilterContext *s = ctx->priv;
-    AVFrame *m = av_frame_alloc();
-    int ret;
-
-    if (!m)
-        return AVERROR(ENOMEM);
-    m->format = AV_PIX_FMT_VULKAN;
-    m->hw_frames_ctx = av_buffer_ref(s->vk_frames);
-    if (!m->hw_frames_ctx) {
-        av_frame_free(&m);
-        return AVERROR(ENOMEM);
-    }
-    ret = av_hwframe_map(m, frame, AV_HWFRAME_MAP_READ);
-    if (ret < 0) {
-        av_log(ctx, AV_LOG_ERROR, "cannot map a VAAPI frame to Vulkan: %s\n", av_err2str(ret));
-        av_frame_free(&m);
-        return ret;
-    }
-    e->map[which] = m;
-    return fill_vk_picture(ctx, e, which, m, pic);
-}
-#endif
-
 static int do_gpussim(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
@@ -1249,7 +728,7 @@ static int do_gpussim(FFFrameSync *fs)
     count_repeated_ref(ctx, frames[0], frames[ri]);
     /* The library reads device memory after submit returns: keep the
      * frames framesync only lends until the scores are in. */
-    if (s->kind != FRAMES_SW)
+    if (s->memory != GPUSSIM_MEMORY_HOST)
         for (int i = 1; i < s->nb_inputs; i++) {
             e->keep[i] = av_frame_clone(frames[i]);
             if (!e->keep[i]) {
@@ -1259,7 +738,8 @@ static int do_gpussim(FFFrameSync *fs)
             frames[i] = e->keep[i];
         }
     for (int i = 0; i < s->nb_inputs; i++)
-        if ((ret = prepare_picture(ctx, e, i, i ? frames[i] : e->dist, &pics[i])) < 0)
+        if ((ret = gpussim_libav_picture(&s->dev, s->memory, &e->pic[i], i ? frames[i] : e->dist,
+                                         &pics[i])) < 0)
             goto fail;
     for (int k = 0; k < nr; k++)
         dis[k] = &pics[k];
@@ -1487,9 +967,7 @@ static av_cold void uninit(AVFilterContext *ctx)
         for (int i = 0; i < s->nb_names * s->nb_renditions; i++)
             gpussim_pool_destroy(&s->pools[i]);
     av_freep(&s->pools);
-    av_buffer_unref(&s->vk_frames);
-    av_buffer_unref(&s->hw_device);
-    av_buffer_unref(&s->vk_device);
+    gpussim_libav_uninit(&s->dev);
 }
 
 static const AVFilterPad gpussim_outputs[] = {

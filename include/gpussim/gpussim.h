@@ -46,10 +46,11 @@ extern "C" {
 #endif
 
 #define GPUSSIM_API_VERSION_MAJOR 1
-#define GPUSSIM_API_VERSION_MINOR 3
+#define GPUSSIM_API_VERSION_MINOR 4
 
-/** Where the metrics run. AUTO picks the first available GPU backend whose
- *  device can read the frames' memory, else CPU. */
+/** Where the metrics run. AUTO follows the frames (gpussim_params.memory,
+ *  device_vendor; the rules are gpussim_backend_order()'s): host frames go
+ *  to the first GPU backend whose device answers, else the CPU. */
 enum gpussim_backend_type {
     GPUSSIM_BACKEND_AUTO = 0,
     GPUSSIM_BACKEND_CPU,
@@ -200,7 +201,31 @@ struct gpussim_params {
      *  of gpussim_submit(); at most GPUSSIM_MAX_DISTORTED. @since API 1.3 */
     int nb_distorted;
 
-    void *reserved[6]; /**< must be zero */
+    /** The memory the frames are in (since API 1.4; 0 = HOST, API 1.3's
+     *  behaviour). It decides AUTO's choice and which explicit backends are
+     *  accepted (see gpussim_backend_order()). DMABUF means frames that can
+     *  be exported as dma-bufs (VAAPI surfaces): scored by the device
+     *  vendor's backend as dma-bufs, or by Vulkan after the caller maps them
+     *  to Vulkan images (see get_device and gpussim_picture_memory()). */
+    enum gpussim_memory memory;
+    /** A hint naming the frames' device vendor, e.g. the VAAPI driver's
+     *  vendor string (vaQueryVendorString) or "intel", "amd": matched
+     *  case-insensitively against "intel" (Level Zero) and "amd" / "radeon"
+     *  (HIP). NULL: no hint. Read during gpussim_create() only. @since API 1.4 */
+    const char *device_vendor;
+    /** Asked by gpussim_create() for the device of a backend it is about to
+     *  start when hw_device is NULL and the frames must be mapped to that
+     *  backend's device by the caller: today Vulkan for DMABUF frames (a
+     *  Vulkan device derived from the frames' one, struct gpussim_vk_device).
+     *  Sets *hw_device (which must outlive the context) and returns 0, or
+     *  returns a negative errno (the callback logs why). NULL: such a
+     *  fallback fails with -ENODEV. @since API 1.4 */
+    int (*get_device)(void *opaque, enum gpussim_backend_type type, const void **hw_device);
+    void *get_device_opaque; /**< passed to get_device. @since API 1.4 */
+
+    /* memory took the padding after nb_distorted: three of API 1.3's six
+     * reserved pointers remain, the size is unchanged */
+    void *reserved[3]; /**< must be zero */
 };
 
 /** Bits of gpussim_params.ms_ssim_options. @since API 1.2 */
@@ -274,6 +299,29 @@ GPUSSIM_API const char *gpussim_backend_type_name(enum gpussim_backend_type type
  *  logged: the caller names it). @since API 1.2 */
 GPUSSIM_API int gpussim_backend_from_name(const char *name, enum gpussim_backend_type *type);
 
+/** The most backends gpussim_backend_order() lists. @since API 1.4 */
+#define GPUSSIM_MAX_BACKENDS 8
+
+/**
+ * The backends gpussim_create() tries for p, in order, written once for
+ * every front-end (the filter, the tool). The first one that is built and
+ * whose device starts is used; each one skipped is logged (verbose) with
+ * the reason.
+ *   - An explicit backend is the only one tried. With device frames it must
+ *     read them: CUDA frames need cuda; Vulkan frames vulkan; DMABUF frames
+ *     hip or ze (as dma-bufs) or vulkan (mapped by the caller); anything
+ *     else is -EINVAL, logged with the backend that would read them.
+ *   - AUTO with HOST frames: cuda, vulkan, hip, ze, then cpu (always there).
+ *   - AUTO with CUDA frames: cuda. With Vulkan frames: vulkan.
+ *   - AUTO with DMABUF frames: the vendor's own backend (device_vendor
+ *     "intel": ze, "amd"/"radeon": hip) when the hint names one, then
+ *     vulkan (any failure of the first, even a missing build, falls back).
+ * @return the number written to order (1..GPUSSIM_MAX_BACKENDS), or -EINVAL
+ *         (logged through p->log_cb). @since API 1.4
+ */
+GPUSSIM_API int gpussim_backend_order(const struct gpussim_params *p,
+                                      enum gpussim_backend_type order[GPUSSIM_MAX_BACKENDS]);
+
 /**
  * Validates params and creates a context. Every configuration that cannot
  * work fails here with a logged message that names the limit: unsupported
@@ -293,6 +341,11 @@ GPUSSIM_API void gpussim_destroy(GpussimContext **ctx);
 
 /** Name of the backend the context runs on ("cpu", "cuda", "vulkan", ...). */
 GPUSSIM_API const char *gpussim_backend_name(const GpussimContext *ctx);
+
+/** The memory the context's pictures must be in: params.memory, except that
+ *  DMABUF frames scored by the vulkan backend are submitted as Vulkan
+ *  images the caller mapped them to (GPUSSIM_MEMORY_VULKAN). @since API 1.4 */
+GPUSSIM_API enum gpussim_memory gpussim_picture_memory(const GpussimContext *ctx);
 
 /**
  * The names of the per-frame scores, in the order of gpussim_result.values:

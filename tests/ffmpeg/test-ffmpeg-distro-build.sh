@@ -46,7 +46,7 @@ tar xf "$tarball" -C "$work/src"
 src=$(find "$work/src" -maxdepth 1 -mindepth 1 -type d | head -n 1)
 patch -d "$src" -p1 --quiet < "$top_srcdir/patches/8.1/0001-libavfilter-add-gpussim-filter.patch" ||
     fail "patches/8.1 does not apply to $(basename "$tarball")"
-cp "$top_srcdir/vf_gpussim/vf_gpussim.c" "$src/libavfilter/"
+cp "$top_srcdir/vf_gpussim/vf_gpussim.c" "$top_srcdir/vf_gpussim/gpussim_libav.h" "$src/libavfilter/"
 
 # 3. Debian's global configure options, and libgpussim statically
 multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
