@@ -6,7 +6,9 @@
  * src/tests/gpu_tests.c: one harness for all backends.
  *
  * The reference is the plan walked with the CPU kernels (kernels/c/plan_c.c);
- * it is first checked against the CPU backend's scores (bit-identical).
+ * it is first checked against the CPU backend's scores (bit-identical), and
+ * its ladder walk (the reference's terms once, kernels/c/plan_c.c) against
+ * its pair walk, result slot by result slot (bit-identical).
  * Each backend then runs the same plan and every result slot of every
  * stage (the SSIM window sums of float_ssim and of each MS-SSIM scale,
  * ANSNR's totals, integer SSIM's term and weight, per scored plane) is
@@ -40,16 +42,28 @@
 
 /* ---- the reference: the plan on the CPU kernels ------------------------------ */
 
+/* ladder 0: the pair walk; ladder 1: the reference walked once
+ * (gpussim_plan_run_ref_c), then dis against it twice, the second walk's
+ * sums in *sums (the first must leave the reference's terms intact). */
 static int reference_sums(const struct gpussim_config *cfg, const struct gpussim_picture *ref,
-                          const struct gpussim_picture *dis, struct gpussim_frame_sums *sums)
+                          const struct gpussim_picture *dis, int ladder,
+                          struct gpussim_frame_sums *sums)
 {
     const struct gpussim_plan *plan = &cfg->plan;
     const size_t luma = (size_t)cfg->plane[0].width * cfg->plane[0].height;
     struct gpussim_plan_buffers_c b;
     uint16_t *raw[2] = { NULL, NULL };
+    float *terms = NULL;
+    size_t nb_terms = 1;
     int err = -ENOMEM;
     memset(&b, 0, sizeof(b));
     memset(sums, 0, sizeof(*sums));
+    for (int p = 0; p < cfg->nb_planes; p++) {
+        const size_t n = gpussim_plan_ref_size_c(plan, p);
+        nb_terms = n > nb_terms ? n : nb_terms;
+    }
+    if (ladder && !(terms = malloc(nb_terms * sizeof(float))))
+        goto done;
     b.scratch = cpu_scratch_alloc(cfg->plane[0].width, cfg->plane[0].height);
     for (int k = 0; k < 2; k++) {
         b.f[k] = malloc(luma * sizeof(float));
@@ -67,10 +81,19 @@ static int reference_sums(const struct gpussim_config *cfg, const struct gpussim
         gpussim_plan_unpack_c(st, ref, raw[0]);
         gpussim_plan_unpack_c(st, dis, raw[1]);
         const uint16_t *const r[2] = { raw[0], raw[1] };
-        gpussim_plan_run_plane_c(plan, st->plane, r, &b, sums);
+        if (!ladder) {
+            gpussim_plan_run_plane_c(plan, st->plane, r, &b, sums);
+            continue;
+        }
+        struct gpussim_plan_ref_c rt;
+        struct gpussim_frame_sums first;
+        gpussim_plan_run_ref_c(plan, st->plane, raw[0], &b, terms, &rt);
+        gpussim_plan_run_dis_c(plan, st->plane, &rt, raw[1], &b, &first);
+        gpussim_plan_run_dis_c(plan, st->plane, &rt, raw[1], &b, sums);
     }
     err = 0;
 done:
+    free(terms);
     for (int k = 0; k < 2; k++) {
         free(b.f[k]);
         free(b.d[k]);
@@ -233,7 +256,32 @@ static void run_case(const struct stage_case *c, uint64_t seed)
 
     /* the reference walker is the CPU backend, bit for bit */
     struct gpussim_frame_sums want;
-    CHECK(reference_sums(&cfg, &pr.pic, &pd.pic, &want) == 0, "%s: reference: out of memory", desc);
+    CHECK(reference_sums(&cfg, &pr.pic, &pd.pic, 0, &want) == 0, "%s: reference: out of memory", desc);
+    {
+        /* the ladder walk (the reference's terms once) = the pair walk, bit for bit */
+        struct gpussim_frame_sums lad;
+        int same = 0;
+        CHECK(reference_sums(&cfg, &pr.pic, &pd.pic, 1, &lad) == 0, "%s: ladder: out of memory",
+              desc);
+        for (int i = 0; i < cfg.plan.nb_stages; i++) {
+            const struct gpussim_plan_stage *r = &cfg.plan.stage[i];
+            double a[4], l[4];
+            if (r->kind != GPUSSIM_STAGE_REDUCE)
+                continue;
+            gpussim_plan_load(r, &want, a);
+            gpussim_plan_load(r, &lad, l);
+            int ok = 1;
+            for (int f = 0; f < 4; f++)
+                ok &= same_bits(a[f], l[f]);
+            same += ok;
+            CHECK(ok, "%s: ladder walk, plane %d %s scale %d: %.17g %.17g %.17g %.17g, pair walk "
+                  "%.17g %.17g %.17g %.17g", desc, r->plane,
+                  gpussim_stage_name(cfg.plan.stage[r->producer].kind), r->scale, l[0], l[1],
+                  l[2], l[3], a[0], a[1], a[2], a[3]);
+        }
+        printf("  %-40s ladder walk = pair walk: %d/%d result slots\n", desc, same,
+               cfg.plan.nb_results);
+    }
     {
         double *cpu = NULL;
         char **names = NULL;

@@ -95,4 +95,27 @@ void gpussim_plan_run_plane_c(const struct gpussim_plan *plan, int plane,
                               const uint16_t *const raw[2], const struct gpussim_plan_buffers_c *b,
                               struct gpussim_frame_sums *sums);
 
+/* A ladder (one reference, several distorted pictures) on the same plan:
+ * gpussim_plan_run_ref_c computes once what each stage of `plane` takes
+ * from the reference alone (its float planes, decimations, Gaussian means
+ * and means of squares, ANSNR's filtered plane and signal total) into
+ * terms (gpussim_plan_ref_size_c(plan, plane) floats) and b->f[0] (level
+ * 0), b->d[0] (scratch); then gpussim_plan_run_dis_c scores one distorted
+ * picture's samples raw against it, with b->f[1], b->d[1], storing what
+ * gpussim_plan_run_plane_c stores for the pair, to the bit. ref, terms and
+ * b->f[0] must stay untouched between the two. */
+struct gpussim_plan_ref_c {
+    const uint16_t *raw; /* the reference's samples (integer SSIM) */
+    const float *f;      /* its float plane, MS-SSIM level 0 */
+    const float *terms;
+    float ansnr_sig;
+};
+size_t gpussim_plan_ref_size_c(const struct gpussim_plan *plan, int plane);
+void gpussim_plan_run_ref_c(const struct gpussim_plan *plan, int plane, const uint16_t *raw,
+                            const struct gpussim_plan_buffers_c *b, float *terms,
+                            struct gpussim_plan_ref_c *ref);
+void gpussim_plan_run_dis_c(const struct gpussim_plan *plan, int plane,
+                            const struct gpussim_plan_ref_c *ref, const uint16_t *raw,
+                            const struct gpussim_plan_buffers_c *b, struct gpussim_frame_sums *sums);
+
 #endif /* GPUSSIM_KERNELS_C_H */

@@ -2,9 +2,15 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * The frame plan (src/plan.h) walked with the CPU reference kernels: the
- * reference recipe of one scored plane, stage by stage, as hwctx/cpu.c's
- * score_plane() runs it (same kernels, same buffers, same order), and the
- * per-stage oracle of tests/test_stages.c. Built with -ffp-contract=off.
+ * CPU backend's recipe (hwctx/cpu.c runs nothing else) and the per-stage
+ * oracle of tests/test_stages.c. Built with -ffp-contract=off.
+ *
+ * Two walks: a pair (gpussim_plan_run_plane_c), and a ladder's reference
+ * once (gpussim_plan_run_ref_c) then each distorted picture against it
+ * (gpussim_plan_run_dis_c). Both walk the same stage list; the ladder's
+ * kernels are the pair kernels split in two (ssim_ref_moments_c +
+ * ssim_window_sums_ref_c, ansnr_ref_c + ansnr_noise_c), bit-identical to
+ * them, so a ladder's scores equal the pairs' to the bit.
  */
 #include <stddef.h>
 #include <string.h>
@@ -86,6 +92,174 @@ void gpussim_plan_run_plane_c(const struct gpussim_plan *plan, int plane,
             break;
         case GPUSSIM_STAGE_REDUCE:
             break; /* the kernels above reduce in the reference's order */
+        }
+        if (st->slot != GPUSSIM_RESULT_NONE && st->kind != GPUSSIM_STAGE_REDUCE)
+            gpussim_plan_store(&plan->stage[gpussim_plan_reduce_of(plan, i)], sums, v);
+    }
+}
+
+/* ---- a ladder: the reference once, then each distorted picture ------------- */
+
+/* Where each stage's reference terms start in the terms array (off[i]);
+ * returns the number of floats. The reference's decimated planes (BOX,
+ * LEVEL 1..), its Gaussian means and means of squares per window stage
+ * (a stage computing the same as another shares its terms) and ANSNR's
+ * filtered plane. */
+static size_t ref_layout(const struct gpussim_plan *plan, int plane, size_t *off)
+{
+    size_t n = 0;
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        size_t count = 0;
+        if (st->plane != plane)
+            continue;
+        switch (st->kind) {
+        case GPUSSIM_STAGE_DECIMATE_BOX:
+        case GPUSSIM_STAGE_DECIMATE_LPF:
+            count = (size_t)st->out_w * st->out_h;
+            break;
+        case GPUSSIM_STAGE_SSIM_WINDOWS:
+            if (st->same_as >= 0) {
+                off[i] = off[st->same_as];
+                continue;
+            }
+            count = 2 * (size_t)st->out_w * st->out_h; /* mean, then mean of squares */
+            break;
+        case GPUSSIM_STAGE_ANSNR:
+            count = (size_t)st->in_w * st->in_h;
+            break;
+        default:
+            break;
+        }
+        off[i] = n;
+        n += count;
+    }
+    return n;
+}
+
+size_t gpussim_plan_ref_size_c(const struct gpussim_plan *plan, int plane)
+{
+    size_t off[GPUSSIM_PLAN_MAX_STAGES];
+    return ref_layout(plan, plane, off);
+}
+
+/* The reference's float planes as the walk produces them: level 0 (FLOAT)
+ * in the caller's f[0], the decimated ones in the terms. */
+struct ref_planes {
+    const float *box, *level[GPUSSIM_MSSSIM_SCALES];
+};
+
+static const float *ref_plane(const struct ref_planes *r, enum gpussim_plan_buf which, int level)
+{
+    switch (which) {
+    case GPUSSIM_BUF_BOX: return r->box;
+    case GPUSSIM_BUF_LEVEL: return r->level[level];
+    default: return r->level[0];
+    }
+}
+
+/* A decimation's reference output: remembered where the next stages read it. */
+static void ref_set_out(struct ref_planes *r, const struct gpussim_plan_stage *st, const float *p)
+{
+    if (st->out == GPUSSIM_BUF_BOX)
+        r->box = p;
+    else
+        r->level[st->out_level] = p;
+}
+
+void gpussim_plan_run_ref_c(const struct gpussim_plan *plan, int plane, const uint16_t *raw,
+                            const struct gpussim_plan_buffers_c *b, float *terms,
+                            struct gpussim_plan_ref_c *ref)
+{
+    size_t off[GPUSSIM_PLAN_MAX_STAGES];
+    struct ref_planes r = { .box = NULL, .level = { b->f[0] } };
+    /* ANSNR's offset -128 reference is read only here: d[0] holds it (f[0]
+     * keeps level 0 for the distorted pictures' window sums) */
+    float *ansnr_in = b->d[0];
+
+    ref_layout(plan, plane, off);
+    ref->raw = raw;
+    ref->f = b->f[0];
+    ref->terms = terms;
+    ref->ansnr_sig = 0.0f;
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        if (st->plane != plane)
+            continue;
+        const int w = st->in_w, h = st->in_h;
+        const float *in = ref_plane(&r, st->in, st->in_level);
+        float *t = terms + off[i];
+        switch (st->kind) {
+        case GPUSSIM_STAGE_CONVERT:
+            convert_to_float_c(raw, w, h, w, st->scaler, st->offset,
+                               st->out == GPUSSIM_BUF_FLOAT_ANSNR ? ansnr_in : b->f[0]);
+            break;
+        case GPUSSIM_STAGE_DECIMATE_BOX:
+            ssim_decimate_box_c(in, w, h, st->factor, t, b->scratch);
+            ref_set_out(&r, st, t);
+            break;
+        case GPUSSIM_STAGE_DECIMATE_LPF:
+            msssim_decimate_lpf_c(in, w, h, t, b->scratch);
+            ref_set_out(&r, st, t);
+            break;
+        case GPUSSIM_STAGE_SSIM_WINDOWS:
+            if (st->same_as < 0)
+                ssim_ref_moments_c(in, w, h, t, t + (size_t)st->out_w * st->out_h, b->scratch);
+            break;
+        case GPUSSIM_STAGE_ANSNR:
+            ansnr_ref_c(ansnr_in, w, h, t, &ref->ansnr_sig, b->scratch);
+            break;
+        default: /* UNPACK: the caller's; ISSIM mixes both pictures from the start */
+            break;
+        }
+    }
+}
+
+void gpussim_plan_run_dis_c(const struct gpussim_plan *plan, int plane,
+                            const struct gpussim_plan_ref_c *ref, const uint16_t *raw,
+                            const struct gpussim_plan_buffers_c *b, struct gpussim_frame_sums *sums)
+{
+    size_t off[GPUSSIM_PLAN_MAX_STAGES];
+    struct ref_planes r = { .box = NULL, .level = { ref->f } };
+
+    ref_layout(plan, plane, off);
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        if (st->plane != plane)
+            continue;
+        const int w = st->in_w, h = st->in_h;
+        const float *rin = ref_plane(&r, st->in, st->in_level);
+        const float *t = ref->terms + off[i];
+        float *in = buf_c(b, st->in, st->in_level, 1), *out = buf_c(b, st->out, st->out_level, 1);
+        double v[4] = { 0.0, 0.0, 0.0, 0.0 };
+        float noise = 0.0f;
+        switch (st->kind) {
+        case GPUSSIM_STAGE_UNPACK:
+            break; /* the caller's raw plane */
+        case GPUSSIM_STAGE_CONVERT:
+            convert_to_float_c(raw, w, h, w, st->scaler, st->offset, out);
+            break;
+        case GPUSSIM_STAGE_DECIMATE_BOX:
+            ssim_decimate_box_c(in, w, h, st->factor, out, b->scratch);
+            ref_set_out(&r, st, t);
+            break;
+        case GPUSSIM_STAGE_DECIMATE_LPF:
+            msssim_decimate_lpf_c(in, w, h, out, b->scratch);
+            ref_set_out(&r, st, t);
+            break;
+        case GPUSSIM_STAGE_SSIM_WINDOWS:
+            ssim_window_sums_ref_c(rin, t, t + (size_t)st->out_w * st->out_h, in, w, h, v,
+                                   b->scratch);
+            break;
+        case GPUSSIM_STAGE_ANSNR:
+            ansnr_noise_c(t, in, w, h, &noise, b->scratch);
+            v[0] = ref->ansnr_sig, v[1] = noise;
+            break;
+        case GPUSSIM_STAGE_ISSIM:
+            issim_sums_c(ref->raw, raw, w, h, st->bit_depth, &v[0], &v[1], b->scratch);
+            break;
+        case GPUSSIM_STAGE_REDUCE:
+            break;
         }
         if (st->slot != GPUSSIM_RESULT_NONE && st->kind != GPUSSIM_STAGE_REDUCE)
             gpussim_plan_store(&plan->stage[gpussim_plan_reduce_of(plan, i)], sums, v);
