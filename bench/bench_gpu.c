@@ -31,7 +31,7 @@
 #include "gpussim/gpussim_cuda.h"
 #include "src/bench_hooks.h"
 #if HAVE_CUDA
-#include "hwctx/cuda_loader.h"
+#include "hwctx/cuda/cuda_loader.h"
 #endif
 
 #define NB_PAIRS 4

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * The Level Zero backend's frame plan (hwctx/ze_plan.h) driven through
+ * The Level Zero backend's frame plan (hwctx/ze/ze_plan.h) driven through
  * OpenCL: its primitive operations (alloc, upload, download, launch) on
  * an in-order queue, and the kernels of kernels/ze/gpussim_ze.cl built from
  * source. Shared by tests/test_opencl_kernels.c and tests/test_stages.c
@@ -13,7 +13,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
-#include "hwctx/ze_plan.h"
+#include "hwctx/ze/ze_plan.h"
 
 struct cl_env {
     cl_platform_id platform;

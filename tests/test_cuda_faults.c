@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * Device failures injected into the CUDA backend through its driver table
- * (hwctx/cuda_loader.c's test hook): the driver's entry points are wrapped,
+ * (hwctx/cuda/cuda_loader.c's test hook): the driver's entry points are wrapped,
  * and the n-th call of a chosen one fails with a chosen CUDA error.
  *
  *   - every cuMemAlloc and every cuMemAllocHost along gpussim_create, in
@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwctx/cuda_loader.h"
+#include "hwctx/cuda/cuda_loader.h"
 #include "testutil.h"
 
 #define W 320

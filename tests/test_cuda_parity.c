@@ -33,7 +33,7 @@
 #include <time.h>
 
 #include "gpussim/gpussim_cuda.h"
-#include "hwctx/cuda_loader.h"
+#include "hwctx/cuda/cuda_loader.h"
 #include "testutil.h"
 
 static const struct gpussim_cuda_api *cu;

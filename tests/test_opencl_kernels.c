@@ -4,7 +4,7 @@
  * The OpenCL C kernels of the Level Zero backend (kernels/ze/gpussim_ze.cl,
  * the source that is also compiled offline to the embedded SPIR-V) run
  * through an OpenCL platform — PoCL on CI — with the Level Zero backend's
- * own frame plan (hwctx/ze_plan.c) and the library's shared recipe, and are
+ * own frame plan (hwctx/ze/ze_plan.c) and the library's shared recipe, and are
  * compared with the CPU reference backend:
  *   - every score within spec §5 (5e-5; integer ssim 1e-9);
  *   - ANSNR bit-identical (its totals are exact by construction);
@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "dmabuf.h"
-#include "hwctx/ze_plan.h"
+#include "hwctx/ze/ze_plan.h"
 #include "internal.h"
 #include "kernels/c/kernels_c.h"
 #include "opencl_ops.h"

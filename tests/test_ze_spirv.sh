@@ -3,7 +3,7 @@
 # Copyright (c) 2026 The gpussim authors
 # The SPIR-V module the Level Zero backend embeds (built from
 # kernels/ze/gpussim_ze.cl): it passes spirv-val, exports every kernel the
-# plan launches (hwctx/ze_plan.c), and every kernel with float arithmetic
+# plan launches (hwctx/ze/ze_plan.c), and every kernel with float arithmetic
 # carries the ContractionOff execution mode (no FMA contraction on the
 # device). Skips (77) when the backend or spirv-val/spirv-dis is absent.
 spv=${GPUSSIM_ZE_SPV:-kernels/ze/gpussim_ze.spv}

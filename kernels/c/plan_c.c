@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * The frame plan (src/plan.h) walked with the CPU reference kernels: the
- * CPU backend's recipe (hwctx/cpu.c runs nothing else) and the per-stage
+ * CPU backend's recipe (hwctx/cpu/cpu.c runs nothing else) and the per-stage
  * oracle of tests/test_stages.c. Built with -ffp-contract=off.
  *
  * Two walks: a pair (gpussim_plan_run_plane_c), and a ladder's reference

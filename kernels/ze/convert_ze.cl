@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * Input unpacking and normalisation (spec §0), mirroring hwctx/cpu.c's
+ * Input unpacking and normalisation (spec §0), mirroring hwctx/cpu/cpu.c's
  * unpack_component() and kernels/c/convert_c.c.
  */
 #include "common_ze.h"

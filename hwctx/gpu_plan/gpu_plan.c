@@ -3,10 +3,10 @@
 /*
  * The GPU frame plan shared by the CUDA and HIP backends: device glue
  * around kernels/cuda/gpussim_kernels.cu, written against a
- * CUDA-driver-API table (hwctx/cuda_loader.h). A backend is this plan plus
- * a struct gpu_plan_target (hwctx/gpu_plan.h): its table, module image and
+ * CUDA-driver-API table (hwctx/cuda/cuda_loader.h). A backend is this plan plus
+ * a struct gpu_plan_target (hwctx/gpu_plan/gpu_plan.h): its table, module image and
  * name, and how it adopts a device and reads pictures in device memory
- * (hwctx/cuda.c, hwctx/hip.c).
+ * (hwctx/cuda/cuda.c, hwctx/hip/hip.c).
  *
  * Context: an adopted one (the target's adopt_device, e.g. FFmpeg's
  * AVCUDADeviceContext: its CUcontext and CUstream) or the primary context of
@@ -44,8 +44,8 @@
 #include <string.h>
 
 #include "internal.h"
-#include "hwctx/cuda_loader.h"
-#include "hwctx/gpu_plan.h"
+#include "hwctx/cuda/cuda_loader.h"
+#include "hwctx/gpu_plan/gpu_plan.h"
 #include "kernels/cuda/cuda_shared.h"
 
 /* frames in flight per distorted picture of a frame: a ladder of n

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * The Vulkan frame program (hwctx/vulkan_program.c): built once at init
+ * The Vulkan frame program (hwctx/vulkan/vulkan_program.c): built once at init
  * from the configuration's plan, recorded and submitted per frame, its
  * partial sums collected on the host.
  */

@@ -3,8 +3,8 @@
 /*
  * HIP (AMD ROCm) driver glue: the HIP runtime loaded at run time and
  * zero-copy import of VAAPI frames exported as DRM PRIME dma-bufs. The
- * backend (hwctx/hip.c) is the GPU frame plan shared with CUDA (hwctx/gpu_plan.c)
- * driven through HIP presented as the CUDA driver API (hwctx/hip_cuda_api.c);
+ * backend (hwctx/hip/hip.c) is the GPU frame plan shared with CUDA (hwctx/gpu_plan/gpu_plan.c)
+ * driven through HIP presented as the CUDA driver API (hwctx/hip/hip_cuda_api.c);
  * device selection, host-frame upload and launches are the plan's.
  *
  * Status: compiled and linked (CI, Debian's hipcc/libamdhip64-dev), never
@@ -45,7 +45,7 @@ int gpussim_hip_load(struct gpussim_hip_api *api);
 void gpussim_hip_unload(struct gpussim_hip_api *api);
 
 /* hip_cuda_api.c: HIP's functions in the shape of the CUDA driver-API
- * table of hwctx/cuda_loader.h, loaded once (quietly), never unloaded; NULL
+ * table of hwctx/cuda/cuda_loader.h, loaded once (quietly), never unloaded; NULL
  * when libamdhip64 is absent. gpussim_hip_runtime() is the HIP table under
  * it. */
 struct gpussim_cuda_api;

@@ -6,7 +6,7 @@
  * become struct gpussim_frame_sums.
  *
  * It is written against a small table of driver operations so that the same
- * plan runs on Level Zero (hwctx/ze.c, the product) and on any OpenCL
+ * plan runs on Level Zero (hwctx/ze/ze.c, the product) and on any OpenCL
  * platform (tests/test_opencl_kernels.c, run on PoCL in CI). Everything but
  * the driver calls is therefore exercised where no Intel GPU exists.
  *

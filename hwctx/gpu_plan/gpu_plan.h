@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * The GPU frame plan (hwctx/gpu_plan.c), shared by the CUDA and HIP
+ * The GPU frame plan (hwctx/gpu_plan/gpu_plan.c), shared by the CUDA and HIP
  * backends: the same kernels (kernels/cuda, built by nvcc or hipcc), driven
- * through a CUDA-driver-API table (hwctx/cuda_loader.h). A backend is the
+ * through a CUDA-driver-API table (hwctx/cuda/cuda_loader.h). A backend is the
  * plan plus a target: where its table comes from, its module image, its
  * name, whether it adopts a device, and the picture memory it reads beyond
- * host memory (hwctx/cuda.c, hwctx/hip.c).
+ * host memory (hwctx/cuda/cuda.c, hwctx/hip/hip.c).
  */
 #ifndef GPUSSIM_GPU_PLAN_H
 #define GPUSSIM_GPU_PLAN_H
@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "internal.h"
-#include "hwctx/cuda_loader.h"
+#include "hwctx/cuda/cuda_loader.h"
 
 struct gpu_plan_target {
     const char *name;    /* log prefix: "cuda", "hip" */

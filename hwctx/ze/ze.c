@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * The Level Zero backend (Intel GPUs): the thin driver glue around the frame
- * plan of hwctx/ze_plan.c and the OpenCL C kernels of kernels/ze, embedded
+ * plan of hwctx/ze/ze_plan.c and the OpenCL C kernels of kernels/ze, embedded
  * as SPIR-V at build time.
  *
  * - libze_loader is opened at run time (dlopen), so the library has no

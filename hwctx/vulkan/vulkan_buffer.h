@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * Vulkan errors and buffers (hwctx/vulkan_buffer.c): the primitives the
+ * Vulkan errors and buffers (hwctx/vulkan/vulkan_buffer.c): the primitives the
  * program, the frame import and the backend share.
  */
 #ifndef GPUSSIM_HWCTX_VULKAN_BUFFER_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * Vulkan frames (hwctx/vulkan_frame.c): a slot's frame read from the
+ * Vulkan frames (hwctx/vulkan/vulkan_frame.c): a slot's frame read from the
  * pictures' own images, synchronised with their producers.
  */
 #ifndef GPUSSIM_HWCTX_VULKAN_FRAME_H

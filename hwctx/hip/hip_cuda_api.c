@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * The HIP runtime presented as the CUDA driver API table of
- * hwctx/cuda_loader.h, so that the GPU frame plan (hwctx/gpu_plan.c)
+ * hwctx/cuda/cuda_loader.h, so that the GPU frame plan (hwctx/gpu_plan/gpu_plan.c)
  * can drive AMD GPUs unchanged: HIP's module API (hipModuleLoadData,
  * hipModuleGetFunction, hipModuleLaunchKernel, ...) matches the driver API
  * call for call, and the kernels are the same source (kernels/cuda through
@@ -15,14 +15,14 @@
  * CUDA's values. CUDA graphs are left NULL (the plan then launches kernel by
  * kernel).
  *
- * The table is what the HIP backend (hwctx/hip.c) hands to the plan;
+ * The table is what the HIP backend (hwctx/hip/hip.c) hands to the plan;
  * compiled and linked, not run on AMD hardware.
  */
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "cuda_loader.h"
+#include "hwctx/cuda/cuda_loader.h"
 #include "hip_glue.h"
 
 static struct gpussim_hip_api hip_rt;

@@ -4,7 +4,7 @@
  * The Vulkan entry points the backend uses, as an X-macro list, loaded at run
  * time (libvulkan.so.1 through dlopen, or an adopted device's
  * vkGetInstanceProcAddr): the library has no link-time Vulkan dependency.
- * The lowest layer of the Vulkan backend (see hwctx/vulkan_internal.h).
+ * The lowest layer of the Vulkan backend (see hwctx/vulkan/vulkan_internal.h).
  */
 #ifndef GPUSSIM_HWCTX_VULKAN_FNS_H
 #define GPUSSIM_HWCTX_VULKAN_FNS_H
