@@ -29,7 +29,7 @@ hot="kernels/c/convert_c.c kernels/c/decimate_c.c kernels/c/ssim_window_c.c kern
 # files of Makefile.am's libgpussim_la_SOURCES (read from there, so that a
 # new source is never missing here) less the hot ones, and the pieces of the
 # CLI or the tests it drives
-lib=$(awk '/^libgpussim_la_SOURCES = /{on = 1; next} on && /^[^[:space:]]/{on = 0} on' Makefile.am |
+lib=$(awk '/^libgpussim_la_SOURCES = /{on = 1; next} on && /^[^[:space:]]/{on = 0} on' "$root/Makefile.am" |
       grep -o '[^[:space:]\\]*\.c' |
       while read -r f; do case " $(echo $hot) " in *" $f "*) ;; *) echo "$f" ;; esac; done)
 [ -n "$lib" ] || { echo "fuzz: no library sources found in Makefile.am" >&2; exit 1; }
