@@ -110,28 +110,7 @@ count_frames() {
         sed -n 's/.*frame= *\([0-9][0-9]*\).*/\1/p' | tail -n 1
 }
 
-# log problems of one run: prints a reason, empty when the run is good.
-# $1 log, $2 rc, $3 kind of frames expected at the outputs (cuda|sw),
-# $4 number of outputs, $5 frames per output
-check_log() {
-    local log=$1 rc=$2 kind=$3 nout=$4 frames=$5 bad n
-    [ "$rc" = 0 ] || { echo "exit status $rc: $(grep -m1 -iE 'error|fail' "$log")"; return; }
-    bad=$(grep -m1 -E 'Failed setup for format|hwaccel initiali[sz]ation returned error|cuvidCreateDecoder|No decoder surfaces left|decode surfaces might cause nvdec to fail|[Ee]rror while (decoding|filtering)' "$log")
-    [ -z "$bad" ] || { echo "$bad"; return; }
-    # the outputs' stream lines: "Video: wrapped_avframe, ..., cuda(progressive), ..."
-    if [ "$kind" = cuda ]; then
-        n=$(grep 'Video: wrapped_avframe' "$log" | grep -c ' cuda(')
-        [ "$n" = "$nout" ] || { echo "$n of $nout outputs carry CUDA frames (software decoding?)"; return; }
-    else
-        n=$(grep 'Video: wrapped_avframe' "$log" | grep -vc ' cuda(')
-        [ "$n" = "$nout" ] || { echo "$n of $nout outputs carry software frames"; return; }
-    fi
-    if grep -q 'Parsed_gpussim' "$log"; then
-        grep -qE 'Parsed_gpussim.*backend cuda' "$log" || { echo "gpussim did not run on the CUDA backend"; return; }
-    fi
-    n=$(grep -cE "Output stream #0:[0-9]+ \(video\): $frames frames encoded" "$log")
-    [ "$n" = "$nout" ] || echo "$n of $nout outputs passed all $frames frames"
-}
+. "$(dirname "$0")/ffmpeg_log_check.sh"
 
 now() { date +%s.%N; }
 
@@ -153,7 +132,7 @@ run_once() {
     t1=$(now)
     wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
     for i in $(seq 1 "$procs"); do
-        r=$(check_log "$out/$label.$i.log" "${rc[$i]}" "$kind" "$nout" "$frames")
+        r=$(ffmpeg_log_problems "$out/$label.$i.log" "${rc[$i]}" "$kind" "$nout" "$frames" cuda)
         if [ -n "$r" ]; then
             why="process $i: $r (log $out/$label.$i.log)"
             return

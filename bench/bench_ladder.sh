@@ -74,22 +74,7 @@ else
 fi
 
 # ---- checks -----------------------------------------------------------------------
-# prints why a run is not valid, empty when it is: $1 log, $2 rc, $3 outputs
-check_log() {
-    local log=$1 rc=$2 nout=$3 bad n
-    [ "$rc" = 0 ] || { echo "exit status $rc: $(grep -m1 -iE 'error|fail' "$log")"; return; }
-    bad=$(grep -m1 -E 'Failed setup for format|hwaccel initiali[sz]ation returned error|cuvidCreateDecoder|No decoder surfaces left|decode surfaces might cause nvdec to fail|[Ee]rror while (decoding|filtering)' "$log")
-    [ -z "$bad" ] || { echo "$bad"; return; }
-    if [ $kind = cuda ]; then
-        n=$(grep 'Video: wrapped_avframe' "$log" | grep -c ' cuda(')
-        [ "$n" = "$nout" ] || { echo "$n of $nout outputs carry CUDA frames (software decoding?)"; return; }
-    fi
-    if grep -q 'Parsed_gpussim' "$log"; then
-        grep -qE "Parsed_gpussim.*backend $backend" "$log" || { echo "gpussim did not run on the $backend backend"; return; }
-    fi
-    n=$(grep -cE "Output stream #0:[0-9]+ \(video\): $frames frames encoded" "$log")
-    [ "$n" = "$nout" ] || echo "$n of $nout outputs passed all $frames frames"
-}
+. "$(dirname "$0")/ffmpeg_log_check.sh"
 
 now() { date +%s.%N; }
 refused=""
@@ -103,7 +88,7 @@ run() {
     rc=$?
     t1=$(now)
     wall=$(awk -v w="$wall" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", w + b - a }')
-    why=$(check_log "$dir/$label.log" "$rc" "$nout")
+    why=$(ffmpeg_log_problems "$dir/$label.log" "$rc" "$kind" "$nout" "$frames" "$backend")
     if [ -n "$why" ]; then
         refused="$refused$label: $why (log $dir/$label.log)"$'\n'
     else
