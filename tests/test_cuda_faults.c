@@ -525,20 +525,33 @@ static void ladder_released(void)
     GpussimContext *ctx = NULL;
     struct gpussim_result res;
     p.nb_distorted = R;
+    p.max_in_flight = 0; /* the backend's depth: its 4 * 6 slots hold 4 ladder frames */
     int err = gpussim_create(&ctx, &p);
     CHECK(err == 0, "ladder context: %d (%s)", err, errors);
     if (err < 0)
         return;
+    int bad = 0, got = 0, full = 0;
+    /* rendition k of frame f is the pair (ref f, dis (f + k) % NB): equal
+     * to the fault-free pair run where that pair was scored (k == 0) */
     for (int f = 0; f < NB; f++) {
         const struct gpussim_picture *dis[R];
         for (int k = 0; k < R; k++)
             dis[k] = &dis_pk[(f + k) % NB].pic;
-        const int64_t idx = gpussim_submit_multi(ctx, &ref_pk[f].pic, dis, R);
+        int64_t idx;
+        /* every slot is taken (4 frames of 6 renditions): -EAGAIN, then
+         * collecting one frame frees its 6 slots */
+        while ((idx = gpussim_submit_multi(ctx, &ref_pk[f].pic, dis, R)) == -EAGAIN) {
+            full++;
+            if (gpussim_collect(ctx, &res, 1) != 1)
+                break;
+            got++;
+            CHECK(res.nb_values == R * nb_scores, "ladder: %d values", res.nb_values);
+            bad += memcmp(res.values, base[res.index], sizeof(double) * (size_t)nb_scores) != 0;
+        }
         CHECK(idx == f, "ladder submit %d returned %lld", f, (long long)idx);
     }
-    int bad = 0, got = 0;
-    /* rendition k of frame f is the pair (ref f, dis (f + k) % NB): equal
-     * to the fault-free pair run where that pair was scored (k == 0) */
+    /* the queue holds 4 ladder frames: the 5th and 6th submits found it full */
+    CHECK(full == NB - 4, "ladder: the queue was full %d times, expected %d", full, NB - 4);
     while (gpussim_collect(ctx, &res, 1) == 1) {
         got++;
         CHECK(res.nb_values == R * nb_scores, "ladder: %d values", res.nb_values);
@@ -547,7 +560,8 @@ static void ladder_released(void)
     CHECK(got == NB && !bad, "ladder: %d frames collected, %d differ from the pair run", got, bad);
     gpussim_destroy(&ctx);
     check_released("a 6-rendition ladder context");
-    printf("a 6-rendition ladder: %d frames, rendition 0 == the pair run, every slot released\n", got);
+    printf("a 6-rendition ladder: %d frames, 4 in flight at most, rendition 0 == the pair run, "
+           "every slot released\n", got);
 }
 
 /* The whole fault set on the current table (with or without graphs). */
