@@ -98,7 +98,7 @@ static int start_backend(GpussimContext *c, const struct gpussim_backend *b)
         gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE,
                     "the %s backend keeps %d pair(s) in flight, fewer than the %d distorted pictures "
                     "of a frame: each frame is scored in waves of %d pairs, one frame at a time",
-                    b->name, slots, n, slots);
+                    gpussim_backend_type_name(b->type), slots, n, slots);
     if (c->cfg.params.max_in_flight && c->cfg.params.max_in_flight < c->nb_slots)
         c->nb_slots = c->cfg.params.max_in_flight;
     return 0;
@@ -182,7 +182,7 @@ int gpussim_create(GpussimContext **pctx, const struct gpussim_params *params)
         }
     }
     gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE, "backend %s, %d frame(s) in flight%s",
-                c->backend->name, c->nb_slots,
+                gpussim_backend_type_name(c->backend->type), c->nb_slots,
                 c->nb_dis == 1 ? "" : c->fallback ? ", distorted pictures scored as pairs"
                                                   : ", reference terms shared");
     *pctx = c;
@@ -229,7 +229,7 @@ const char *gpussim_library_version(void)
 
 const char *gpussim_backend_name(const GpussimContext *c)
 {
-    return c && c->backend ? c->backend->name : "none";
+    return c && c->backend ? gpussim_backend_type_name(c->backend->type) : "none";
 }
 
 enum gpussim_memory gpussim_picture_memory(const GpussimContext *c)
@@ -271,7 +271,7 @@ static int check_picture(const GpussimContext *c, const struct gpussim_picture *
         !(c->backend->memory_mask & (1u << pic->memory))) {
         static const char *const mem[] = { "host", "CUDA", "Vulkan", "dma-buf" };
         gpussim_log(log, GPUSSIM_LOG_ERROR, "the %s backend cannot read %s %s pictures",
-                    c->backend->name, (unsigned)pic->memory <= GPUSSIM_MEMORY_DMABUF ? mem[pic->memory] : "unknown", what);
+                    gpussim_backend_type_name(c->backend->type), (unsigned)pic->memory <= GPUSSIM_MEMORY_DMABUF ? mem[pic->memory] : "unknown", what);
         return -EINVAL;
     }
     if (pic->memory == GPUSSIM_MEMORY_VULKAN) {
@@ -475,7 +475,7 @@ int gpussim_collect(GpussimContext *c, struct gpussim_result *res, int wait)
     }
     if (ret < 0) {
         gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR, "frame %llu failed on backend %s: %s",
-                    (unsigned long long)index, c->backend->name, gpussim_strerror(ret));
+                    (unsigned long long)index, gpussim_backend_type_name(c->backend->type), gpussim_strerror(ret));
         return ret;
     }
     for (int k = 0; k < c->nb_dis; k++)

@@ -113,8 +113,7 @@ void gpussim_scores_finish(const struct gpussim_config *cfg, const struct gpussi
  * for in submission order.
  */
 struct gpussim_backend {
-    const char *name;
-    enum gpussim_backend_type type;
+    enum gpussim_backend_type type; /* its name: gpussim_backend_type_name() */
     /* Which picture memories this backend reads (bit 1 << enum gpussim_memory). */
     unsigned memory_mask;
     /* Quick availability check for AUTO: 0 when a device can be used, else a

@@ -6,11 +6,15 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 #include "mem.h"
 
 static const char *const lcs_names[3] = { "l", "c", "s" };
+/* the names of the terms: float_ssim_l, float_ms_ssim_c_scale2, ... */
+#define SSIM_TERM_NAME "float_ssim_%s"
+#define MS_SSIM_TERM_NAME "float_ms_ssim_%s_scale%d"
 
 /* Calls emit(name, suffix) for every score in result order; returns the count. */
 static int for_each_score(const struct gpussim_config *cfg,
@@ -25,7 +29,7 @@ static int for_each_score(const struct gpussim_config *cfg,
             emit(opaque, "float_ssim", sfx), n++;
             if (cfg->ssim_lcs)
                 for (int k = 0; k < 3; k++) {
-                    snprintf(tmp, sizeof(tmp), "float_ssim_%s", lcs_names[k]);
+                    snprintf(tmp, sizeof(tmp), SSIM_TERM_NAME, lcs_names[k]);
                     emit(opaque, tmp, sfx), n++;
                 }
         }
@@ -34,7 +38,7 @@ static int for_each_score(const struct gpussim_config *cfg,
             if (cfg->ms_lcs)
                 for (int k = 0; k < 3; k++)
                     for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
-                        snprintf(tmp, sizeof(tmp), "float_ms_ssim_%s_scale%d", lcs_names[k], s);
+                        snprintf(tmp, sizeof(tmp), MS_SSIM_TERM_NAME, lcs_names[k], s);
                         emit(opaque, tmp, sfx), n++;
                     }
         }
@@ -93,4 +97,24 @@ int gpussim_scores_names(const struct gpussim_config *cfg, const char ***names, 
     *names = out;
     *storage = nw.storage;
     return n;
+}
+
+int gpussim_score_is_term(const char *name)
+{
+    if (!name)
+        return 0;
+    /* the name before a plane suffix (".u", ".v") */
+    const size_t len = strcspn(name, ".");
+    char term[64];
+    for (int k = 0; k < 3; k++) {
+        snprintf(term, sizeof(term), SSIM_TERM_NAME, lcs_names[k]);
+        if (strlen(term) == len && !strncmp(name, term, len))
+            return 1;
+        for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
+            snprintf(term, sizeof(term), MS_SSIM_TERM_NAME, lcs_names[k], s);
+            if (strlen(term) == len && !strncmp(name, term, len))
+                return 1;
+        }
+    }
+    return 0;
 }

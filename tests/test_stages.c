@@ -360,7 +360,7 @@ int main(void)
     for (int i = 0; gpussim_backends[i] && nb_targets < NB_TARGETS - 1; i++) {
         if (gpussim_backends[i]->type == GPUSSIM_BACKEND_CPU)
             break; /* the targets are the backends before the CPU */
-        target_name[nb_targets++] = gpussim_backends[i]->name;
+        target_name[nb_targets++] = gpussim_backend_type_name(gpussim_backends[i]->type);
     }
 #if HAVE_OPENCL_TEST
     target_name[nb_targets++] = "ze-plan on OpenCL";

@@ -56,23 +56,6 @@ static double value_at(const struct plot_metric *m, uint64_t i)
     return m->values[i * m->stride];
 }
 
-int plot_is_main_score(const char *name)
-{
-    /* the base name, before a plane suffix (".u", ".v") */
-    const char *dot = strchr(name, '.');
-    size_t n = dot ? (size_t)(dot - name) : strlen(name);
-    /* ..._scaleN: a per-scale term of MS-SSIM */
-    while (n && name[n - 1] >= '0' && name[n - 1] <= '9')
-        n--;
-    if (n >= 6 && !strncmp(name + n - 6, "_scale", 6))
-        return 0;
-    /* ..._l, _c, _s: luminance, contrast, structure terms */
-    n = dot ? (size_t)(dot - name) : strlen(name);
-    if (n >= 2 && name[n - 2] == '_' && strchr("lcs", name[n - 1]))
-        return 0;
-    return 1;
-}
-
 /* ---- output helpers ----------------------------------------------------------------- */
 
 static void put_escaped(FILE *f, const char *s)
@@ -707,7 +690,7 @@ int plot_render(FILE *out, const struct plot_log *logs, int nb_logs, const struc
         for (int l = 0; l < nb_logs; l++)
             for (int i = 0; i < logs[l].nb_metrics; i++) {
                 const char *n = logs[l].metrics[i].name;
-                int seen = !plot_is_main_score(n);
+                int seen = gpussim_score_is_term(n);
                 for (int k = 0; k < nb_names && !seen; k++)
                     seen = !strcmp(names[k], n);
                 if (!seen)

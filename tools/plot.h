@@ -51,15 +51,12 @@ enum plot_format {
 
 struct plot_options {
     enum plot_format format;
-    const char *const *metrics; /**< score names to draw; NULL: the main scores */
+    const char *const *metrics; /**< score names to draw; NULL: the scores, not their terms (gpussim_score_is_term) */
     int nb_metrics;
     int worst;        /**< worst frames marked and listed per log (default 5) */
     int max_points;   /**< per line; beyond it, min/max per bucket (default 4000) */
     const char *title;
 };
-
-/** Is name a main score (drawn by default), not an _l/_c/_s or per-scale term? */
-int plot_is_main_score(const char *name);
 
 /** Writes the report. @return 0, or -1 with the problem in err */
 int plot_render(FILE *out, const struct plot_log *logs, int nb_logs, const struct plot_options *opt, char *err,

@@ -880,18 +880,6 @@ static av_cold int init(AVFilterContext *ctx)
     return 0;
 }
 
-static int is_main_score(const char *name)
-{
-    static const char *const main_scores[] = {
-        "float_ssim", "float_ms_ssim", "float_ansnr", "float_anpsnr", "ssim",
-    };
-    const size_t len = strcspn(name, ".");
-    for (int i = 0; i < FF_ARRAY_ELEMS(main_scores); i++)
-        if (strlen(main_scores[i]) == len && !strncmp(name, main_scores[i], len))
-            return 1;
-    return 0;
-}
-
 static void print_summary(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
@@ -904,7 +892,7 @@ static void print_summary(AVFilterContext *ctx)
         const int k = i / s->nb_names;
         const char *name = s->names[i % s->nb_names];
         /* the lcs and per-scale terms are many: they go to the verbose level */
-        const int detail = !is_main_score(name);
+        const int detail = gpussim_score_is_term(name);
 
         if (gpussim_pool_stats(s->pools[i], &st) < 0 || !st.count)
             continue;

@@ -310,7 +310,6 @@ static int cpu_wait(void *priv, int idx, int block, struct gpussim_frame_sums *s
 }
 
 const struct gpussim_backend gpussim_backend_cpu = {
-    .name = "cpu",
     .type = GPUSSIM_BACKEND_CPU,
     .memory_mask = 1u << GPUSSIM_MEMORY_HOST,
     .probe = NULL,

@@ -46,7 +46,7 @@ static int cuda_read_in_place(const struct gpussim_config *cfg, void **state,
 }
 
 static const struct gpu_plan_target cuda_target = {
-    .name = "cuda",
+    .type = GPUSSIM_BACKEND_CUDA,
     .runtime = "the CUDA driver (libcuda.so.1)",
     .load = gpussim_cuda_load,
     .image = gpussim_cuda_fatbin,
@@ -67,7 +67,6 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
 }
 
 const struct gpussim_backend gpussim_backend_cuda = {
-    .name = "cuda",
     .type = GPUSSIM_BACKEND_CUDA,
     .memory_mask = (1u << GPUSSIM_MEMORY_HOST) | (1u << GPUSSIM_MEMORY_CUDA),
     .probe = cuda_probe,

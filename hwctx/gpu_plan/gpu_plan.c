@@ -141,6 +141,12 @@ struct cuda_backend {
 
 /* ---- error handling ---------------------------------------------------------- */
 
+/* the log prefix: "cuda", "hip" */
+static const char *tname(const struct gpu_plan_target *t)
+{
+    return gpussim_backend_type_name(t->type);
+}
+
 static int cu_check(const struct cuda_backend *be, CUresult r, const char *what)
 {
     if (r == CUDA_SUCCESS)
@@ -148,7 +154,7 @@ static int cu_check(const struct cuda_backend *be, CUresult r, const char *what)
     const char *name = NULL;
     if (be->cu->cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
         name = "unknown CUDA error";
-    gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR, "%s: %s failed: %s (%d)", be->t->name, what,
+    gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR, "%s: %s failed: %s (%d)", tname(be->t), what,
                 name, r);
     switch (r) {
     case 2: /* CUDA_ERROR_OUT_OF_MEMORY */
@@ -656,7 +662,7 @@ int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *r
             from_producer |= err;
         } else {
             gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR,
-                        "%s: pictures must be in host or %s memory", be->t->name,
+                        "%s: pictures must be in host or %s memory", tname(be->t),
                         be->t->device_memory_name);
             err = -EINVAL;
             goto fail;
@@ -883,7 +889,7 @@ void gpussim_gpu_plan_uninit(void **ppriv)
         gpussim_log(&be->cfg.log, GPUSSIM_LOG_VERBOSE,
                     "%s: %llu of %llu float means provably rounded as the reference's "
                     "raster-order sums",
-                    be->t->name, be->means_checked - be->means_unproven, be->means_checked);
+                    tname(be->t), be->means_checked - be->means_unproven, be->means_checked);
     free(be);
     *ppriv = NULL;
 }
@@ -897,7 +903,7 @@ static int cuda_open_device(struct cuda_backend *be)
         return err;
     if (cfg->params.device >= count) {
         gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "%s: device %d requested, %d present",
-                    be->t->name, cfg->params.device, count);
+                    tname(be->t), cfg->params.device, count);
         return -ENODEV;
     }
     err = CHECK_CU(cuDeviceGet(&be->device, cfg->params.device));
@@ -921,7 +927,7 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
     be->t = t;
     be->cu = t->load();
     if (!be->cu) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "%s: %s is not available", t->name, t->runtime);
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "%s: %s is not available", tname(t), t->runtime);
         err = -ENODEV;
         goto fail;
     }
@@ -934,7 +940,7 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
 
     const int hw = cfg->params.hw_device != NULL;
     if (hw && !t->adopt_device) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "%s: hw_device is not supported", t->name);
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "%s: hw_device is not supported", tname(t));
         err = -EINVAL;
         goto fail;
     }
@@ -969,7 +975,7 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
         if (t->image_archs)
             gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
                         "%s: this libgpussim has kernels for %s only (rebuild for the device)",
-                        t->name, t->image_archs);
+                        tname(t), t->image_archs);
         goto fail;
     }
     for (int k = 0; k < K_COUNT; k++) {
@@ -1036,7 +1042,7 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
             err = capture_slot_graph(be, &be->slots[i]);
         if (err < 0) {
             gpussim_log(&cfg->log, GPUSSIM_LOG_WARNING,
-                        "%s: CUDA graphs unavailable, launching kernels one by one", t->name);
+                        "%s: CUDA graphs unavailable, launching kernels one by one", tname(t));
             for (int i = 0; i < be->nb_slots; i++)
                 if (be->slots[i].graph) {
                     CHECK_CU(cuGraphExecDestroy(be->slots[i].graph));
@@ -1052,7 +1058,7 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
         char name[128] = "";
         be->cu->cuDeviceGetName(name, sizeof(name), be->device);
         gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "%s: %s, %s context, %d frame slot(s)%s",
-                    t->name, name, hw ? "adopted" : "primary", be->nb_slots,
+                    tname(t), name, hw ? "adopted" : "primary", be->nb_slots,
                     be->slots[0].graph ? ", one CUDA graph per frame" : "");
     }
     *ppriv = be;

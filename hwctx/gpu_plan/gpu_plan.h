@@ -17,7 +17,7 @@
 #include "hwctx/cuda/cuda_loader.h"
 
 struct gpu_plan_target {
-    const char *name;    /* log prefix: "cuda", "hip" */
+    enum gpussim_backend_type type; /* CUDA or HIP: its name prefixes the log */
     const char *runtime; /* what is missing when load() fails, for the error */
     /* The driver-API table, loaded once; NULL when the runtime is absent
      * (must not log). */

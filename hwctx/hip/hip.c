@@ -74,7 +74,7 @@ static void hip_release_imports(void **state, int free_state)
 }
 
 static const struct gpu_plan_target hip_target = {
-    .name = "hip",
+    .type = GPUSSIM_BACKEND_HIP,
     .runtime = "the HIP runtime (libamdhip64.so, ROCm)",
     .load = gpussim_hip_as_cuda_api,
     .image = gpussim_hip_kernels,
@@ -103,7 +103,6 @@ static int hip_init(const struct gpussim_config *cfg, void **priv, int *nb_slots
 }
 
 const struct gpussim_backend gpussim_backend_hip = {
-    .name = "hip",
     .type = GPUSSIM_BACKEND_HIP,
     .memory_mask = (1u << GPUSSIM_MEMORY_HOST) | (1u << GPUSSIM_MEMORY_DMABUF),
     .probe = hip_probe,

@@ -645,7 +645,6 @@ static int vk_device_time_ms(void *priv, int idx, double *ms)
 }
 
 const struct gpussim_backend gpussim_backend_vulkan = {
-    .name = "vulkan",
     .type = GPUSSIM_BACKEND_VULKAN,
     .memory_mask = (1u << GPUSSIM_MEMORY_HOST) | (1u << GPUSSIM_MEMORY_VULKAN),
     .probe = vk_probe,

@@ -572,7 +572,6 @@ static int ze_wait(void *priv, int slot, int block, struct gpussim_frame_sums *s
 }
 
 const struct gpussim_backend gpussim_backend_ze = {
-    .name = "ze",
     .type = GPUSSIM_BACKEND_ZE,
     .memory_mask = (1u << GPUSSIM_MEMORY_HOST) | (1u << GPUSSIM_MEMORY_DMABUF),
     .probe = ze_probe,

@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define GPUSSIM_API_VERSION_MAJOR 1
-#define GPUSSIM_API_VERSION_MINOR 4
+#define GPUSSIM_API_VERSION_MINOR 5
 
 /** Where the metrics run. AUTO follows the frames (gpussim_params.memory,
  *  device_vendor; the rules are gpussim_backend_order()'s): host frames go
@@ -355,6 +355,13 @@ GPUSSIM_API enum gpussim_memory gpussim_picture_memory(const GpussimContext *ctx
  * Valid until the context is destroyed.
  */
 GPUSSIM_API int gpussim_score_names(const GpussimContext *ctx, const char *const **names);
+
+/** 1 when name is one of a metric's terms rather than a metric's score:
+ *  float_ssim_l/_c/_s and float_ms_ssim_{l,c,s}_scaleN, with or without a
+ *  plane suffix (".u", ".v"); 0 for the scores (float_ssim, float_ms_ssim,
+ *  float_ansnr, float_anpsnr, ssim) and for any other name. Front-ends use
+ *  it to keep summaries and plots to the scores. @since API 1.5 */
+GPUSSIM_API int gpussim_score_is_term(const char *name);
 
 /** The most distorted pictures one reference picture is scored against
  *  (gpussim_params.nb_distorted). @since API 1.3 */
