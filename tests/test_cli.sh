@@ -13,25 +13,14 @@
 # GPUSSIM_FIXTURES = the fixtures folder. Exits 77 (skip) without fixtures or
 # python3.
 
-CLI=${GPUSSIM_CLI:-}
-FIX=${GPUSSIM_FIXTURES:-}/src01_576x324_3f
-HERE=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/common.sh"
+FIX=$FIXTURES/src01_576x324_3f
 
-if [ ! -d "$FIX" ] || [ ! -f "$FIX/expected_8bit.json" ]; then
-    echo "SKIP: fixtures not found (GPUSSIM_FIXTURES=${GPUSSIM_FIXTURES:-unset})"
-    exit 77
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "SKIP: python3 is needed to parse the JSON output"
-    exit 77
-fi
-if [ -z "$CLI" ] || [ ! -x "$CLI" ]; then
-    echo "FAIL: GPUSSIM_CLI (${CLI:-unset}) is not an executable"
-    exit 1
-fi
+[ -f "$FIX/expected_8bit.json" ] || skip "fixtures not found (GPUSSIM_FIXTURES=$FIXTURES)"
+need_tool python3 "to parse the JSON output"
+need_cli
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpussim-cli.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT INT TERM
+make_tmp cli
 CHECK="python3 $HERE/cli_check.py"
 
 W=576
@@ -41,11 +30,6 @@ FS16=$((FS8 * 2))        # ... of one 10/12/16-bit frame
 MSKEYS=float_ms_ssim
 for t in l c s; do for s in 0 1 2 3 4; do MSKEYS="$MSKEYS,float_ms_ssim_${t}_scale$s"; done; done
 FEATS="--feature float_ssim=enable_lcs=true --feature float_ms_ssim=enable_lcs=true --feature float_ansnr --feature ssim"
-
-npass=0
-nfail=0
-pass() { npass=$((npass + 1)); echo "PASS: $1"; }
-failed() { nfail=$((nfail + 1)); echo "FAIL: $1"; }
 
 pixfmt() { case $1 in 8) echo yuv420p ;; *) echo "yuv420p${1}le" ;; esac; }
 ref() { echo "$FIX/src01_hrc00_576x324_3f.$(pixfmt "$1").yuv"; }
@@ -545,5 +529,4 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do set -- "$@" -d "$(dis 8)"
 run_cli -r "$(ref 8)" "$@" $RAW8
 expect_setup_error "ladder: 17 distorted inputs" "-d: at most 16 distorted inputs per reference"
 
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+summary

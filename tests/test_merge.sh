@@ -12,22 +12,10 @@
 # Environment (set by `make check`): GPUSSIM_CLI = the built tool. Exits 77
 # (skip) without python3.
 
-CLI=${GPUSSIM_CLI:-}
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "SKIP: python3 is needed to make the clip and parse the JSON"
-    exit 77
-fi
-if [ -z "$CLI" ] || [ ! -x "$CLI" ]; then
-    echo "FAIL: GPUSSIM_CLI (${CLI:-unset}) is not an executable"
-    exit 1
-fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpussim-merge.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT INT TERM
-
-npass=0
-nfail=0
-pass() { npass=$((npass + 1)); echo "PASS: $1"; }
-failed() { nfail=$((nfail + 1)); echo "FAIL: $1"; }
+. "$(dirname "$0")/common.sh"
+need_tool python3 "to make the clip and parse the JSON"
+need_cli
+make_tmp merge
 
 # expect_refusal NAME MESSAGE: the last command failed and stderr names MESSAGE
 expect_refusal() {
@@ -290,5 +278,4 @@ expect_refusal "--skip past the end is a setup error" "--skip 1000: the inputs h
 rc=$?
 expect_refusal "--frames 0 is refused" "--frames: expected a frame count >= 1, got '0'"
 
-echo "$npass passed, $nfail failed"
-[ $nfail -eq 0 ]
+summary

@@ -15,26 +15,13 @@
 # (skip) without python3, or, after the other checks passed, without
 # chromium.
 
-CLI=${GPUSSIM_CLI:-}
-HERE=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/common.sh"
 
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "SKIP: python3 is needed to make inputs and parse the reports"
-    exit 77
-fi
-if [ -z "$CLI" ] || [ ! -x "$CLI" ]; then
-    echo "FAIL: GPUSSIM_CLI (${CLI:-unset}) is not an executable"
-    exit 1
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpussim-plot.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT INT TERM
+need_tool python3 "to make inputs and parse the reports"
+need_cli
+make_tmp plot
 CHECK="python3 $HERE/plot_check.py"
 
-npass=0
-nfail=0
-pass() { npass=$((npass + 1)); echo "PASS: $1"; }
-failed() { nfail=$((nfail + 1)); echo "FAIL: $1"; }
 # check NAME CMD...: the command (a plot_check.py check) holds
 check() {
     name=$1
@@ -218,5 +205,4 @@ if browse report.svg 1000,900 report_svg.png; then
         $CHECK png report_svg.png 1000 900 '#1f77b4' '#d62728' '#2ca02c'
 fi
 
-echo "plot checks: $npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+summary "plot checks"

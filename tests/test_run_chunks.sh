@@ -11,29 +11,16 @@
 # Environment (set by `make check`): GPUSSIM_CLI = the built tool. Exits 77
 # (skip) without python3 or bash, or when the CLI has no `merge`.
 
-CLI=${GPUSSIM_CLI:-}
-HERE=$(cd "$(dirname "$0")" && pwd)
-SCRIPT=$HERE/../scripts/run-chunks.sh
+. "$(dirname "$0")/common.sh"
+SCRIPT=$TOP_SRCDIR/scripts/run-chunks.sh
 
-for t in python3 bash; do
-    command -v $t >/dev/null 2>&1 || { echo "SKIP: $t is needed"; exit 77; }
-done
-if [ -z "$CLI" ] || [ ! -x "$CLI" ]; then
-    echo "FAIL: GPUSSIM_CLI (${CLI:-unset}) is not an executable"
-    exit 1
-fi
-if ! "$CLI" merge --help >/dev/null 2>&1; then
-    echo "SKIP: this gpussim has no merge subcommand"
-    exit 77
-fi
+need_tool python3
+need_tool bash
+need_cli
+"$CLI" merge --help >/dev/null 2>&1 || skip "this gpussim has no merge subcommand"
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpussim-chunks.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT INT TERM
+make_tmp chunks
 CHECK="python3 $HERE/plot_check.py"
-npass=0
-nfail=0
-pass() { npass=$((npass + 1)); echo "PASS: $1"; }
-failed() { nfail=$((nfail + 1)); echo "FAIL: $1"; }
 
 cd "$TMP" || exit 1
 $CHECK y4m ref.y4m 192 176 40 1 0 || exit 1
@@ -133,5 +120,4 @@ else
     cat "$TMP/tampered.out" "$TMP/tampered.err"
 fi
 
-echo "run-chunks checks: $npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+summary "run-chunks checks"

@@ -28,25 +28,10 @@
 
 #include "naive_ref.h"
 
+#define FUZZ_TARGET "fuzz_api"
+#include "fuzz_common.h"
+
 #define SSIM_SLACK 1e-6
-
-static char last_error[1024];
-
-static void log_cb(void *opaque, enum gpussim_log_level level, const char *msg)
-{
-    (void)opaque;
-    if (level <= GPUSSIM_LOG_ERROR)
-        snprintf(last_error, sizeof(last_error), "%s", msg);
-}
-
-#define REQUIRE(cond, ...)                                                                         \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "fuzz_api: " __VA_ARGS__);                                             \
-            fprintf(stderr, "\n");                                                                 \
-            abort();                                                                               \
-        }                                                                                          \
-    } while (0)
 
 struct reader {
     const uint8_t *p;

@@ -18,14 +18,8 @@
 
 #include "input.h"
 
-#define REQUIRE(cond, ...)                                                                         \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "fuzz_input: " __VA_ARGS__);                                           \
-            fprintf(stderr, "\n");                                                                 \
-            abort();                                                                               \
-        }                                                                                          \
-    } while (0)
+#define FUZZ_TARGET "fuzz_input"
+#include "fuzz_common.h"
 
 static void check_printable(const char *s)
 {

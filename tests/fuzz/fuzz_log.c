@@ -20,23 +20,8 @@
 #include <gpussim/gpussim.h>
 #include <gpussim/gpussim_log.h>
 
-#define REQUIRE(cond, ...)                                                                         \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "fuzz_log: " __VA_ARGS__);                                             \
-            fprintf(stderr, "\n");                                                                 \
-            abort();                                                                               \
-        }                                                                                          \
-    } while (0)
-
-static char last_error[1024];
-
-static void log_cb(void *opaque, enum gpussim_log_level level, const char *msg)
-{
-    (void)opaque;
-    if (level <= GPUSSIM_LOG_ERROR)
-        snprintf(last_error, sizeof(last_error), "%s", msg);
-}
+#define FUZZ_TARGET "fuzz_log"
+#include "fuzz_common.h"
 
 static int same(double a, double b)
 {

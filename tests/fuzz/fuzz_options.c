@@ -18,14 +18,8 @@
 #include "cli_msg.h"
 #include "options.h"
 
-#define REQUIRE(cond, ...)                                                                         \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "fuzz_options: " __VA_ARGS__);                                         \
-            fprintf(stderr, "\n");                                                                 \
-            abort();                                                                               \
-        }                                                                                          \
-    } while (0)
+#define FUZZ_TARGET "fuzz_options"
+#include "fuzz_common.h"
 
 static void quiet(const char *level, const char *msg)
 {
