@@ -8,15 +8,13 @@
 
 #include "gpussim/gpussim_log.h"
 
-/* A writer for names[] with the config block cfg (strings copied). */
-int gpussim_log_writer_create(GpussimLogWriter **w, const struct gpussim_log_writer_params *params,
-                              const char *const *names, int nb_metrics, const struct gpussim_log_config *cfg);
-/* The same for a ladder log of nb_renditions sections; frames then carry
+/* A writer for names[] with the config block cfg (strings copied), for a
+ * log of nb_renditions sections (1: a pair's log); frames then carry
  * nb_renditions x nb_metrics values (rendition-major) and metric i of
  * rendition k is index k * nb_metrics + i of set_pool. */
-int gpussim_log_writer_create2(GpussimLogWriter **w, const struct gpussim_log_writer_params *params,
-                               const char *const *names, int nb_metrics, const struct gpussim_log_config *cfg,
-                               int nb_renditions);
+int gpussim_log_writer_create(GpussimLogWriter **w, const struct gpussim_log_writer_params *params,
+                              const char *const *names, int nb_metrics, const struct gpussim_log_config *cfg,
+                              int nb_renditions);
 /* Writes a frame numbered frame_num; pool = 0 leaves the pools alone. */
 int gpussim_log_writer_frame(GpussimLogWriter *w, uint64_t frame_num, const double *values, double timestamp,
                              int pool);

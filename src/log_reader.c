@@ -651,7 +651,7 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
     struct gpussim_log_writer_params wp = *params;
     wp.timestamps = timestamps;
     wp.first_frame = first->config.first_frame;
-    if ((err = gpussim_log_writer_create2(&w, &wp, names, m, &first->config, nr)) < 0)
+    if ((err = gpussim_log_writer_create(&w, &wp, names, m, &first->config, nr)) < 0)
         goto fail;
     uint64_t frame = 0;
     for (int i = 0; i < nb_logs; i++) {

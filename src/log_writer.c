@@ -41,7 +41,6 @@ struct GpussimLogWriter {
     int64_t first_frame;
     /* ladder: nb_renditions > 1; sections[k - 1] is rendition k's writer */
     int nb_renditions;
-    int section; /* this writer is a section (rendition index >= 1) */
     GpussimLogWriter **sections;
 };
 
@@ -145,7 +144,6 @@ static int section_create(GpussimLogWriter *parent, int k, GpussimLogWriter **ps
     w->log = parent->log;
     w->format = parent->format;
     w->timestamps = parent->timestamps;
-    w->section = k;
     w->nb_renditions = 1;
     w->path = gpussim_strdup(parent->path);
     const size_t n = parent->nb_metrics ? (size_t)parent->nb_metrics : 1;
@@ -176,14 +174,8 @@ static int section_create(GpussimLogWriter *parent, int k, GpussimLogWriter **ps
 }
 
 int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_writer_params *params,
-                              const char *const *names, int nb_metrics, const struct gpussim_log_config *cfg)
-{
-    return gpussim_log_writer_create2(pw, params, names, nb_metrics, cfg, 1);
-}
-
-int gpussim_log_writer_create2(GpussimLogWriter **pw, const struct gpussim_log_writer_params *params,
-                               const char *const *names, int nb_metrics, const struct gpussim_log_config *cfg,
-                               int nb_renditions)
+                              const char *const *names, int nb_metrics, const struct gpussim_log_config *cfg,
+                              int nb_renditions)
 {
     *pw = NULL;
     const struct gpussim_logger log = { params->log_cb, params->log_opaque, GPUSSIM_LOG_INFO };
@@ -330,7 +322,7 @@ int gpussim_log_open(GpussimLogWriter **w, const GpussimContext *ctx,
         .first_frame = params->first_frame,
     };
     const int nb_renditions = gpussim_renditions(ctx);
-    return gpussim_log_writer_create2(w, params, names, n, &lc, nb_renditions);
+    return gpussim_log_writer_create(w, params, names, n, &lc, nb_renditions);
 }
 
 static int writer_frame_one(GpussimLogWriter *w, uint64_t frame_num, const double *values, double timestamp,

@@ -141,7 +141,6 @@ static inline int gpussim_libav_format(enum AVPixelFormat fmt, struct gpussim_fo
 
 typedef struct GpussimLibavDevice {
     void *log_ctx;
-    enum AVPixelFormat hw_format;   /* AV_PIX_FMT_NONE: software frames */
     enum AVPixelFormat sw_format;
     const char *frames_name;        /* "CUDA", "Vulkan", "VAAPI"; "software" */
     AVBufferRef *frames;            /* the input's frames context (VAAPI) */
@@ -284,7 +283,6 @@ static inline int gpussim_libav_setup(GpussimLibavDevice *d, void *log_ctx, AVBu
 
     memset(d, 0, sizeof(*d));
     d->log_ctx = log_ctx;
-    d->hw_format = fc ? link_format : AV_PIX_FMT_NONE;
     d->sw_format = fc ? fc->sw_format : link_format;
     d->frames_name = "software";
     p->memory = GPUSSIM_MEMORY_HOST;

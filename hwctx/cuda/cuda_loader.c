@@ -65,9 +65,10 @@ static void cuda_load_once(void)
     SYM(cuModuleLoadData, "cuModuleLoadData", NULL);
     SYM(cuModuleUnload, "cuModuleUnload", NULL);
     SYM(cuModuleGetFunction, "cuModuleGetFunction", NULL);
-    SYM(cuFuncSetAttribute, "cuFuncSetAttribute", NULL);
     SYM(cuLaunchKernel, "cuLaunchKernel", NULL);
     SYM(cuGetErrorName, "cuGetErrorName", NULL);
+    /* a hint (the preferred shared-memory carveout): its absence is harmless */
+    load_symbol(a->lib, (void **)&a->cuFuncSetAttribute, "cuFuncSetAttribute", NULL);
     int no_graphs = 0;
 #define OPT(field, name) no_graphs |= load_symbol(a->lib, (void **)&a->field, name, NULL)
     OPT(cuStreamBeginCapture, "cuStreamBeginCapture_v2");

@@ -47,6 +47,7 @@ struct gpussim_cuda_api {
     CUresult (*cuCtxPushCurrent)(CUcontext ctx);
     CUresult (*cuCtxPopCurrent)(CUcontext *ctx);
     CUresult (*cuCtxGetDevice)(CUdevice *dev);
+    /* bench/bench_gpu.c only (HIP: NULL) */
     CUresult (*cuMemGetInfo)(size_t *free_bytes, size_t *total_bytes);
     CUresult (*cuMemAlloc)(CUdeviceptr *p, size_t bytes);
     CUresult (*cuMemFree)(CUdeviceptr p);
@@ -55,6 +56,7 @@ struct gpussim_cuda_api {
     CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
     CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t bytes, CUstream s);
     CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes, CUstream s);
+    /* tests/test_cuda_parity.c only (HIP: NULL) */
     CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char v, size_t n, CUstream s);
     CUresult (*cuStreamCreate)(CUstream *s, unsigned flags);
     CUresult (*cuStreamDestroy)(CUstream s);
@@ -70,6 +72,7 @@ struct gpussim_cuda_api {
     CUresult (*cuModuleLoadData)(CUmodule *m, const void *image);
     CUresult (*cuModuleUnload)(CUmodule m);
     CUresult (*cuModuleGetFunction)(CUfunction *f, CUmodule m, const char *name);
+    /* optional (NULL: not set; HIP: NULL): a hint */
     CUresult (*cuFuncSetAttribute)(CUfunction f, int attrib, int value);
     CUresult (*cuLaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                unsigned by, unsigned bz, unsigned shmem, CUstream s, void **params,

@@ -13,7 +13,9 @@
  * whose signatures differ (hipHostMalloc's flags, hipGetErrorName's return).
  * Status codes need no mapping: hipSuccess is 0 and hipErrorNotReady is 600,
  * CUDA's values. CUDA graphs are left NULL (the plan then launches kernel by
- * kernel).
+ * kernel), as are the entries only CUDA's adopted devices, kernel attributes,
+ * or the benchmarks and tests use (cuStreamWaitEvent, cuFuncSetAttribute,
+ * cuMemGetInfo, cuMemsetD8Async).
  *
  * The table is what the HIP backend (hwctx/hip/hip.c) hands to the plan;
  * compiled and linked, not run on AMD hardware.
@@ -92,7 +94,6 @@ static CUresult w_ctx_pop(CUcontext *c)
     return hip_rt.hipSetDevice(ctx_prev[--ctx_depth]);
 }
 static CUresult w_ctx_device(CUdevice *d) { return hip_rt.hipGetDevice(d); }
-static CUresult w_mem_info(size_t *f, size_t *t) { return hip_rt.hipMemGetInfo(f, t); }
 
 static CUresult w_alloc(CUdeviceptr *p, size_t bytes)
 {
@@ -122,11 +123,6 @@ static CUresult w_htod_async(CUdeviceptr dst, const void *src, size_t bytes, CUs
 static CUresult w_dtoh_async(void *dst, CUdeviceptr src, size_t bytes, CUstream s)
 {
     return hip_rt.hipMemcpyDtoHAsync(dst, DPTR(src), bytes, (hipStream_t)s);
-}
-
-static CUresult w_memset_async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s)
-{
-    return hip_rt.hipMemsetD8Async(DPTR(dst), v, n, (hipStream_t)s);
 }
 
 /* CU_STREAM_NON_BLOCKING == hipStreamNonBlocking, CU_EVENT_BLOCKING_SYNC ==
@@ -193,7 +189,6 @@ static void hip_load_once(void)
     a->cuCtxPushCurrent = w_ctx_push;
     a->cuCtxPopCurrent = w_ctx_pop;
     a->cuCtxGetDevice = w_ctx_device;
-    a->cuMemGetInfo = w_mem_info;
     a->cuMemAlloc = w_alloc;
     a->cuMemFree = w_free;
     a->cuMemAllocHost = w_alloc_host;
@@ -201,7 +196,6 @@ static void hip_load_once(void)
     a->cuMemcpyHtoD = w_htod;
     a->cuMemcpyHtoDAsync = w_htod_async;
     a->cuMemcpyDtoHAsync = w_dtoh_async;
-    a->cuMemsetD8Async = w_memset_async;
     a->cuStreamCreate = w_stream_create;
     a->cuStreamDestroy = w_stream_destroy;
     a->cuStreamSynchronize = w_stream_sync;

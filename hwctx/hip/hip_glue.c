@@ -20,9 +20,6 @@ int gpussim_hip_load(struct gpussim_hip_api *api)
         api->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
     if (!api->lib)
         return -ENODEV;
-    /* hipGetDeviceProperties keeps the ROCm 5 layout under this name in
-     * ROCm 6 (the new layout is hipGetDevicePropertiesR0600); the buffer
-     * passed to it is oversized anyway (open_device) */
 #define HIP_FN_LOAD(name)                                                                          \
     if (!(api->name = (__typeof__(&name))dlsym(api->lib, #name)))                                  \
         goto fail;
@@ -33,13 +30,6 @@ fail:
     dlclose(api->lib);
     api->lib = NULL;
     return -ENODEV;
-}
-
-void gpussim_hip_unload(struct gpussim_hip_api *api)
-{
-    if (api->lib)
-        dlclose(api->lib);
-    api->lib = NULL;
 }
 
 int gpussim_hip_check(const struct gpussim_config *cfg, const struct gpussim_hip_api *api,

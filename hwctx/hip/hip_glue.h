@@ -22,16 +22,15 @@
 
 /* The runtime's entry points, typed from HIP's own declarations. */
 #define HIP_FUNCS(X)                                                                               \
-    X(hipInit) X(hipGetDeviceCount) X(hipGetDeviceProperties) X(hipSetDevice)                      \
-    X(hipGetErrorName) X(hipModuleLoadData) X(hipModuleUnload) X(hipModuleGetFunction)             \
-    X(hipModuleLaunchKernel) X(hipMalloc) X(hipFree) X(hipHostMalloc) X(hipHostFree)               \
-    X(hipMemcpyHtoDAsync) X(hipMemcpyDtoHAsync) X(hipStreamCreateWithFlags) X(hipStreamDestroy)    \
-    X(hipStreamSynchronize) X(hipEventCreateWithFlags) X(hipEventRecord) X(hipEventQuery)          \
-    X(hipEventSynchronize) X(hipEventElapsedTime) X(hipEventDestroy) X(hipImportExternalMemory)    \
-    X(hipExternalMemoryGetMappedBuffer) X(hipDestroyExternalMemory)                               \
+    X(hipInit) X(hipGetDeviceCount) X(hipSetDevice) X(hipGetErrorName) X(hipModuleLoadData)        \
+    X(hipModuleUnload) X(hipModuleGetFunction) X(hipModuleLaunchKernel) X(hipMalloc) X(hipFree)    \
+    X(hipHostMalloc) X(hipHostFree) X(hipMemcpyHtoDAsync) X(hipMemcpyDtoHAsync)                    \
+    X(hipStreamCreateWithFlags) X(hipStreamDestroy) X(hipStreamSynchronize)                        \
+    X(hipEventCreateWithFlags) X(hipEventRecord) X(hipEventQuery) X(hipEventSynchronize)           \
+    X(hipEventElapsedTime) X(hipEventDestroy) X(hipImportExternalMemory)                           \
+    X(hipExternalMemoryGetMappedBuffer) X(hipDestroyExternalMemory)                                \
     /* for the CUDA-driver-API view (hip_cuda_api.c) */                                            \
-    X(hipDeviceGet) X(hipDeviceGetName) X(hipDeviceGetAttribute) X(hipGetDevice)                  \
-    X(hipMemGetInfo) X(hipMemcpyHtoD) X(hipMemsetD8Async)
+    X(hipDeviceGet) X(hipDeviceGetName) X(hipDeviceGetAttribute) X(hipGetDevice) X(hipMemcpyHtoD)
 
 struct gpussim_hip_api {
     void *lib;
@@ -42,7 +41,6 @@ struct gpussim_hip_api {
 
 /* Loads libamdhip64 (ROCm 6 or 5). -ENODEV when absent. */
 int gpussim_hip_load(struct gpussim_hip_api *api);
-void gpussim_hip_unload(struct gpussim_hip_api *api);
 
 /* hip_cuda_api.c: HIP's functions in the shape of the CUDA driver-API
  * table of hwctx/cuda/cuda_loader.h, loaded once (quietly), never unloaded; NULL

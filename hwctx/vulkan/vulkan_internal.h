@@ -84,7 +84,6 @@ struct vk_step {
 /* The unpack of one (picture, scored plane): a buffer step for host
  * pictures; for Vulkan frames the slot's image set replaces it. */
 struct vk_unpack {
-    int step;        /* index of the buffer-source step */
     int pic, plane;  /* 0 ref / 1 dis; scored plane */
     int src_plane;   /* picture plane it reads */
     int first, step_x;

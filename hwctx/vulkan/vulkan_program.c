@@ -501,7 +501,6 @@ static int build_program(struct vk_backend *be)
                            (uint32_t)st->in_h, 0);
             if (err < 0)
                 return err;
-            u->step = err;
         }
     }
     be->first_compute_step = be->nb_steps;

@@ -61,8 +61,6 @@ struct ze_arg {
     } v;
 };
 
-#define ZE_MAX_ARGS 12
-
 struct ze_plan_ops {
     void *opaque;
     /* Device buffer of `size` bytes; *buf is an opaque handle. */

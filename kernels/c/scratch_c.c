@@ -16,7 +16,6 @@ CpuScratch *cpu_scratch_alloc(int max_width, int max_height)
         return NULL;
     const size_t w = (size_t)max_width + 32, h = (size_t)max_height + 32;
     s->max_width = max_width;
-    s->max_height = max_height;
     s->ring = gpussim_malloc(sizeof(float) * 5 * 11 * w);
     s->vrow = gpussim_malloc(sizeof(float) * 5 * w);
     s->terms = gpussim_malloc(sizeof(double) * 4 * w);

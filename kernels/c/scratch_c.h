@@ -9,7 +9,7 @@
 #include "kernels_c.h"
 
 struct CpuScratch {
-    int max_width, max_height;
+    int max_width;
     float *ring;    /* 11 rows x 5 moments of the horizontal Gaussian pass */
     float *vrow;    /* 5 moments of one vertically filtered row */
     double *terms;  /* per-window term, l, c, s of one row */

@@ -24,14 +24,12 @@
 #define GPU_KERNEL extern "C" __global__
 #define GPU_DEVICE static __device__ __forceinline__
 #define GPU_CONSTANT __constant__
-#define GPU_SHARED __shared__
 #define GPU_SYNC() __syncthreads()
 
 #define GPU_TID_X ((int)threadIdx.x)
 #define GPU_TID_Y ((int)threadIdx.y)
 #define GPU_BID_X ((int)blockIdx.x)
 #define GPU_BID_Y ((int)blockIdx.y)
-#define GPU_BID_Z ((int)blockIdx.z)
 #define GPU_BDIM_X ((int)blockDim.x)
 #define GPU_BDIM_Y ((int)blockDim.y)
 #define GPU_GDIM_X ((int)gridDim.x)
