@@ -32,7 +32,9 @@ struct gpussim_vk_device {
     VkDevice device;
     uint32_t queue_family; /**< a family with VK_QUEUE_COMPUTE_BIT */
     uint32_t queue_count;  /**< queues usable in that family (>= 1) */
-    /** Device extensions the device was created with (the backend checks what it needs). */
+    /** Device extensions the device was created with. Not read: the backend
+     *  needs no extension beyond Vulkan 1.3 core; it checks the features it
+     *  needs through `features` below. */
     const char *const *extensions;
     int nb_extensions;
     /** Optional external queue lock (FFmpeg's lock_queue/unlock_queue); NULL = none. */
