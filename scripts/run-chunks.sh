@@ -24,8 +24,9 @@
 #   --feature F      the CLI's --feature / the filter's feature= (default: all
 #                    the frame size allows)
 #   --ffmpeg PATH    score through FFmpeg with the gpussim filter
-#   --nvdec          with --ffmpeg: decode on each process's GPU (NVDEC,
-#                    -hwaccel cuda -hwaccel_device N; CUDA frames in place)
+#   --nvdec          with --ffmpeg: decode on each process's GPU (NVDEC:
+#                    -init_hw_device cuda=gpu:N, then -hwaccel cuda
+#                    -hwaccel_device gpu on both inputs; CUDA frames in place)
 #   --fps R          with --ffmpeg: the frame rate (default: FFmpeg's report)
 #   --gpussim PATH   the CLI (default: build/gpussim of this checkout, else PATH)
 #   --threads N      CLI worker threads per process (default: the CLI's)
@@ -111,9 +112,13 @@ score() {
     fi
     # quoted for the filtergraph (commas, spaces, brackets); what the
     # option parser would still split on is refused in main
-    local in=() opts="log_path='$out'" graph
+    local glob=() in=() opts="log_path='$out'" graph
     if [ $nvdec = 1 ]; then
-        in=(-hwaccel cuda -hwaccel_device "$dev" -hwaccel_output_format cuda)
+        # one named device for both inputs: "-hwaccel_device N" on each
+        # would open a device (a CUDA context) per input, which the filter
+        # refuses
+        glob=(-init_hw_device "cuda=gpu:$dev")
+        in=(-hwaccel cuda -hwaccel_device gpu -hwaccel_output_format cuda)
     else
         [ "$backend" = cpu ] || opts+=":device=$dev"
     fi
@@ -131,7 +136,7 @@ score() {
     # the filter's inputs: the distorted video first, the reference last;
     # -copyts keeps the source's timestamps after -ss, so each frame's
     # "timestamp" in a chunk log is the one of the whole run
-    show_run "$ffmpeg" -hide_banner -nostdin -y -loglevel error -copyts "${in[@]}" "${seek[@]}" -i "$dis" \
+    show_run "$ffmpeg" -hide_banner -nostdin -y -loglevel error -copyts "${glob[@]}" "${in[@]}" "${seek[@]}" -i "$dis" \
         "${in[@]}" "${seek[@]}" -i "$ref" -lavfi "$graph" -f null -
 }
 

@@ -310,17 +310,16 @@ static int check_input(AVFilterContext *ctx, int i)
             return AVERROR(EINVAL);
         }
         if (mf->device_ref->data != rf->device_ref->data) {
-            if (s->nb_inputs == 2)
-                av_log(ctx, AV_LOG_ERROR,
-                       "the distorted and reference frames are on different %s devices: upload both "
-                       "to one device (-init_hw_device cuda=cu -filter_hw_device cu, then hwupload "
-                       "on each input; hwupload_cuda opens a device of its own per instance)\n",
-                       fmt_name(mainlink->format));
-            else
-                av_log(ctx, AV_LOG_ERROR,
-                       "%s and the reference are on different %s devices: decode or upload all "
-                       "inputs to one device (-init_hw_device cuda=cu -filter_hw_device cu, "
-                       "-hwaccel_device cu)\n", what, fmt_name(mainlink->format));
+            /* FFmpeg opens a device per "-hwaccel_device N" and per
+             * hwupload_cuda instance, even on one GPU */
+            const char *t = av_hwdevice_get_type_name(mf->device_ctx->type);
+            av_log(ctx, AV_LOG_ERROR,
+                   "%s and the reference are on two different %s devices (FFmpeg opens one for "
+                   "each -hwaccel_device N and each hwupload_cuda, even on one GPU): open one "
+                   "device by name and give it to every input: -init_hw_device %s=gpu[:N], then "
+                   "-hwaccel %s -hwaccel_device gpu -hwaccel_output_format %s before each -i when "
+                   "decoding, or -filter_hw_device gpu and hwupload on each input when uploading\n",
+                   s->nb_inputs == 2 ? "the distorted input" : what, t, t, t, t);
             return AVERROR(EINVAL);
         }
     }

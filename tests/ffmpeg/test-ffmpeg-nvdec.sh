@@ -28,9 +28,9 @@ clip() {
     done
 }
 
-# run NAME DIS REF DECODER_OPTION [GRAPH_PREFIX]
+# run NAME DIS REF DECODER_OPTION [GRAPH_PREFIX [GLOBAL_OPTIONS]]
 run_case() {
-    name=$1 dis=$2 ref=$3 dec=$4 pre=${5:-}
+    name=$1 dis=$2 ref=$3 dec=$4 pre=${5:-} glob=${6:-}
     # software decode, CPU backend: the reference numbers
     "$FFMPEG" -hide_banner -nostdin -y -i "$dis" -i "$ref" \
         -lavfi "gpussim=feature=all:backend=cpu:log_path=$work/$name-cpu.json" -f null - \
@@ -41,7 +41,7 @@ run_case() {
         global="-init_hw_device cuda=gpu -filter_hw_device gpu" hw=
         graph="$pre;[d][r]gpussim=feature=all:log_path=$work/$name-cuda.json"
     else
-        global= hw="-hwaccel cuda -hwaccel_output_format cuda $dec"
+        global=$glob hw="-hwaccel cuda -hwaccel_output_format cuda $dec"
         graph="gpussim=feature=all:log_path=$work/$name-cuda.json"
     fi
     # shellcheck disable=SC2086
@@ -82,4 +82,13 @@ else
     run_case av1-dav1d-hwupload "$work/av1-dis.mp4" "$work/av1-ref.mp4" "" \
         "[0:v]hwupload[d];[1:v]hwupload[r]"
 fi
+# "-hwaccel_device 0" before each input makes FFmpeg open a device per input
+# (two CUDA contexts on one GPU): refused, the message giving the fix; with
+# one named device for both inputs the same clips score as before
+expect_failure "two different cuda devices.*-init_hw_device cuda=gpu.*-hwaccel_device gpu" \
+    -hwaccel cuda -hwaccel_device 0 -hwaccel_output_format cuda -i "$work/h264-dis.mp4" \
+    -hwaccel cuda -hwaccel_device 0 -hwaccel_output_format cuda -i "$work/h264-ref.mp4" \
+    -lavfi gpussim -f null -
+run_case h264-named-device "$work/h264-dis.mp4" "$work/h264-ref.mp4" "-hwaccel_device gpu" "" \
+    "-init_hw_device cuda=gpu:0"
 note "PASS"
