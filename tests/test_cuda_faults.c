@@ -516,14 +516,28 @@ static void wait_fault(int at)
            cu_name(CU_LAUNCH_FAILED), at);
 }
 
+enum { LADDER_R = 6 };
+
+/* Collects one frame of the ladder context (waiting): 1 when one came; counts
+ * it in *got, and in *bad when rendition 0 differs from the pair run. */
+static int ladder_collect(GpussimContext *ctx, int *got, int *bad)
+{
+    struct gpussim_result res;
+    if (gpussim_collect(ctx, &res, 1) != 1)
+        return 0;
+    (*got)++;
+    CHECK(res.nb_values == LADDER_R * nb_scores, "ladder: %d values", res.nb_values);
+    *bad += memcmp(res.values, base[res.index], sizeof(double) * (size_t)nb_scores) != 0;
+    return 1;
+}
+
 /* A ladder of 6 renditions (the backend keeps 4 slots per rendition):
  * each rendition scores like the pair, and destroy releases every slot. */
 static void ladder_released(void)
 {
-    enum { R = 6 };
+    enum { R = LADDER_R };
     struct gpussim_params p = params;
     GpussimContext *ctx = NULL;
-    struct gpussim_result res;
     p.nb_distorted = R;
     p.max_in_flight = 0; /* the backend's depth: its 4 * 6 slots hold 4 ladder frames */
     int err = gpussim_create(&ctx, &p);
@@ -542,21 +556,15 @@ static void ladder_released(void)
          * collecting one frame frees its 6 slots */
         while ((idx = gpussim_submit_multi(ctx, &ref_pk[f].pic, dis, R)) == -EAGAIN) {
             full++;
-            if (gpussim_collect(ctx, &res, 1) != 1)
+            if (!ladder_collect(ctx, &got, &bad))
                 break;
-            got++;
-            CHECK(res.nb_values == R * nb_scores, "ladder: %d values", res.nb_values);
-            bad += memcmp(res.values, base[res.index], sizeof(double) * (size_t)nb_scores) != 0;
         }
         CHECK(idx == f, "ladder submit %d returned %lld", f, (long long)idx);
     }
     /* the queue holds 4 ladder frames: the 5th and 6th submits found it full */
     CHECK(full == NB - 4, "ladder: the queue was full %d times, expected %d", full, NB - 4);
-    while (gpussim_collect(ctx, &res, 1) == 1) {
-        got++;
-        CHECK(res.nb_values == R * nb_scores, "ladder: %d values", res.nb_values);
-        bad += memcmp(res.values, base[res.index], sizeof(double) * (size_t)nb_scores) != 0;
-    }
+    while (ladder_collect(ctx, &got, &bad))
+        ;
     CHECK(got == NB && !bad, "ladder: %d frames collected, %d differ from the pair run", got, bad);
     gpussim_destroy(&ctx);
     check_released("a 6-rendition ladder context");
