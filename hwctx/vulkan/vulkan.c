@@ -447,6 +447,19 @@ static void vk_uninit(void **ppriv)
                 return;
             }
         }
+        /* The timeline says our last batch has signalled; a driver may
+         * still be finishing that batch on its submit thread (lavapipe
+         * crashed in it when destroy followed the last wait at once, as
+         * after a failed frame). Idle the queue before freeing what the
+         * batches used; on an adopted queue this also waits for the
+         * caller's work on it, which destroy can afford. */
+        if (be->queue) {
+            if (be->lock_queue)
+                be->lock_queue(be->lock_opaque, be->family, 0);
+            f->vkQueueWaitIdle(be->queue);
+            if (be->unlock_queue)
+                be->unlock_queue(be->lock_opaque, be->family, 0);
+        }
         if (be->slots)
             for (int i = 0; i < be->nb_slots; i++) {
                 struct vk_slot *s = &be->slots[i];

@@ -74,6 +74,7 @@
     X(vkDestroyQueryPool)               \
     X(vkGetQueryPoolResults)            \
     X(vkQueueSubmit2)                   \
+    X(vkQueueWaitIdle)                  \
     X(vkCreateSemaphore)                \
     X(vkDestroySemaphore)               \
     X(vkGetSemaphoreCounterValue)       \
