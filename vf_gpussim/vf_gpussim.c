@@ -26,8 +26,9 @@
  * where the frames are (gpussim_backend_order()); gpussim_libav.h turns
  * AVFrames into the library's pictures, as libplacebo's utils/libav.h does.
  *
- * Inputs: "main" (distorted) and "reference", synchronised by framesync
- * (options shortest, repeatlast, eof_action, ts_sync_mode). Output: the
+ * Inputs: "main" (distorted) and "reference", paired by the filter (see
+ * "pairing" below: each input's timeline from its own first frame, an
+ * optional frame-offset search, the end of the shorter input). Output: the
  * distorted frames, unchanged, with lavfi.gpussim.<score> metadata.
  *
  * A ladder (inputs=N > 2): inputs 0..N-2 are distorted renditions of the
@@ -42,7 +43,8 @@
  * held (with a reference to the reference frame when the library reads it
  * asynchronously from device memory) until its scores are collected, so the
  * library can work on frame N while frame N+1 is being decoded/uploaded.
- * Frames leave in submission order.
+ * Frames leave in submission order, one per request of the output: what the
+ * output took is exactly what the log and the summary hold.
  */
 
 #include "config.h"
@@ -51,6 +53,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <gpussim/gpussim.h>
 #include <gpussim/gpussim_log.h>
@@ -64,12 +67,12 @@
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
+#include "libavutil/thread.h"
 #include "libavutil/time.h"
 
 #include "avfilter.h"
 #include "filters.h"
 #include "formats.h"
-#include "framesync.h"
 #include "gpussim_libav.h"
 #include "video.h"
 
@@ -85,19 +88,42 @@ enum { POOL_MEAN = 1, POOL_HARMONIC = 2, POOL_MIN = 4, POOL_MAX = 8,
 
 #define MAX_INPUTS (GPUSSIM_MAX_DISTORTED + 1)
 
-/* One submitted frame (a pair, or a ladder's renditions and their
- * reference), waiting for its scores. Pictures are indexed by input. */
+enum { ALIGN_START, ALIGN_PTS };
+enum { EOF_ACTION_ENDALL, EOF_ACTION_REPEAT, EOF_ACTION_PASS };
+enum { ENTRY_SUBMITTED, ENTRY_DONE, ENTRY_UNSCORED };
+
+/* One output frame on its way out, in order: submitted (a pair, or a
+ * ladder's renditions and their reference) and waiting for its scores, done,
+ * or passed through unscored. Pictures are indexed by input. */
 typedef struct InFlight {
-    AVFrame *dist;     /* the output frame (input 0), pushed once scored */
+    int state;         /* ENTRY_* */
+    AVFrame *dist;     /* the output frame (input 0) */
     /* inputs 1.. (renditions, then the reference), kept only while the
      * library reads device memory */
     AVFrame *keep[MAX_INPUTS];
     GpussimLibavPicture pic[MAX_INPUTS]; /* what the library reads (mappings) */
+    struct gpussim_picture pics[MAX_INPUTS];
+    double *values;    /* ENTRY_DONE: the frame's scores */
+    int nb_values;
+    uint64_t index;
 } InFlight;
+
+/* One input's frames not yet done with, and its timeline. */
+typedef struct InputQueue {
+    AVFifo *fifo;            /* QueuedFrame, in order */
+    int64_t base;            /* time (us) the input's timeline starts at */
+    int base_set;
+    int64_t last_t;          /* time of the last frame read */
+    int64_t interval;        /* between the last two frames read; 0: unknown */
+    int eof;
+    uint64_t nb_read;        /* frames read from the link */
+    uint64_t to_skip;        /* frames still to drop (sync offset) */
+    uint64_t nb_repeated;    /* frames paired past its end (eof_action=repeat) */
+    int told;                /* the end-of-run warning about its length was given */
+} InputQueue;
 
 typedef struct GpussimFilterContext {
     const AVClass *class;
-    FFFrameSync fs;
 
     /* options */
     char *feature;
@@ -112,6 +138,10 @@ typedef struct GpussimFilterContext {
     int log_fmt;
     int pool_flags;
     int nb_inputs;           /* renditions + the reference */
+    int align;
+    int sync_window;
+    int eof_action;
+    int shortest, repeatlast; /* framesync's names for eof_action */
 
     /* state */
     GpussimContext *gs;
@@ -130,10 +160,23 @@ typedef struct GpussimFilterContext {
     int frame_failed;        /* a frame failed on the device: later ones are not recorded
                               * (the log numbers its frames in order; a device that
                               * failed once is not trusted with the frames after it) */
-    int consumed, produced;  /* during one activate() */
-    int64_t last_ref_pts;    /* the reference frame of the last scored pair */
-    int64_t last_pts[MAX_INPUTS]; /* ladder: each rendition's frame of the last scored frame */
-    uint64_t nb_repeated;    /* pairs scored against the ended reference's last frame */
+    struct gpussim_format format; /* the frames' (the offset search reads them) */
+
+    /* pairing */
+    InputQueue in[MAX_INPUTS];
+    InFlight *stalled;       /* built, waiting for room in the library */
+    int sync, sync_done;     /* sync_window: the search is on / has run */
+    GpussimSync *syncs[GPUSSIM_MAX_DISTORTED]; /* one search per rendition */
+    int sync_offset[GPUSSIM_MAX_DISTORTED];
+    int ending;              /* 1 + the input whose end ends the pairing */
+    int ended;               /* no more frames are paired */
+    uint64_t nb_paired;      /* frames submitted for scoring */
+    int64_t last_t, last_span; /* input 0's last paired frame (us) */
+    int64_t out_end_pts;     /* end of the last frame sent */
+    double *sent_values;     /* the scores of the frame sent last, until recorded */
+    int sent_nb_values;
+    int64_t sent_pts;
+    uint64_t nb_before_start, nb_passed, nb_sync_skipped; /* sent unscored */
 } GpussimFilterContext;
 
 #define OFFSET(x) offsetof(GpussimFilterContext, x)
@@ -145,8 +188,8 @@ static const AVOption gpussim_options[] = {
       OFFSET(feature), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "backend", "where the metrics run: auto (the frames' device, else the first GPU, else the "
       "CPU), cpu, cuda, vulkan, hip, ze", OFFSET(backend_name), AV_OPT_TYPE_STRING, { .str = "auto" }, 0, 0, FLAGS },
-    { "device", "GPU index when the backend opens its own device (software frames)",
-      OFFSET(device), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
+    { "device", "GPU index when the backend opens its own device (software frames; default 0)",
+      OFFSET(device), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, INT_MAX, FLAGS },
     { "scale", "float_ssim decimation factor, 0 = libvmaf's automatic rule",
       OFFSET(scale), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 10, FLAGS },
     { "lcs", "also report luminance, contrast and structure terms",
@@ -177,10 +220,32 @@ static const AVOption gpussim_options[] = {
         { "p1",            "1st percentile", 0, AV_OPT_TYPE_CONST, { .i64 = POOL_P1 }, 0, 0, FLAGS, .unit = "pool" },
     { "inputs", "number of inputs: distorted renditions, then the reference last (2: one pair)",
       OFFSET(nb_inputs), AV_OPT_TYPE_INT, { .i64 = 2 }, 2, MAX_INPUTS, FLAGS },
+    { "align", "how frames pair", OFFSET(align), AV_OPT_TYPE_INT, { .i64 = ALIGN_START },
+      ALIGN_START, ALIGN_PTS, FLAGS, .unit = "align" },
+        { "start", "each input's timeline starts at its own first frame; nearest frame (default)",
+          0, AV_OPT_TYPE_CONST, { .i64 = ALIGN_START }, 0, 0, FLAGS, .unit = "align" },
+        { "pts", "FFmpeg's timestamps as they are: the last reference frame at or before",
+          0, AV_OPT_TYPE_CONST, { .i64 = ALIGN_PTS }, 0, 0, FLAGS, .unit = "align" },
+    { "sync_window", "find the constant frame offset in [-N, N] between the inputs and score "
+      "with it (0: off)", OFFSET(sync_window), AV_OPT_TYPE_INT, { .i64 = 0 }, 0,
+      GPUSSIM_SYNC_MAX_WINDOW, FLAGS },
+    { "eof_action", "when an input other than input 0 ends first", OFFSET(eof_action),
+      AV_OPT_TYPE_INT, { .i64 = EOF_ACTION_ENDALL }, EOF_ACTION_ENDALL, EOF_ACTION_PASS, FLAGS,
+      .unit = "eof_action" },
+        { "endall", "end the output there, with a warning (default)", 0, AV_OPT_TYPE_CONST,
+          { .i64 = EOF_ACTION_ENDALL }, 0, 0, FLAGS, .unit = "eof_action" },
+        { "repeat", "score the rest against its last frame (counted in a warning)", 0,
+          AV_OPT_TYPE_CONST, { .i64 = EOF_ACTION_REPEAT }, 0, 0, FLAGS, .unit = "eof_action" },
+        { "pass", "pass the rest through unscored (counted in a warning)", 0, AV_OPT_TYPE_CONST,
+          { .i64 = EOF_ACTION_PASS }, 0, 0, FLAGS, .unit = "eof_action" },
+    { "shortest", "1: eof_action=endall (framesync's name)", OFFSET(shortest), AV_OPT_TYPE_BOOL,
+      { .i64 = -1 }, -1, 1, FLAGS },
+    { "repeatlast", "1: eof_action=repeat (framesync's name)", OFFSET(repeatlast),
+      AV_OPT_TYPE_BOOL, { .i64 = -1 }, -1, 1, FLAGS },
     { NULL }
 };
 
-FRAMESYNC_DEFINE_CLASS(gpussim, GpussimFilterContext, fs);
+AVFILTER_DEFINE_CLASS(gpussim);
 
 /* ---- formats ------------------------------------------------------------ */
 
@@ -399,13 +464,19 @@ static int config_library(AVFilterContext *ctx)
         return AVERROR(EINVAL);
     }
     p.backend = backend_type;
-    p.device = s->device;
+    if (s->device >= 0 && backend_type == GPUSSIM_BACKEND_CPU) {
+        av_log(ctx, AV_LOG_ERROR, "device=%d: the cpu backend has no devices (device picks a GPU "
+               "for the cuda, vulkan, hip and ze backends)\n", s->device);
+        return AVERROR(EINVAL);
+    }
+    p.device = FFMAX(s->device, 0);
     /* the frames: format, memory, device (the library picks the backend) */
     ret = gpussim_libav_setup(&s->dev, ctx, il->hw_frames_ctx, inlink->format, &p);
     if (ret < 0)
         return ret;
     p.format.width = s->width = inlink->w;
     p.format.height = s->height = inlink->h;
+    s->format = p.format;
 
     p.ssim_scale = s->scale;
     p.enable_lcs = s->lcs;
@@ -482,6 +553,50 @@ static int config_library(AVFilterContext *ctx)
 /* ---- log file ------------------------------------------------------------ */
 
 /* The library's writer: the log's layout is the gpussim tool's. */
+/* The logs gpussim instances of this process wrote. FFmpeg rebuilds the
+ * filter graph when an input's size or format changes mid-stream; the new
+ * instance reopening log_path would truncate the frames the first one wrote
+ * and the run would still exit 0. */
+#define MAX_WRITTEN_LOGS 64
+static AVMutex written_logs_lock = AV_MUTEX_INITIALIZER;
+static struct { dev_t dev; ino_t ino; } written_logs[MAX_WRITTEN_LOGS];
+static int nb_written_logs;
+
+/* 1 when path is a log an earlier instance wrote (or a registration:
+ * add != 0 records it). */
+static int written_log(const char *path, int add)
+{
+    struct stat st;
+    int found = 0;
+
+    if (stat(path, &st) < 0)
+        return 0;
+    ff_mutex_lock(&written_logs_lock);
+    for (int i = 0; i < nb_written_logs && !found; i++)
+        found = written_logs[i].dev == st.st_dev && written_logs[i].ino == st.st_ino;
+    if (add && !found && nb_written_logs < MAX_WRITTEN_LOGS) {
+        written_logs[nb_written_logs].dev = st.st_dev;
+        written_logs[nb_written_logs].ino = st.st_ino;
+        nb_written_logs++;
+    }
+    ff_mutex_unlock(&written_logs_lock);
+    return found;
+}
+
+static int check_log_path(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+
+    if (!s->log_path || !written_log(s->log_path, 0))
+        return 0;
+    av_log(ctx, AV_LOG_ERROR, "log_path %s was written by an earlier gpussim instance of this run "
+           "(FFmpeg rebuilds the filter graph when an input's size or format changes mid-stream, "
+           "or two gpussim filters name the same log): refusing to overwrite its frames. Give "
+           "every input a fixed size and format (e.g. scale=W:H,format=F before gpussim), or a "
+           "log_path per filter\n", s->log_path);
+    return AVERROR(EEXIST);
+}
+
 static int open_log(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
@@ -490,6 +605,8 @@ static int open_log(AVFilterContext *ctx)
 
     if (!s->log_path)
         return 0;
+    if ((ret = check_log_path(ctx)) < 0)
+        return ret;
     wp.path = s->log_path;
     wp.format = s->log_fmt;
     /* JSON frames carry pts * time_base; the CSV keeps its columns */
@@ -497,8 +614,13 @@ static int open_log(AVFilterContext *ctx)
     wp.first_frame = -1;   /* unknown: -ss/trim happen upstream */
     wp.log_cb = log_from_library;
     wp.log_opaque = ctx;
+    if (s->sync)
+        wp.sync_offsets = s->sync_offset;
     ret = gpussim_log_open(&s->log, s->gs, &wp);
-    return ret < 0 ? AVERROR(-ret) : 0;
+    if (ret < 0)
+        return AVERROR(-ret);
+    written_log(s->log_path, 1);
+    return 0;
 }
 
 static double fps_of(const GpussimFilterContext *s)
@@ -525,58 +647,117 @@ static void close_log(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_VERBOSE, "wrote %" PRIu64 " frame(s) to %s\n", frames, s->log_path);
 }
 
-/* ---- frames ---------------------------------------------------------------- */
+/* ---- pairing ----------------------------------------------------------------
+ *
+ * The filter pairs frames itself (no framesync): FFmpeg's timestamp pairing
+ * scores the wrong pairs of ordinary files whose streams start apart (an MKV
+ * reference at 7 ms against a WebM at 0: every distorted frame got the
+ * previous reference frame). Each input's frames are queued with their time
+ * in microseconds; align=start measures each input's time from its own first
+ * frame (as setpts=PTS-STARTPTS would) and pairs a distorted frame with the
+ * reference frame nearest to it on that timeline (ties: the earlier), which
+ * also absorbs timestamps rounded to a coarse time base; align=pts keeps
+ * FFmpeg's pairing: the last reference frame at or before the distorted one.
+ * sync_window=N first finds the constant frame offset between the inputs
+ * (the library's gpussim_sync_*) and drops the frames before the common
+ * start. The output carries input 0's frames, unchanged, each one either
+ * scored or counted as passed through unscored (warned about at the end). */
 
-static void inflight_free(InFlight **pe)
+/* Time of a queued frame on its input's timeline (before the align base). */
+typedef struct QueuedFrame {
+    AVFrame *frame;
+    int64_t t;                 /* microseconds */
+} QueuedFrame;
+
+enum { MATCH_OK, MATCH_NEED_INPUT, MATCH_BEFORE_START, MATCH_ENDED };
+
+static const char *input_name(const GpussimFilterContext *s, int i, char *buf, size_t size)
 {
-    InFlight *e = *pe;
-    if (!e)
-        return;
-    for (int i = 0; i < MAX_INPUTS; i++) {
-        gpussim_libav_picture_unref(&e->pic[i]);
-        av_frame_free(&e->keep[i]);
-    }
-    av_frame_free(&e->dist);
-    av_freep(pe);
+    if (i == s->nb_inputs - 1)
+        return "the reference";
+    return input_label(s, i, buf, size);
 }
 
-/* Records one frame's scores: pools, log file, and (when the frame is still
- * going downstream) its metadata. */
-static int record_scores(AVFilterContext *ctx, const struct gpussim_result *res, const AVFrame *dist,
-                         AVFrame *out)
+static int64_t frame_time(AVFilterContext *ctx, int i, const AVFrame *f)
 {
     GpussimFilterContext *s = ctx->priv;
-    char key[128], val[32], rend[16];
-    int ret;
+    InputQueue *q = &s->in[i];
+    AVFilterLink *l = ctx->inputs[i];
 
-    for (int i = 0; i < res->nb_values; i++) {
-        const double v = res->values[i];
+    if (f->pts != AV_NOPTS_VALUE)
+        return av_rescale_q(f->pts, l->time_base, AV_TIME_BASE_Q);
+    /* no timestamp: one frame interval after the previous frame */
+    if (f->duration > 0)
+        return q->last_t + av_rescale_q(f->duration, l->time_base, AV_TIME_BASE_Q);
+    return q->nb_read ? q->last_t + (q->interval > 0 ? q->interval : 40000) : 0;
+}
+
+
+/* Input i's frames keep the size the filter was configured with. */
+static int check_frame(AVFilterContext *ctx, const AVFrame *f, int i)
+{
+    GpussimFilterContext *s = ctx->priv;
+    char lb[64];
+    const char *what = i == s->nb_inputs - 1 ? "reference"
+                     : s->nb_inputs == 2 ? "distorted"
+                     : (snprintf(lb, sizeof(lb), "distorted input %d", i), lb);
+
+    if (f->width != s->width || f->height != s->height) {
+        av_log(ctx, AV_LOG_ERROR,
+               "%s frame %" PRIu64 " is %dx%d, but earlier frames were %dx%d: sizes changed "
+               "mid-stream, which gpussim does not follow (scale both inputs to a fixed size)\n",
+               what, s->in[i].nb_read, f->width, f->height, s->width, s->height);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+/* ---- frames ---------------------------------------------------------------- */
+
+/* Attaches a frame's scores to it as metadata, when it is sent. */
+static void set_metadata(GpussimFilterContext *s, const double *values, int nb_values, AVFrame *out)
+{
+    char key[128], val[32], rend[16];
+
+    for (int i = 0; i < nb_values; i++) {
         const int k = i / s->nb_names;
-        const char *name = s->names[i % s->nb_names];
         /* rendition 0 keeps the pair's keys */
         if (k)
             snprintf(rend, sizeof(rend), "r%d.", k);
         else
             rend[0] = '\0';
+        snprintf(key, sizeof(key), "lavfi.gpussim.%s%s", rend, s->names[i % s->nb_names]);
+        snprintf(val, sizeof(val), "%.17g", values[i]);
+        av_dict_set(&out->metadata, key, val, 0);
+    }
+}
+
+/* Records one frame's scores in the pools and the log file; pts: the
+ * frame's, in input 0's time base. */
+static int record_scores(AVFilterContext *ctx, const double *values, int nb_values, int64_t pts)
+{
+    GpussimFilterContext *s = ctx->priv;
+    int ret;
+
+    for (int i = 0; i < nb_values; i++) {
+        const double v = values[i];
+        char rend[16] = "";
+        if (i >= s->nb_names)
+            snprintf(rend, sizeof(rend), "r%d.", i / s->nb_names);
         if (isnan(v))
-            av_log(ctx, AV_LOG_WARNING, "frame %" PRIu64 ": %s%s is not a number\n", res->index,
-                   rend, name);
+            av_log(ctx, AV_LOG_WARNING, "frame %" PRIu64 ": %s%s is not a number\n", s->nb_scored,
+                   rend, s->names[i % s->nb_names]);
         else if (!s->log || s->log_error)
             /* while the log is written, its pools are the only ones: they
              * are merged into these when it closes (close_log) */
             gpussim_pool_add(s->pools[i], v);
-        if (out) {
-            snprintf(key, sizeof(key), "lavfi.gpussim.%s%s", rend, name);
-            snprintf(val, sizeof(val), "%.17g", v);
-            av_dict_set(&out->metadata, key, val, 0);
-        }
     }
     s->nb_scored++;
     s->t_end = av_gettime_relative();
     if (s->log && !s->log_error) {
-        const double ts = dist && dist->pts != AV_NOPTS_VALUE ? dist->pts * av_q2d(s->fs.time_base) : NAN;
+        const double ts = pts != AV_NOPTS_VALUE ? pts * av_q2d(ctx->inputs[0]->time_base) : NAN;
         /* flushed per frame; the library reports a failed write once */
-        ret = gpussim_log_write_frame(s->log, res->values, ts);
+        ret = gpussim_log_write_frame(s->log, values, ts);
         if (ret < 0) {
             s->log_error = AVERROR(-ret);
             return s->log_error;
@@ -585,148 +766,423 @@ static int record_scores(AVFilterContext *ctx, const struct gpussim_result *res,
     return 0;
 }
 
-/* Collects finished frames in order and sends them on.
- * mode 0: only what is done; 1: exactly one, waiting for it; 2: all, waiting. */
-static int collect_frames(AVFilterContext *ctx, int mode)
+/* The frame sent last is recorded once the output asks for the next one:
+ * then downstream has taken it. One it never took (-frames:v N stops after
+ * asking for frame N + 1; trim drops the frame past its end, then closes)
+ * is not recorded, so the log and the summary hold exactly the frames the
+ * output took, the same in every run. */
+static int record_sent(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
-    int ret = 0;
+    int ret;
 
-    while (av_fifo_can_read(s->queue)) {
+    if (!s->sent_values)
+        return 0;
+    ret = record_scores(ctx, s->sent_values, s->sent_nb_values, s->sent_pts);
+    av_freep(&s->sent_values);
+    return ret;
+}
+
+/* ---- the output queue ------------------------------------------------------- */
+
+static void inflight_release(InFlight *e)
+{
+    for (int i = 0; i < MAX_INPUTS; i++) {
+        gpussim_libav_picture_unref(&e->pic[i]);
+        av_frame_free(&e->keep[i]);
+    }
+}
+
+static void inflight_free(InFlight **pe)
+{
+    InFlight *e = *pe;
+    if (!e)
+        return;
+    inflight_release(e);
+    av_frame_free(&e->dist);
+    av_freep(&e->values);
+    av_freep(pe);
+}
+
+static int queue_entry(AVFilterContext *ctx, InFlight *e)
+{
+    GpussimFilterContext *s = ctx->priv;
+    const int ret = av_fifo_write(s->queue, &e, 1);
+    if (ret < 0)
+        inflight_free(&e);
+    return ret;
+}
+
+/* A distorted frame that leaves without scores (counted for the warning at
+ * the end). */
+static int queue_unscored(AVFilterContext *ctx, AVFrame *frame, uint64_t *counter)
+{
+    InFlight *e = av_mallocz(sizeof(*e));
+    if (!e) {
+        av_frame_free(&frame);
+        return AVERROR(ENOMEM);
+    }
+    e->dist = frame;
+    e->state = ENTRY_UNSCORED;
+    (*counter)++;
+    return queue_entry(ctx, e);
+}
+
+/* Stores the results of submitted frames in their entries, in order: all
+ * that are done, or (wait) up to and including the oldest one. The device
+ * frames an entry kept are released as soon as its scores are in. */
+static int collect_results(AVFilterContext *ctx, int wait)
+{
+    GpussimFilterContext *s = ctx->priv;
+    const size_t n = av_fifo_can_read(s->queue);
+
+    for (size_t k = 0; k < n; k++) {
         struct gpussim_result res;
         InFlight *e;
-        AVFrame *out;
+        int ret;
 
-        ret = gpussim_collect(s->gs, &res, mode != 0);
-        if (ret == 0)
-            break;
-        av_fifo_read(s->queue, &e, 1);
+        av_fifo_peek(s->queue, &e, 1, k);
+        if (e->state != ENTRY_SUBMITTED)
+            continue;
+        ret = gpussim_collect(s->gs, &res, wait);
+        if (!ret)
+            return 0;
         if (ret < 0) {
-            inflight_free(&e);
             s->frame_failed = 1;
             return AVERROR(-ret);
         }
-        out = e->dist;
-        e->dist = NULL;
-        inflight_free(&e);
-        ret = record_scores(ctx, &res, out, out);
-        if (ret < 0) {
-            av_frame_free(&out);
-            return ret;
-        }
-        s->produced = 1;
-        ret = ff_filter_frame(ctx->outputs[0], out);
-        if (ret < 0 || mode == 1)
-            return ret;
-    }
-    return ret < 0 ? ret : 0;
-}
-
-static int check_frame(AVFilterContext *ctx, const AVFrame *f, int input)
-{
-    GpussimFilterContext *s = ctx->priv;
-    char lb[64];
-    const char *what = input == s->nb_inputs - 1 ? "reference"
-                     : s->nb_inputs == 2 ? "distorted"
-                     : (snprintf(lb, sizeof(lb), "distorted input %d", input), lb);
-    if (f->width != s->width || f->height != s->height) {
-        /* the pair's frame number: the index the library would give it */
-        const uint64_t n = s->nb_scored + av_fifo_can_read(s->queue);
-        av_log(ctx, AV_LOG_ERROR,
-               "%s frame %" PRIu64 " is %dx%d, but earlier frames were %dx%d: sizes changed "
-               "mid-stream, which gpussim does not follow (scale both inputs to a fixed size)\n",
-               what, n, f->width, f->height, s->width, s->height);
-        return AVERROR(EINVAL);
+        e->values = av_memdup(res.values, res.nb_values * sizeof(*res.values));
+        if (!e->values)
+            return AVERROR(ENOMEM);
+        e->nb_values = res.nb_values;
+        e->index = res.index;
+        e->state = ENTRY_DONE;
+        inflight_release(e);
+        if (wait)
+            return 1;
     }
     return 0;
 }
 
-/* framesync's repeatlast (the default) scores distorted frames past the
- * reference's end against its last frame: count them for a warning at the
- * end. The reference has ended when framesync took its input out of the
- * sync (sync 0); a frame is repeated when it served the previous pair too
- * and the distorted frame lies past its duration (when known). */
-static void count_repeated_ref(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
+/* Sends the oldest entry downstream, once it is done: the frames the output
+ * carries, the log and the summary hold exactly the same frames (one per
+ * request of the output, so an output closed early, -frames:v N, has taken
+ * exactly N). 1: sent, 0: not done yet. */
+static int send_oldest(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
-    const int r = s->nb_inputs - 1;
-    const int ended = s->fs.in[r].sync == 0;
-
-    if (ended && ref->pts == s->last_ref_pts && ref->pts != AV_NOPTS_VALUE &&
-        (ref->duration <= 0 || dist->pts == AV_NOPTS_VALUE ||
-         dist->pts >= ref->pts + av_rescale_q(ref->duration, ctx->inputs[r]->time_base,
-                                              s->fs.time_base)))
-        s->nb_repeated++;
-    s->last_ref_pts = ref->pts;
-}
-
-static int do_gpussim(FFFrameSync *fs)
-{
-    AVFilterContext *ctx = fs->parent;
-    GpussimFilterContext *s = ctx->priv;
-    struct gpussim_picture pics[MAX_INPUTS];
-    const struct gpussim_picture *dis[GPUSSIM_MAX_DISTORTED];
-    AVFrame *frames[MAX_INPUTS] = { NULL };
-    const int nr = s->nb_renditions, ri = s->nb_inputs - 1;
-    InFlight *e = NULL;
-    int64_t idx;
+    InFlight *e;
+    AVFrame *out;
     int ret;
 
-    /* ff_framesync_dualinput_get() for N inputs: input 0 is the output frame
-     * (owned); the others are lent by framesync */
-    ret = ff_framesync_get_frame(fs, 0, &frames[0], 1);
+    if (av_fifo_peek(s->queue, &e, 1, 0) < 0 || e->state == ENTRY_SUBMITTED)
+        return 0;
+    av_fifo_drain2(s->queue, 1);
+    out = e->dist;
+    e->dist = NULL;
+    if ((ret = record_sent(ctx)) < 0) {
+        inflight_free(&e);
+        av_frame_free(&out);
+        return ret;
+    }
+    if (e->state == ENTRY_DONE) {
+        set_metadata(s, e->values, e->nb_values, out);
+        s->sent_values = e->values;
+        s->sent_nb_values = e->nb_values;
+        s->sent_pts = out->pts;
+        e->values = NULL;
+    }
+    inflight_free(&e);
+    if (out->pts != AV_NOPTS_VALUE)
+        s->out_end_pts = out->pts + (out->duration > 0 ? out->duration : 0);
+    ret = ff_filter_frame(ctx->outputs[0], out);
+    return ret < 0 ? ret : 1;
+}
+
+/* ---- offset search (sync_window) ------------------------------------------- */
+
+/* Gives one frame of input i to the offset search: a distorted rendition to
+ * its own search, the reference to every one. Device frames are downloaded
+ * (the search reads a 4x4-averaged luma copy on the host). */
+static int sync_add(AVFilterContext *ctx, int i, const AVFrame *f)
+{
+    GpussimFilterContext *s = ctx->priv;
+    const int ri = s->nb_inputs - 1;
+    struct gpussim_picture pic = { .memory = GPUSSIM_MEMORY_HOST };
+    AVFrame *sw = NULL;
+    int ret = 0;
+
+    if (s->in[i].nb_read > (uint64_t)gpussim_sync_frames(s->syncs[0]))
+        return 0;
+    if (f->hw_frames_ctx) {
+        sw = av_frame_alloc();
+        if (!sw)
+            return AVERROR(ENOMEM);
+        ret = av_hwframe_transfer_data(sw, f, 0);
+        if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "sync_window: cannot download a frame for the offset "
+                   "search: %s\n", av_err2str(ret));
+            goto fail;
+        }
+        f = sw;
+    }
+    for (int p = 0; p < GPUSSIM_MAX_PLANES && f->data[p]; p++) {
+        pic.data[p] = f->data[p];
+        pic.stride[p] = f->linesize[p];
+    }
+    for (int k = 0; k < s->nb_renditions; k++)
+        if (i == ri || i == k)
+            if ((ret = gpussim_sync_add(s->syncs[k], i == ri, &pic)) < 0) {
+                ret = AVERROR(-ret);
+                goto fail;
+            }
+    ret = 0;
+fail:
+    av_frame_free(&sw);
+    return ret;
+}
+
+/* Reads one frame of input i into its queue: 1 read, 0 none available (a
+ * request was made, or the input ended: q->eof), < 0 error. */
+static int read_input(AVFilterContext *ctx, int i)
+{
+    GpussimFilterContext *s = ctx->priv;
+    InputQueue *q = &s->in[i];
+    AVFilterLink *l = ctx->inputs[i];
+    QueuedFrame qf;
+    int64_t pts;
+    int ret, status;
+
+    if (q->eof)
+        return 0;
+    ret = ff_inlink_consume_frame(l, &qf.frame);
     if (ret < 0)
         return ret;
-    av_assert0(frames[0]);
-    frames[0]->pts = av_rescale_q(fs->pts, fs->time_base, ctx->outputs[0]->time_base);
-    for (int i = 1; i < s->nb_inputs; i++) {
-        ret = ff_framesync_get_frame(fs, i, &frames[i], 0);
-        if (ret < 0) {
-            av_frame_free(&frames[0]);
-            return ret;
-        }
+    if (!ret) {
+        if (ff_inlink_acknowledge_status(l, &status, &pts))
+            q->eof = 1;
+        else
+            ff_inlink_request_frame(l);
+        return 0;
     }
-    if (!frames[ri] || ctx->is_disabled) {
-        /* eof_action=pass: the reference ended; frames leave unscored, in order */
-        ret = collect_frames(ctx, 2);
-        if (ret < 0) {
-            av_frame_free(&frames[0]);
-            return ret;
-        }
-        s->produced = 1;
-        return ff_filter_frame(ctx->outputs[0], frames[0]);
+    if ((ret = check_frame(ctx, qf.frame, i)) < 0) {
+        av_frame_free(&qf.frame);
+        return ret;
     }
-    for (int i = 1; i < ri; i++) {
-        /* a rendition that ended would be scored with its last frame
-         * repeated (repeatlast): a wrong number, so an error */
-        const int repeated = frames[i] && s->fs.in[i].sync == 0 &&
-                             frames[i]->pts == s->last_pts[i] && frames[i]->pts != AV_NOPTS_VALUE;
-        const uint64_t n = s->nb_scored + av_fifo_can_read(s->queue);
-        if (frames[i] && !repeated) {
-            s->last_pts[i] = frames[i]->pts;
-            continue;
-        }
-        av_log(ctx, AV_LOG_ERROR,
-               "distorted input %d (rendition %d) has no frame for frame %" PRIu64 " of input 0 "
-               "(it %s): the renditions of a ladder must cover the same frames; use shortest=1 "
-               "to stop at the shortest one\n", i, i, n, repeated ? "ended" : "ended or starts later");
-        av_frame_free(&frames[0]);
+    qf.t = frame_time(ctx, i, qf.frame);
+    if (q->nb_read && qf.t <= q->last_t) {
+        char lb[64];
+        av_log(ctx, AV_LOG_ERROR, "%s: frame %" PRIu64 " has time %.6f s, not after the previous "
+               "frame's %.6f s: the frames must come in order of their timestamps\n",
+               input_name(s, i, lb, sizeof(lb)), q->nb_read, qf.t / 1e6, q->last_t / 1e6);
+        av_frame_free(&qf.frame);
         return AVERROR(EINVAL);
     }
+    if (q->nb_read)
+        q->interval = qf.t - q->last_t;
+    q->last_t = qf.t;
+    q->nb_read++;
+    if (q->to_skip) {
+        /* before the inputs' common start (sync offset) */
+        q->to_skip--;
+        if (!i)
+            return (ret = queue_unscored(ctx, qf.frame, &s->nb_sync_skipped)) < 0 ? ret : 1;
+        av_frame_free(&qf.frame);
+        return 1;
+    }
+    if (!q->base_set) {
+        /* sync_window's search re-bases every input at the common start */
+        q->base = s->align == ALIGN_PTS && !s->sync ? 0 : qf.t;
+        q->base_set = 1;
+    }
+    ret = av_fifo_write(q->fifo, &qf, 1);
+    if (ret < 0) {
+        av_frame_free(&qf.frame);
+        return ret;
+    }
+    if (s->sync && !s->sync_done && (ret = sync_add(ctx, i, qf.frame)) < 0)
+        return ret;
+    return 1;
+}
 
-    s->consumed = 1;
-    e = av_mallocz(sizeof(*e));
+/* How long frame qf lasts on input i's timeline: the longer of its own
+ * duration and the input's frame interval (a select= keeps the source's
+ * durations), else input 0's interval. */
+static int64_t frame_span(AVFilterContext *ctx, int i, const QueuedFrame *qf)
+{
+    GpussimFilterContext *s = ctx->priv;
+    const int64_t d = qf->frame->duration > 0
+                    ? av_rescale_q(qf->frame->duration, ctx->inputs[i]->time_base, AV_TIME_BASE_Q) : 0;
+    if (d > 0 || s->in[i].interval > 0)
+        return FFMAX(d, s->in[i].interval);
+    return s->in[0].interval > 0 ? s->in[0].interval : 40000;
+}
+
+/* Finds input i's partner of a distorted frame at time t (input 0's
+ * timeline, already made relative to its base). The chosen frame stays at
+ * the front of the queue: it may serve the next distorted frame too. */
+static int match_input(AVFilterContext *ctx, int i, int64_t t)
+{
+    GpussimFilterContext *s = ctx->priv;
+    InputQueue *q = &s->in[i];
+    QueuedFrame a, b;
+
+    for (;;) {
+        int ret;
+        const size_t n = av_fifo_can_read(q->fifo);
+        if (n >= 2) {
+            int64_t ta, tb;
+            av_fifo_peek(q->fifo, &a, 1, 0);
+            av_fifo_peek(q->fifo, &b, 1, 1);
+            ta = a.t - q->base;
+            tb = b.t - q->base;
+            /* the next frame is a better partner: the front one is done */
+            if (s->align == ALIGN_PTS ? tb <= t : FFABS(tb - t) < FFABS(ta - t)) {
+                av_fifo_drain2(q->fifo, 1);
+                av_frame_free(&a.frame);
+                continue;
+            }
+            break;
+        }
+        if (n == 1) {
+            av_fifo_peek(q->fifo, &a, 1, 0);
+            /* a frame later than t settles it (those after it are later still) */
+            if (a.t - q->base >= t || q->eof)
+                break;
+        } else if (q->eof) {
+            return MATCH_ENDED; /* an input that never gave a frame */
+        }
+        ret = read_input(ctx, i);
+        if (ret < 0)
+            return ret;
+        if (!ret && !q->eof)
+            return MATCH_NEED_INPUT;
+    }
+    av_fifo_peek(q->fifo, &a, 1, 0);
+    if (s->align == ALIGN_PTS && a.t - q->base > t)
+        return MATCH_BEFORE_START;
+    if (q->eof && av_fifo_can_read(q->fifo) == 1) {
+        /* past the last frame: nearer to where its successor would be
+         * (align=pts: at or after it), as framesync's repeatlast counts */
+        const int64_t span = frame_span(ctx, i, &a), d = t - (a.t - q->base);
+        if (s->align == ALIGN_PTS ? d >= span : 2 * d > span)
+            return MATCH_ENDED;
+    }
+    return MATCH_OK;
+}
+
+/* Runs the offset search once every input has given the frames it needs
+ * (or ended), then drops the frames before the inputs' common start:
+ * input 0's pass through unscored. 1 done, 0 waiting for input. */
+static int sync_search(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+    const int ri = s->nb_inputs - 1;
+    const uint64_t need = gpussim_sync_frames(s->syncs[0]);
+    int offset[GPUSSIM_MAX_DISTORTED], start = 0, waiting = 0, ret;
+    char la[64];
+
+    for (int i = 0; i < s->nb_inputs; i++)
+        while (s->in[i].nb_read < need && !s->in[i].eof) {
+            ret = read_input(ctx, i);
+            if (ret < 0)
+                return ret;
+            if (!ret && !s->in[i].eof) {
+                waiting = 1;
+                break;
+            }
+        }
+    if (waiting)
+        return 0;
+    for (int i = 0; i < s->nb_inputs; i++)
+        if (!s->in[i].nb_read) {
+            av_log(ctx, AV_LOG_ERROR, "%s has no frames\n", input_name(s, i, la, sizeof(la)));
+            return AVERROR(EINVAL);
+        }
+    for (int k = 0; k < s->nb_renditions; k++) {
+        double psnr, next;
+        ret = gpussim_sync_find(s->syncs[k], &offset[k], &psnr, &next);
+        if (ret < 0)
+            return AVERROR(-ret);
+        av_log(ctx, AV_LOG_INFO, "sync_window=%d: %s %s (offset %+d: its frame i is scored "
+               "against reference frame i%+d; luma PSNR %.2f dB, next best offset %.2f dB)\n",
+               s->sync_window, input_label(s, k, la, sizeof(la)),
+               offset[k] > 0 ? "starts later in the content than the reference"
+               : offset[k] < 0 ? "has frames before the reference's first" : "starts with the reference",
+               offset[k], offset[k], psnr, next);
+        if (psnr - next < 1.0)
+            av_log(ctx, AV_LOG_WARNING, "sync_window=%d: the offset of %s is uncertain (the next "
+                   "best is within 1 dB): check it, or give the inputs more distinct frames\n",
+                   s->sync_window, input_label(s, k, la, sizeof(la)));
+        s->sync_offset[k] = offset[k];
+        start = FFMAX(start, offset[k]);
+    }
+    /* the common start: reference frame `start`, rendition k's frame
+     * start - offset[k] */
+    for (int i = 0; i < s->nb_inputs; i++) {
+        InputQueue *q = &s->in[i];
+        QueuedFrame f;
+        q->to_skip = i == ri ? start : start - offset[i];
+        while (q->to_skip && av_fifo_read(q->fifo, &f, 1) >= 0) {
+            q->to_skip--;
+            if (i)
+                av_frame_free(&f.frame);
+            else if ((ret = queue_unscored(ctx, f.frame, &s->nb_sync_skipped)) < 0)
+                return ret;
+        }
+        q->base_set = av_fifo_peek(q->fifo, &f, 1, 0) >= 0;
+        if (q->base_set)
+            q->base = f.t;
+    }
+    for (int k = 0; k < s->nb_renditions; k++)
+        gpussim_sync_destroy(&s->syncs[k]);
+    s->sync_done = 1;
+    ret = open_log(ctx);
+    return ret < 0 ? ret : 1;
+}
+
+/* Submits a stalled entry (the library was full): 1 submitted, 0 still full. */
+static int submit_entry(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+    InFlight *e = s->stalled;
+    const struct gpussim_picture *dis[GPUSSIM_MAX_DISTORTED];
+    const int nr = s->nb_renditions, ri = s->nb_inputs - 1;
+    int64_t idx;
+
+    for (int k = 0; k < nr; k++)
+        dis[k] = &e->pics[k];
+    if (!s->nb_scored && !av_fifo_can_read(s->queue))
+        s->t_start = av_gettime_relative();
+    idx = gpussim_submit_multi(s->gs, &e->pics[ri], dis, nr);
+    if (idx == -EAGAIN)
+        return 0;
+    s->stalled = NULL;
+    if (idx < 0) {
+        av_log(ctx, AV_LOG_ERROR, "cannot submit frame: %s\n", gpussim_strerror((int)idx));
+        inflight_free(&e);
+        return AVERROR(-(int)idx);
+    }
+    e->state = ENTRY_SUBMITTED;
+    return queue_entry(ctx, e) < 0 ? AVERROR(ENOMEM) : 1;
+}
+
+/* Prepares the pictures of one frame (dist: input 0's frame, owned; the
+ * others lent by the queues) and submits it. */
+static int score_frame(AVFilterContext *ctx, AVFrame *dist, AVFrame **frames)
+{
+    GpussimFilterContext *s = ctx->priv;
+    InFlight *e = av_mallocz(sizeof(*e));
+    int ret;
+
     if (!e) {
-        av_frame_free(&frames[0]);
+        av_frame_free(&dist);
         return AVERROR(ENOMEM);
     }
-    e->dist = frames[0];
-    for (int i = 0; i < s->nb_inputs; i++)
-        if ((ret = check_frame(ctx, frames[i], i)) < 0)
-            goto fail;
-    count_repeated_ref(ctx, frames[0], frames[ri]);
+    e->dist = dist;
+    frames[0] = dist;
     /* The library reads device memory after submit returns: keep the
-     * frames framesync only lends until the scores are in. */
+     * frames the queues only lend until the scores are in. */
     if (s->memory != GPUSSIM_MEMORY_HOST)
         for (int i = 1; i < s->nb_inputs; i++) {
             e->keep[i] = av_frame_clone(frames[i]);
@@ -737,73 +1193,235 @@ static int do_gpussim(FFFrameSync *fs)
             frames[i] = e->keep[i];
         }
     for (int i = 0; i < s->nb_inputs; i++)
-        if ((ret = gpussim_libav_picture(&s->dev, s->memory, &e->pic[i], i ? frames[i] : e->dist,
-                                         &pics[i])) < 0)
+        if ((ret = gpussim_libav_picture(&s->dev, s->memory, &e->pic[i], frames[i],
+                                         &e->pics[i])) < 0)
             goto fail;
-    for (int k = 0; k < nr; k++)
-        dis[k] = &pics[k];
-
-    if (!s->nb_scored && !av_fifo_can_read(s->queue))
-        s->t_start = av_gettime_relative();
-    while ((idx = gpussim_submit_multi(s->gs, &pics[ri], dis, nr)) == -EAGAIN) {
-        ret = collect_frames(ctx, 1);
-        if (ret < 0)
-            goto fail;
-        if (!av_fifo_can_read(s->queue) && gpussim_pending(s->gs)) {
-            ret = AVERROR_BUG;
-            goto fail;
-        }
-    }
-    if (idx < 0) {
-        ret = AVERROR(-(int)idx);
-        av_log(ctx, AV_LOG_ERROR, "cannot submit frame: %s\n", gpussim_strerror((int)idx));
-        goto fail;
-    }
-    ret = av_fifo_write(s->queue, &e, 1);
-    if (ret < 0) {
-        /* submitted but untracked: wait for it so no device read outlives e */
-        struct gpussim_result res;
-        while (gpussim_pending(s->gs) > (int)av_fifo_can_read(s->queue))
-            gpussim_collect(s->gs, &res, 1);
-        goto fail;
-    }
-    return collect_frames(ctx, 0);
+    s->stalled = e;
+    ret = submit_entry(ctx);
+    return ret < 0 ? ret : 1;
 
 fail:
     inflight_free(&e);
     return ret;
 }
 
-/* framesync signals EOF on the output itself, after which no frame may be
- * sent: the frames in flight are flushed first whenever an input that can
- * end the output has reported its end. */
+/* Whether input i holds a frame past the distorted input's last frame (at
+ * time t, lasting span): the input is longer. AVERROR(EAGAIN): not known
+ * yet (its next frame was asked for). */
+static int input_has_more(AVFilterContext *ctx, int i, int64_t t, int64_t span)
+{
+    GpussimFilterContext *s = ctx->priv;
+    InputQueue *q = &s->in[i];
+
+    for (;;) {
+        const size_t n = av_fifo_can_read(q->fifo);
+        int ret;
+        for (size_t k = 0; k < n; k++) {
+            QueuedFrame f;
+            av_fifo_peek(q->fifo, &f, 1, k);
+            /* past what input 0's last frame covered */
+            if (!s->nb_paired || 2 * (f.t - q->base - t) > span)
+                return 1;
+        }
+        if (q->eof)
+            return 0;
+        ret = read_input(ctx, i);
+        if (ret < 0)
+            return ret;
+        if (!ret && !q->eof)
+            return AVERROR(EAGAIN);
+    }
+}
+
+/* The pairing ends because input `who` has no frame for the next distorted
+ * frame (input 0 ended, or another input did with eof_action=endall). Says
+ * so when another input is longer; 1 done, 0 waiting for input. */
+static int end_pairing(AVFilterContext *ctx, int who)
+{
+    GpussimFilterContext *s = ctx->priv;
+    char la[64], lb[64];
+
+    if (!s->in[who].nb_read) {
+        av_log(ctx, AV_LOG_ERROR, "%s has no frames\n", input_name(s, who, la, sizeof(la)));
+        return AVERROR(EINVAL);
+    }
+    if (!who) {
+        for (int i = 1; i < s->nb_inputs; i++) {
+            const int more = s->in[i].told ? 0 : input_has_more(ctx, i, s->last_t, s->last_span);
+            if (more < 0)
+                return more == AVERROR(EAGAIN) ? 0 : more;
+            s->in[i].told = 1;
+            if (!more)
+                continue;
+            av_log(ctx, AV_LOG_WARNING, "%s ended after %" PRIu64 " frames, %s has more; scored %"
+                   PRIu64 "\n", s->nb_inputs == 2 ? "the distorted input" : "distorted input 0",
+                   s->in[0].nb_read, input_name(s, i, lb, sizeof(lb)), s->nb_paired);
+        }
+    } else {
+        for (int i = 1; i < s->nb_inputs; i++)
+            if (!s->in[i].nb_read) {
+                av_log(ctx, AV_LOG_ERROR, "%s has no frames\n", input_name(s, i, la, sizeof(la)));
+                return AVERROR(EINVAL);
+            }
+        av_log(ctx, AV_LOG_WARNING, "%s ended after %" PRIu64 " frames, %s has more; scored %"
+               PRIu64 " (eof_action=repeat scores the rest against its last frame)\n",
+               input_name(s, who, la, sizeof(la)), s->in[who].nb_read,
+               s->nb_inputs == 2 ? "the distorted input" : "distorted input 0", s->nb_paired);
+    }
+    s->ended = 1;
+    return 1;
+}
+
+/* Pairs input 0's next frame: 1 it was queued (scored or passed through),
+ * 0 waiting for input or for room in the library, AVERROR_EOF when the
+ * pairing has ended. */
+static int pair_next(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+    InputQueue *q0 = &s->in[0];
+    AVFrame *frames[MAX_INPUTS] = { NULL };
+    int status[MAX_INPUTS] = { 0 }, ended = -1, before = 0;
+    QueuedFrame d;
+    int64_t t;
+    int ret;
+
+    if (s->ended)
+        return AVERROR_EOF;
+    if (s->stalled) {
+        ret = submit_entry(ctx);
+        if (ret <= 0)
+            return ret;
+    }
+    if (s->sync && !s->sync_done) {
+        ret = sync_search(ctx);
+        if (ret <= 0)
+            return ret;
+    }
+    if (s->ending) {
+        ret = end_pairing(ctx, s->ending - 1);
+        return ret <= 0 ? ret : AVERROR_EOF;
+    }
+    if (!av_fifo_can_read(q0->fifo)) {
+        ret = read_input(ctx, 0);
+        if (ret <= 0) {
+            if (ret < 0 || !q0->eof)
+                return ret;
+            s->ending = 1;
+            ret = end_pairing(ctx, 0);
+            return ret <= 0 ? ret : AVERROR_EOF;
+        }
+        if (!av_fifo_can_read(q0->fifo))
+            return 1; /* the frame was one to skip (sync offset): passed through */
+    }
+    av_fifo_peek(q0->fifo, &d, 1, 0);
+    t = d.t - q0->base;
+    for (int i = 1; i < s->nb_inputs; i++) {
+        status[i] = match_input(ctx, i, t);
+        if (status[i] < 0)
+            return status[i];
+    }
+    for (int i = 1; i < s->nb_inputs; i++)
+        if (status[i] == MATCH_NEED_INPUT)
+            return 0; /* read_input() asked for its next frame */
+    for (int i = s->nb_inputs - 1; i >= 1; i--) {
+        if (status[i] == MATCH_ENDED)
+            ended = i;
+        before |= status[i] == MATCH_BEFORE_START;
+    }
+    if (ended > 0 && s->eof_action == EOF_ACTION_ENDALL) {
+        s->ending = ended + 1;
+        ret = end_pairing(ctx, ended);
+        return ret <= 0 ? ret : AVERROR_EOF;
+    }
+    av_fifo_drain2(q0->fifo, 1);
+    s->last_t = t;
+    s->last_span = frame_span(ctx, 0, &d);
+    if (before)
+        return queue_unscored(ctx, d.frame, &s->nb_before_start);
+    if (ended > 0 && s->eof_action == EOF_ACTION_PASS)
+        return queue_unscored(ctx, d.frame, &s->nb_passed);
+    for (int i = 1; i < s->nb_inputs; i++) {
+        QueuedFrame r;
+        av_fifo_peek(s->in[i].fifo, &r, 1, 0);
+        frames[i] = r.frame;
+        s->in[i].nb_repeated += status[i] == MATCH_ENDED;
+    }
+    s->nb_paired++;
+    return score_frame(ctx, d.frame, frames);
+}
+
+/* ---- activation ------------------------------------------------------------ */
+
+/* An error ends the run: the frames already scored before it are recorded
+ * (log and summary) in order, as far as the device delivers them; a frame
+ * that failed on the device ends the recording (the frames after it are not
+ * trusted). Frames the output closed on (uninit) are not recorded: they
+ * were never sent. */
+static int fail_run(AVFilterContext *ctx, int err)
+{
+    GpussimFilterContext *s = ctx->priv;
+    const size_t n = s->queue ? av_fifo_can_read(s->queue) : 0;
+
+    if (record_sent(ctx) < 0)
+        return err;
+    for (size_t k = 0; k < n; k++) {
+        InFlight *e;
+        av_fifo_peek(s->queue, &e, 1, k);
+        if (e->state == ENTRY_SUBMITTED && (s->frame_failed || collect_results(ctx, 1) < 0))
+            break;
+        if (e->state == ENTRY_DONE) {
+            if (record_scores(ctx, e->values, e->nb_values, e->dist->pts) < 0)
+                break;
+            e->state = ENTRY_UNSCORED; /* recorded: not again */
+        }
+    }
+    return err;
+}
+
 static int activate(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
+    AVFilterLink *outlink = ctx->outputs[0];
     int ret;
 
-    if (s->queue && av_fifo_can_read(s->queue)) {
-        /* an input whose end ends the output: input 0, or another one
-         * whose end stops the sync (shortest) */
-        int ending = ff_outlink_get_status(ctx->inputs[0]);
-        for (int i = 1; i < s->nb_inputs && !ending; i++)
-            ending = ff_outlink_get_status(ctx->inputs[i]) && s->fs.in[i].after == EXT_STOP;
-        if (ending) {
-            ret = collect_frames(ctx, 2);
-            if (ret < 0)
-                return ret;
-        }
+    /* downstream closed the output (-frames:v N, trim): nothing more is
+     * read; frames not sent are not recorded (uninit) */
+    if (ff_outlink_get_status(outlink)) {
+        for (int i = 0; i < s->nb_inputs; i++)
+            ff_inlink_set_status(ctx->inputs[i], AVERROR_EOF);
+        return 0;
     }
-    s->consumed = s->produced = 0;
-    ret = ff_framesync_activate(&s->fs);
+    if (ff_outlink_frame_wanted(outlink) && (ret = record_sent(ctx)) < 0)
+        return fail_run(ctx, ret);
+    ret = collect_results(ctx, 0);
     if (ret < 0)
-        return ret;
-    /* A pair went into the pipeline and no frame came out: the output's
-     * request is still pending, so nobody else will wake this filter in a
-     * pull-driven graph (lavfi device, ffprobe). Run again: framesync then
-     * requests the next input frames on the output's behalf. */
-    if (s->consumed && !s->produced && ff_outlink_frame_wanted(ctx->outputs[0]))
-        ff_filter_set_ready(ctx, 100);
+        return fail_run(ctx, ret);
+    /* pair and submit as far as the inputs and the library allow */
+    while ((ret = pair_next(ctx)) > 0)
+        ;
+    if (ret < 0 && ret != AVERROR_EOF)
+        return fail_run(ctx, ret);
+    if (!ff_outlink_frame_wanted(outlink))
+        return 0;
+    ret = send_oldest(ctx);
+    if (ret)
+        return ret < 0 ? fail_run(ctx, ret) : 0;
+    if (av_fifo_can_read(s->queue)) {
+        /* the oldest frame is on the device: wait for it when nothing else
+         * can move (the library is full, or the inputs are done); else the
+         * input requests made above bring this filter back */
+        if (!s->stalled && !s->ended)
+            return 0;
+        ret = collect_results(ctx, 1);
+        if (ret >= 0)
+            ret = send_oldest(ctx);
+        return ret < 0 ? fail_run(ctx, ret) : 0;
+    }
+    if (s->ended) {
+        for (int i = 0; i < s->nb_inputs; i++)
+            ff_inlink_set_status(ctx->inputs[i], AVERROR_EOF);
+        ff_outlink_set_status(outlink, AVERROR_EOF, s->out_end_pts);
+    }
     return 0;
 }
 
@@ -816,19 +1434,9 @@ static int config_output(AVFilterLink *outlink)
     FilterLink *ol = ff_filter_link(outlink);
     int ret;
 
-    ret = ff_framesync_init(&s->fs, ctx, s->nb_inputs);
-    if (ret < 0)
-        return ret;
-    /* ff_framesync_init_dualinput()'s settings: input 0 drives the output;
-     * the other renditions follow it like the reference */
-    for (int i = 0; i < s->nb_inputs; i++) {
-        s->fs.in[i].time_base = ctx->inputs[i]->time_base;
-        s->fs.in[i].sync      = i ? 1 : 2;
-        s->fs.in[i].before    = i ? EXT_NULL : EXT_STOP;
-        s->fs.in[i].after     = EXT_INFINITY;
-    }
     outlink->w = mainlink->w;
     outlink->h = mainlink->h;
+    /* the output is input 0's frames, timestamps untouched */
     outlink->time_base = mainlink->time_base;
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
     ol->frame_rate = il->frame_rate;
@@ -837,17 +1445,32 @@ static int config_output(AVFilterLink *outlink)
         if (!ol->hw_frames_ctx)
             return AVERROR(ENOMEM);
     }
-    ret = ff_framesync_configure(&s->fs);
-    if (ret < 0)
-        return ret;
-    outlink->time_base = s->fs.time_base;
-
     ret = config_library(ctx);
     if (ret < 0)
         return ret;
     s->queue = av_fifo_alloc2(8, sizeof(InFlight *), AV_FIFO_FLAG_AUTO_GROW);
     if (!s->queue)
         return AVERROR(ENOMEM);
+    for (int i = 0; i < s->nb_inputs; i++) {
+        s->in[i].fifo = av_fifo_alloc2(4, sizeof(QueuedFrame), AV_FIFO_FLAG_AUTO_GROW);
+        if (!s->in[i].fifo)
+            return AVERROR(ENOMEM);
+    }
+    if (s->sync_window) {
+        struct gpussim_sync_params sp = { 0 };
+        sp.format = s->format;
+        sp.window = s->sync_window;
+        sp.log_cb = log_from_library;
+        sp.log_opaque = ctx;
+        for (int k = 0; k < s->nb_renditions; k++) {
+            ret = gpussim_sync_create(&s->syncs[k], &sp);
+            if (ret < 0)
+                return AVERROR(-ret);
+        }
+        s->sync = 1;
+        /* the log opens once the offset is known (it records it) */
+        return check_log_path(ctx);
+    }
     return open_log(ctx);
 }
 
@@ -870,10 +1493,11 @@ static av_cold int init(AVFilterContext *ctx)
         if ((ret = ff_append_inpad_free_name(ctx, &pad)) < 0)
             return ret;
     }
-    s->fs.on_event = do_gpussim;
-    s->last_ref_pts = AV_NOPTS_VALUE;
-    for (int i = 0; i < MAX_INPUTS; i++)
-        s->last_pts[i] = AV_NOPTS_VALUE;
+    /* framesync's option names, kept for the command lines that use them */
+    if (s->shortest == 1)
+        s->eof_action = EOF_ACTION_ENDALL;
+    else if (s->repeatlast == 1)
+        s->eof_action = EOF_ACTION_REPEAT;
     if (s->clip_db && !s->db)
         av_log(ctx, AV_LOG_WARNING, "clip_db has no effect without db=1\n");
     return 0;
@@ -921,30 +1545,59 @@ static void print_summary(AVFilterContext *ctx)
         av_log(ctx, detail ? AV_LOG_VERBOSE : AV_LOG_INFO, "%s\n", line);
     }
 }
-
 static av_cold void uninit(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
+    uint64_t dropped = 0;
+    char lb[64];
 
-    ff_framesync_uninit(&s->fs);
-
-    /* Frames still in flight (an error or an early stop ended the graph)
-     * were scored or are being scored: wait for them and record their scores
-     * in the pools and the log, so the log is complete for what was read. */
+    /* Frames scored but never sent (the output was closed early, or an
+     * error ended the graph) are not recorded: the log, the summary and the
+     * output hold the same frames. Those on the device are waited for, so
+     * no device read outlives its frame. */
+    if (s->stalled)
+        inflight_free(&s->stalled);
+    dropped += !!s->sent_values;
+    av_freep(&s->sent_values);
     if (s->queue) {
         InFlight *e;
         while (av_fifo_read(s->queue, &e, 1) >= 0) {
             struct gpussim_result res;
-            if (s->gs && gpussim_collect(s->gs, &res, 1) > 0 && !s->frame_failed)
-                record_scores(ctx, &res, e->dist, NULL);
+            if (e->state == ENTRY_SUBMITTED && s->gs)
+                gpussim_collect(s->gs, &res, 1);
+            dropped += e->state != ENTRY_UNSCORED;
             inflight_free(&e);
         }
         av_fifo_freep2(&s->queue);
     }
-    if (s->nb_repeated)
-        av_log(ctx, AV_LOG_WARNING, "%" PRIu64 " distorted frame(s) were scored against the "
-               "reference's repeated last frame (the reference is shorter); use shortest=1 or "
-               "eof_action=endall to stop instead\n", s->nb_repeated);
+    for (int i = 0; i < MAX_INPUTS; i++) {
+        QueuedFrame f;
+        if (s->in[i].fifo)
+            while (av_fifo_read(s->in[i].fifo, &f, 1) >= 0)
+                av_frame_free(&f.frame);
+        av_fifo_freep2(&s->in[i].fifo);
+    }
+    for (int k = 0; k < GPUSSIM_MAX_DISTORTED; k++)
+        gpussim_sync_destroy(&s->syncs[k]);
+    if (dropped && !s->frame_failed)
+        av_log(ctx, AV_LOG_VERBOSE, "%" PRIu64 " frame(s) scored but not taken by the output are "
+               "not recorded (the log holds the %" PRIu64 " frame(s) it took)\n", dropped,
+               s->nb_scored);
+    for (int i = 1; i < s->nb_inputs; i++)
+        if (s->in[i].nb_repeated)
+            av_log(ctx, AV_LOG_WARNING, "%" PRIu64 " distorted frame(s) were scored against %s's "
+                   "repeated last frame (it is shorter; eof_action=repeat)\n",
+                   s->in[i].nb_repeated, input_name(s, i, lb, sizeof(lb)));
+    if (s->nb_before_start)
+        av_log(ctx, AV_LOG_WARNING, "%" PRIu64 " distorted frame(s) before the first frame of every "
+               "other input were passed through unscored (align=pts; align=start pairs each input "
+               "from its own first frame)\n", s->nb_before_start);
+    if (s->nb_passed)
+        av_log(ctx, AV_LOG_WARNING, "%" PRIu64 " distorted frame(s) after the end of a shorter "
+               "input were passed through unscored (eof_action=pass)\n", s->nb_passed);
+    if (s->nb_sync_skipped)
+        av_log(ctx, AV_LOG_WARNING, "%" PRIu64 " distorted frame(s) before the reference's first "
+               "frame (sync offset) were passed through unscored\n", s->nb_sync_skipped);
     close_log(ctx); /* first: its pools go into the summary's */
     if (s->gs)
         print_summary(ctx);
@@ -980,7 +1633,6 @@ const AVFilter ff_vf_gpussim = {
     .priv_class     = &gpussim_class,
     .flags          = AVFILTER_FLAG_DYNAMIC_INPUTS,
 #endif
-    .preinit        = gpussim_framesync_preinit,
     .init           = init,
     .uninit         = uninit,
     .activate       = activate,
