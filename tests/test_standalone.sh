@@ -4,9 +4,9 @@
 #
 # The source tree stands alone: a clone (or the release tarball) is all a
 # user has. Asserts:
-#   - no file of the tree refers to a folder beside the checkout (the
-#     ../shared of the project's development machines): tracked files in a
-#     git checkout, every file of the tree otherwise;
+#   - no file of the tree refers to a folder beside the checkout (the shared
+#     folder of the project's development machines): tracked files in a git
+#     checkout, every file of the tree otherwise;
 #   - every fixture file the tests read is there, at its exact size (a Git LFS
 #     pointer or a truncated copy is not a fixture), with its README and
 #     license;
