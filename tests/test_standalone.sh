@@ -22,7 +22,9 @@ top=$TOP_SRCDIR
 # (without build outputs)
 list=$(mktemp "${TMPDIR:-/tmp}/gpussim-standalone.XXXXXX") || exit 1
 trap 'rm -f "$list"' EXIT INT TERM
-if command -v git >/dev/null 2>&1 && git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+# (a checkout's own root only: an unpacked tarball may sit inside another one)
+gittop=$(git -C "$top" rev-parse --show-toplevel 2>/dev/null) || gittop=
+if [ -n "$gittop" ] && [ "$(cd "$gittop" && pwd -P)" = "$(cd "$top" && pwd -P)" ]; then
     git -C "$top" ls-files > "$list"
     how="tracked files"
 else
