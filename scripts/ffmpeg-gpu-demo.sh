@@ -40,12 +40,12 @@ if [ "$mode" = prepare ]; then
     strip "$dir/ffmpeg" 2>/dev/null || true
     cp "$0" "$dir/ffmpeg-gpu-demo.sh"
     cp "$(dirname "$0")/../tests/ffmpeg/compare.py" "$dir/compare.py"
-    fix=${GPUSSIM_FIXTURES:-$(dirname "$0")/../../shared/fixtures}/src01_576x324_3f
-    if [ -d "$fix" ]; then
-        mkdir -p "$dir/fixtures"
-        cp "$fix"/expected_8bit.json "$fix"/expected_10bit.json "$fix"/*.yuv420p.yuv \
-            "$fix"/*.yuv420p10le.yuv "$dir/fixtures/"
-    fi
+    fix=${GPUSSIM_FIXTURES:-$(dirname "$0")/../tests/fixtures}/src01_576x324_3f
+    [ -f "$fix/expected_8bit.json" ] ||
+        { echo "no fixtures at $fix (tests/fixtures of the checkout, or GPUSSIM_FIXTURES)" >&2; exit 1; }
+    mkdir -p "$dir/fixtures"
+    cp "$fix"/expected_8bit.json "$fix"/expected_10bit.json "$fix"/*.yuv420p.yuv \
+        "$fix"/*.yuv420p10le.yuv "$dir/fixtures/"
     for q in ref:10 dis:32; do
         name=${q%%:*} crf=${q##*:}
         [ -f "$dir/$name.mp4" ] && continue

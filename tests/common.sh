@@ -6,7 +6,8 @@
 # from the source tree or from the build folder):
 #   GPUSSIM_CLI       the built gpussim tool (default: GPUSSIM_BUILDDIR/gpussim,
 #                     ./gpussim, or build/gpussim of the source tree)
-#   GPUSSIM_FIXTURES  the libvmaf fixtures (default: ../shared/fixtures)
+#   GPUSSIM_FIXTURES  the libvmaf fixtures (default: tests/fixtures of the source
+#                     tree; a test that needs them fails when they are missing)
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP_SRCDIR=$(cd "$HERE/.." && pwd)
@@ -19,7 +20,7 @@ elif [ -x "$PWD/gpussim" ]; then
 else
     CLI=$TOP_SRCDIR/build/gpussim
 fi
-FIXTURES=${GPUSSIM_FIXTURES:-$TOP_SRCDIR/../shared/fixtures}
+FIXTURES=${GPUSSIM_FIXTURES:-$TOP_SRCDIR/tests/fixtures}
 
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
@@ -27,6 +28,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 # need_tool TOOL [WHAT FOR]: skip without TOOL
 need_tool() {
     command -v "$1" >/dev/null 2>&1 || skip "$1 is needed${2:+ $2}"
+}
+
+# need_fixtures: fail without the fixture files (part of every checkout)
+need_fixtures() {
+    [ -f "$FIXTURES/src01_576x324_3f/expected_8bit.json" ] ||
+        fail "the fixtures are missing: no $FIXTURES/src01_576x324_3f/expected_8bit.json (tests/fixtures of the checkout, or GPUSSIM_FIXTURES)"
 }
 
 # need_cli: fail when the tool is not built

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * A second, deliberately naive transcription of spec/METRICS.md: whole
+ * A second, deliberately naive transcription of docs/METRICS.md: whole
  * planes, textbook loops, no rings, no deinterleaving, no shared code with
  * the library except the constant tables. The optimised CPU backend must
  * match it bit for bit on any input. Built with -ffp-contract=off.

@@ -10,13 +10,13 @@
 # frames scored before the error present in valid JSON.
 #
 # Environment (set by `make check`): GPUSSIM_CLI = the built tool,
-# GPUSSIM_FIXTURES = the fixtures folder. Exits 77 (skip) without fixtures or
-# python3.
+# GPUSSIM_FIXTURES = the fixtures folder (default tests/fixtures). Fails
+# without the fixtures; exits 77 (skip) without python3.
 
 . "$(dirname "$0")/common.sh"
 FIX=$FIXTURES/src01_576x324_3f
 
-[ -f "$FIX/expected_8bit.json" ] || skip "fixtures not found (GPUSSIM_FIXTURES=$FIXTURES)"
+need_fixtures
 need_tool python3 "to parse the JSON output"
 need_cli
 

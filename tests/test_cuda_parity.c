@@ -9,7 +9,8 @@
  *   - the same frames as CUDA-memory pictures read in place, through an
  *     adopted context and stream (FFmpeg's AVCUDADeviceContext path): they
  *     must give exactly the values of the host pictures;
- *   - the libvmaf fixtures (when GPUSSIM_FIXTURES is set);
+ *   - the libvmaf fixtures (tests/fixtures, or GPUSSIM_FIXTURES; missing
+ *     fixtures fail the test);
  *   - ordering after the producer: pictures written on the legacy default
  *     stream (FFmpeg's) behind a gate that only the host opens. The frame
  *     must not complete while the gate is closed, and its scores must be
@@ -295,10 +296,8 @@ static void run_generated(void)
 static void run_fixtures(void)
 {
     const char *dir = test_fixtures_dir();
-    if (!dir) {
-        printf("fixtures not found (GPUSSIM_FIXTURES): skipped that part\n");
+    if (!dir)
         return;
-    }
     static const struct { const char *json, *suffix; int bd; } sets[] = {
         { "expected_8bit.json", "yuv420p", 8 },
         { "expected_10bit.json", "yuv420p10le", 10 },

@@ -17,6 +17,9 @@ for f in $(git -C "$top" ls-files); do
     *.md | .gitignore | LICENSE | COPYING.*) continue ;;
     # binary seed inputs of the fuzz targets: licensed by their folder's README.md
     tests/fuzz/corpus/*/*) continue ;;
+    # fixture frames (their LICENSE beside them) and measured values:
+    # tests/fixtures/README.md
+    tests/fixtures/src01_576x324_3f/*) continue ;;
     vf_gpussim/* | patches/*.patch | patches/*/*.patch) want=LGPL-2.1-or-later ;;
     *) want=BSD-2-Clause ;;
     esac

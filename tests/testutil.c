@@ -247,14 +247,28 @@ fail:
 
 /* ---- fixtures --------------------------------------------------------------- */
 
+#ifdef GPUSSIM_SRCDIR
+#define FIXTURES_DEFAULT GPUSSIM_SRCDIR "/tests/fixtures"
+#else
+#define FIXTURES_DEFAULT "tests/fixtures" /* relative: run from the source tree */
+#endif
+
 const char *test_fixtures_dir(void)
 {
     const char *d = getenv("GPUSSIM_FIXTURES");
-    static char buf[4096];
-    if (!d || !*d)
-        return NULL;
+    const char *src = getenv("GPUSSIM_SRCDIR");
+    static char dir[4096], buf[4200];
+    if (d && *d)
+        snprintf(dir, sizeof(dir), "%s", d);
+    else if (src && *src)
+        snprintf(dir, sizeof(dir), "%s/tests/fixtures", src);
+    else
+        snprintf(dir, sizeof(dir), "%s", FIXTURES_DEFAULT);
+    d = dir;
     snprintf(buf, sizeof(buf), "%s/src01_576x324_3f/expected_8bit.json", d);
     FILE *f = fopen(buf, "rb");
+    CHECK(f, "the fixtures are missing: cannot open %s (tests/fixtures of the checkout, or "
+             "GPUSSIM_FIXTURES)", buf);
     if (!f)
         return NULL;
     fclose(f);

@@ -74,7 +74,11 @@ void test_free_names(char **names, int n);
 
 /* ---- fixtures --------------------------------------------------------------- */
 
-/* Directory of the shared fixtures, or NULL (then tests skip). */
+/* The libvmaf fixtures folder: GPUSSIM_FIXTURES when set, else tests/fixtures
+ * of the source tree (the environment's GPUSSIM_SRCDIR, else the one
+ * Makefile.am compiles in, else relative to the working folder). The files
+ * are part of every checkout: when they are missing this counts a failed
+ * check naming the path, and returns NULL. */
 const char *test_fixtures_dir(void);
 /* Reads a whole file; NULL on failure. */
 uint8_t *test_read_file(const char *path, size_t *size);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * CPU reference kernels: the metric arithmetic exactly as spec/METRICS.md
+ * CPU reference kernels: the metric arithmetic exactly as docs/METRICS.md
  * states it, on planes already unpacked to one sample per element.
  *
  * These files are built with -ffp-contract=off: every a*b+c of the reference

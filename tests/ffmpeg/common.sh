@@ -3,14 +3,16 @@
 # Shared setup for the FFmpeg filter tests (sourced, POSIX sh).
 # Environment (set by make check; each has a default for running by hand):
 #   GPUSSIM_FFMPEG_DIR  folder with the built ffmpeg/ffprobe (BUILDDIR/_ffmpeg)
-#   GPUSSIM_FIXTURES    ../shared/fixtures
+#   GPUSSIM_FIXTURES    the libvmaf fixtures (tests/fixtures)
+# A test that sets NEED_FIXTURES=yes before sourcing this fails, before any
+# skip, when the fixture files are missing.
 #   GPUSSIM_CLI         the gpussim command line tool (optional for some checks)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=$(cd "$here/../.." && pwd)
 : "${GPUSSIM_FFMPEG_DIR:=$PWD/_ffmpeg}"
-: "${GPUSSIM_FIXTURES:=$top_srcdir/../shared/fixtures}"
+: "${GPUSSIM_FIXTURES:=$top_srcdir/tests/fixtures}"
 : "${GPUSSIM_CLI:=$PWD/gpussim}"
 : "${GPUSSIM_SCORE_RAW:=$PWD/tests/ffmpeg/score_raw}"
 FFMPEG=$GPUSSIM_FFMPEG_DIR/ffmpeg
@@ -23,6 +25,8 @@ skip() { echo "$test_name: SKIP: $*"; exit 77; }
 fail() { echo "$test_name: FAIL: $*" >&2; exit 1; }
 note() { echo "$test_name: $*"; }
 
+[ "${NEED_FIXTURES:-no}" = no ] || [ -f "$FIX/expected_8bit.json" ] ||
+    fail "the fixtures are missing: no $FIX/expected_8bit.json (tests/fixtures of the checkout, or GPUSSIM_FIXTURES)"
 [ "${NEED_FFMPEG:-yes}" = no ] || [ -x "$FFMPEG" ] || skip "no ffmpeg built at $FFMPEG (make ffmpeg)"
 command -v python3 >/dev/null 2>&1 || skip "python3 not found"
 

@@ -19,7 +19,8 @@
 # Asserts: libavfilter.so holds the filter and no dynamic dependency on
 # libgpussim, exports no gpussim_* symbol (FFmpeg's version script), and that
 # ffmpeg scores the fixtures exactly as libvmaf does (the fixture test, run
-# against this build).
+# against this build). Missing fixtures fail it at once, before the build.
+NEED_FIXTURES=yes
 . "$(dirname "$0")/common.sh"
 
 builddir=${GPUSSIM_BUILDDIR:-$PWD}

@@ -13,9 +13,8 @@
 #   - the INFO summary line for each metric, its statistics == the log's
 #     pooled_metrics (to the 6 digits printed);
 #   - the identity pair (reference against itself) == expected_8bit_identity.json.
+NEED_FIXTURES=yes
 . "$(dirname "$0")/common.sh"
-
-[ -d "$FIX" ] || skip "fixtures not found at $FIX"
 
 for bpc in 8 10 12 16; do
     case $bpc in 8) pf=yuv420p ;; *) pf=yuv420p${bpc}le ;; esac
