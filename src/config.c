@@ -32,9 +32,8 @@ static const char *plane_name(int i)
     return names[i];
 }
 
-static int check_format(const struct gpussim_config *cfg, const struct gpussim_format *f)
+int gpussim_format_check(const struct gpussim_logger *log, const struct gpussim_format *f)
 {
-    const struct gpussim_logger *log = &cfg->log;
     if (f->width <= 0 || f->height <= 0) {
         gpussim_log(log, GPUSSIM_LOG_ERROR, "invalid frame size %dx%d", f->width, f->height);
         return -EINVAL;
@@ -176,7 +175,7 @@ int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params 
     cfg->params.log_level = cfg->log.level;
 
     const struct gpussim_format *f = &params->format;
-    err = check_format(cfg, f);
+    err = gpussim_format_check(&cfg->log, f);
     if (err < 0)
         return err;
 

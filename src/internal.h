@@ -70,6 +70,10 @@ struct gpussim_config {
     struct gpussim_plan plan;
 };
 
+/* Checks a format's size, depth, chroma and packing (the context's and the
+ * sync search's one rule); logs and returns -EINVAL naming the problem. */
+int gpussim_format_check(const struct gpussim_logger *log, const struct gpussim_format *f);
+
 /* Fills the geometry of every scored plane and checks the size limits of the
  * requested metrics; logs and returns -EINVAL naming the limit. */
 int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params *params);

@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define GPUSSIM_API_VERSION_MAJOR 1
-#define GPUSSIM_API_VERSION_MINOR 5
+#define GPUSSIM_API_VERSION_MINOR 6
 
 /** Where the metrics run. AUTO follows the frames (gpussim_params.memory,
  *  device_vendor; the rules are gpussim_backend_order()'s): host frames go
@@ -488,6 +488,88 @@ GPUSSIM_API int gpussim_pool_deserialize2(GpussimPool **pool, const char *buf, s
                               void *log_opaque);
 /** gpussim_pool_deserialize2() without a log callback. */
 GPUSSIM_API int gpussim_pool_deserialize(GpussimPool **pool, const char *buf, size_t len);
+
+/* ---------------------------------------------------------------------------
+ * Sync: the constant frame offset between two inputs.
+ *
+ * Finds d such that distorted frame i shows the content of reference frame
+ * i + d, by comparing 4x4 box-averaged luma of the first frames of both
+ * inputs at every offset -window..window. Exact and deterministic: integer
+ * sums, doubles in a fixed order, no threads; the same frames give the same
+ * answer on every machine. A GpussimSync is used from one thread at a time;
+ * distinct ones are independent. Host memory only; it never touches a GPU.
+ * ------------------------------------------------------------------------- */
+
+/** A frame-offset search. @since API 1.6 */
+typedef struct GpussimSync GpussimSync;
+
+/** The largest window (offsets -window..window). @since API 1.6 */
+#define GPUSSIM_SYNC_MAX_WINDOW 240
+/** Frame pairs compared per offset when params.pairs is 0. @since API 1.6 */
+#define GPUSSIM_SYNC_DEFAULT_PAIRS 5
+/** The most frame pairs compared per offset. @since API 1.6 */
+#define GPUSSIM_SYNC_MAX_PAIRS 1000
+
+/** Parameters of gpussim_sync_create(). @since API 1.6 */
+struct gpussim_sync_params {
+    struct gpussim_format format; /**< the frames' format; only luma is read */
+    int window;                   /**< N: offsets -N..N are tried; 1..GPUSSIM_SYNC_MAX_WINDOW */
+    /** frame pairs compared per offset; 0 = GPUSSIM_SYNC_DEFAULT_PAIRS, at
+     *  most GPUSSIM_SYNC_MAX_PAIRS */
+    int pairs;
+    /** optional; receives every message (errors, and at VERBOSE one line
+     *  per offset tried): filter by level in the callback */
+    gpussim_log_fn log_cb;
+    void *log_opaque;
+    void *reserved[8];            /**< must be zero */
+};
+
+/**
+ * Creates a search. Nothing is allocated for frames until they are added.
+ * @return 0, -EINVAL (a bad field, logged by name), -ENOMEM. *s is NULL on
+ *         failure. @since API 1.6
+ */
+GPUSSIM_API int gpussim_sync_create(GpussimSync **s, const struct gpussim_sync_params *p);
+/** Frees everything, sets *s to NULL. NULL-safe. @since API 1.6 */
+GPUSSIM_API void gpussim_sync_destroy(GpussimSync **s);
+/** The frames each input must give for a complete search: window + pairs
+ *  (-EINVAL for NULL). @since API 1.6 */
+GPUSSIM_API int gpussim_sync_frames(const GpussimSync *s);
+/**
+ * Adds the next frame of input 0 (the distorted) or 1 (the reference). pic
+ * is in host memory, in params.format's layout (any depth and packing
+ * gpussim_create() accepts; negative strides and msb_aligned honoured; luma
+ * stride and address rules as gpussim_submit()'s). Its luma plane is reduced
+ * at once to a private 4x4 box-summed copy (frames narrower or shorter than
+ * 4 samples are kept whole), so the caller may free or reuse the picture at
+ * once. Frames beyond gpussim_sync_frames() are ignored.
+ * @return the number of frames that input now holds (unchanged once
+ *         gpussim_sync_frames() is reached); -EINVAL for a bad argument
+ *         (logged); -ENOMEM. @since API 1.6
+ */
+GPUSSIM_API int gpussim_sync_add(GpussimSync *s, int input, const struct gpussim_picture *pic);
+/**
+ * Decides the offset d in [-window, window]: distorted frame i pairs with
+ * reference frame i + d (d > 0: the distorted input starts later in the
+ * content, as if its first d frames were dropped; score it by skipping the
+ * first d reference frames; d < 0: skip the first -d distorted frames).
+ * For each d, `pairs` consecutive pairs are compared from the first pair that
+ * exists (distorted index max(0, -d), reference index max(0, d)); fewer when
+ * an input is short (an offset with no pair at all is not a candidate).
+ * Score: the mean squared error of the decimated luma over the compared
+ * pairs, on samples scaled to 8 bits (so PSNR = 10*log10(255^2/mse) reads
+ * the same at every depth). Best: the lowest mse; ties go to the smaller
+ * |d|, then to d >= 0. May be called again after more frames are added.
+ * @param offset         the best d
+ * @param psnr           its PSNR in dB, +INFINITY for identical frames
+ * @param runner_up_psnr the best PSNR among the other offsets, -INFINITY
+ *                       when no other offset is a candidate (a margin to
+ *                       report confidence with)
+ * psnr and runner_up_psnr may be NULL.
+ * @return 0; -EINVAL for a NULL s or offset or when no offset has a pair (an
+ *         input gave no frame), logged. @since API 1.6
+ */
+GPUSSIM_API int gpussim_sync_find(GpussimSync *s, int *offset, double *psnr, double *runner_up_psnr);
 
 #ifdef __cplusplus
 }
