@@ -39,6 +39,8 @@ struct GpussimLogWriter {
     char *library, *api, *backend, *chroma, *planes, *features;
     int width, height, bit_depth;
     int64_t first_frame;
+    int has_sync_offsets; /* sync_offsets[] holds one offset per rendition */
+    int sync_offsets[GPUSSIM_MAX_DISTORTED];
     /* ladder: nb_renditions > 1; sections[k - 1] is rendition k's writer */
     int nb_renditions;
     GpussimLogWriter **sections;
@@ -193,6 +195,10 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
     w->format = params->format;
     w->timestamps = !!params->timestamps;
     w->first_frame = params->first_frame < 0 ? -1 : params->first_frame;
+    if (params->sync_offsets) {
+        w->has_sync_offsets = 1;
+        memcpy(w->sync_offsets, params->sync_offsets, sizeof(*w->sync_offsets) * (size_t)nb_renditions);
+    }
     w->path = gpussim_strdup(params->path ? params->path : "(stream)");
     const size_t n = nb_metrics ? (size_t)nb_metrics : 1;
     w->names = gpussim_calloc(n, sizeof(*w->names));
@@ -557,6 +563,13 @@ static int write_tail(GpussimLogWriter *w, double fps)
         fprintf(out, "%lld", (long long)w->first_frame);
     else
         fputs("null", out);
+    if (w->has_sync_offsets) {
+        fputs(",\n    \"sync_offset\": ", out);
+        for (int k = 0; k < w->nb_renditions; k++)
+            fprintf(out, "%s%d", k ? ", " : w->nb_renditions > 1 ? "[" : "", w->sync_offsets[k]);
+        if (w->nb_renditions > 1)
+            fputs("]", out);
+    }
     if (w->nb_renditions > 1)
         fprintf(out, ",\n    \"renditions\": %d", w->nb_renditions);
     fputs("\n  }", out);

@@ -18,7 +18,9 @@
  *                  "backend", "width", "height", "bit_depth",
  *                  "chroma" ("420", "422", "444", "400"), "planes" ("luma", "all"),
  *                  "features" (gpussim_features_string()),
- *                  "first_frame" (index in the whole input of frame 0, or null) }
+ *                  "first_frame" (index in the whole input of frame 0, or null),
+ *                  "sync_offset" (only when the writer was given one: see
+ *                  gpussim_log_writer_params.sync_offsets; @since API 1.6) }
  *   "pool_state": { name: gpussim_pool_serialize() blob }
  * Values are %.17g (exact doubles); non-finite values are null.
  *
@@ -73,7 +75,14 @@ struct gpussim_log_writer_params {
     int64_t first_frame;
     gpussim_log_fn log_cb; /**< errors go here too (may be NULL) */
     void *log_opaque;
-    void *reserved[8]; /**< must be zero */
+    /** The frame offsets the front-end scored with (gpussim_sync_find()'s
+     *  d, one per rendition: gpussim_renditions() ints, read by
+     *  gpussim_log_open()), written to the JSON config as "sync_offset": d
+     *  (a pair) or "sync_offset": [d0, d1, ...] (a ladder); NULL: the key is
+     *  not written. It took one of API 1.5's eight reserved pointers (the
+     *  size is unchanged). @since API 1.6 */
+    const int *sync_offsets;
+    void *reserved[7]; /**< must be zero */
 };
 
 typedef struct GpussimLogWriter GpussimLogWriter;
