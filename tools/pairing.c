@@ -165,7 +165,7 @@ int cli_pairing_report_end(const struct cli_pairing *p, uint64_t scored, int sho
                     p->in[i]->frames_read == 1 ? "" : "s",
                     input_name(p, longer, b, sizeof(b)),
                     known_length(p->in[longer], len, sizeof(len)), (unsigned long long)scored,
-                    shortest ? ""
+                    shortest || !scored ? ""
                              : " (--shortest accepts the shorter length, --repeat-last scores the "
                                "rest against the last frame of the input that ended)");
         }
