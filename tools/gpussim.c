@@ -7,8 +7,10 @@
  *
  * Flow: parse options, open both inputs (raw or y4m) and check they share
  * one format, create the library context (features, options and the default
- * rule are the library's), open the log (the library's writer), skip
- * --skip frames, then a pipeline: submit frame N, read frame N+1 while the
+ * rule are the library's), form the pairs (tools/pairing.c: per-input
+ * skips, the sync offset, --skip, and the first pair read before the log is
+ * opened, so that nothing to score leaves the output untouched), open the
+ * log (the library's writer), then a pipeline: submit frame N, read frame N+1 while the
  * workers compute, collect results in order and write each frame (flushed)
  * as it completes. Whatever goes wrong after scoring began, and on
  * SIGINT/SIGTERM, the frames scored so far are in the output, which is then
