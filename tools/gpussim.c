@@ -7,8 +7,10 @@
  *
  * Flow: parse options, open both inputs (raw or y4m) and check they share
  * one format, create the library context (features, options and the default
- * rule are the library's), open the log (the library's writer), skip
- * --skip frames, then a pipeline: submit frame N, read frame N+1 while the
+ * rule are the library's), form the pairs (tools/pairing.c: per-input
+ * skips, the sync offset, --skip, and the first pair read before the log is
+ * opened, so that nothing to score leaves the output untouched), open the
+ * log (the library's writer), then a pipeline: submit frame N, read frame N+1 while the
  * workers compute, collect results in order and write each frame (flushed)
  * as it completes. Whatever goes wrong after scoring began, and on
  * SIGINT/SIGTERM, the frames scored so far are in the output, which is then
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +37,7 @@
 #include "cli_msg.h"
 #include "input.h"
 #include "options.h"
+#include "pairing.h"
 #include "plot.h"
 
 /* exit statuses (documented in README.md; a stop signal gives 128 + its number) */
@@ -116,19 +120,37 @@ static const char *shell_word(const char *s, char *buf, size_t size)
     return buf;
 }
 
+/* "compressed video (MP4/QuickTime)", "an image (PNG)" */
+static const char *compressed_what(const struct cli_input *in, char *buf, size_t size)
+{
+    snprintf(buf, size, in->compressed_class == CLI_COMPRESSED_IMAGE ? "an image (%s)"
+                                                                      : "compressed video (%s)",
+             in->compressed);
+    return buf;
+}
+
 /* gpussim reads decoded video only: say so, and show the FFmpeg line that
- * decodes a compressed input into y4m for it. */
+ * decodes a compressed input into y4m for it (audio has no video to decode). */
 static int refuse_compressed(struct cli_input **in, int nb_in)
 {
+    char what[96];
+    for (int i = 0; i < nb_in; i++)
+        if (in[i]->compressed && in[i]->compressed_class == CLI_COMPRESSED_AUDIO) {
+            cli_error("%s is audio (%s), not video: gpussim scores video frames, read from "
+                      "YUV4MPEG2 (.y4m) or raw planar YUV; give the video, or decode its video "
+                      "stream with FFmpeg (ffmpeg -i FILE -strict -1 -f yuv4mpegpipe -)",
+                      in[i]->path, in[i]->compressed);
+            return -1;
+        }
     if (nb_in > 2) {
         /* a ladder: name the first compressed input and its decode line */
         for (int i = 0; i < nb_in; i++) {
             if (!in[i]->compressed)
                 continue;
             char a[512];
-            cli_error("%s is compressed video (%s): gpussim reads only YUV4MPEG2 (.y4m) and raw "
+            cli_error("%s is %s: gpussim reads only YUV4MPEG2 (.y4m) and raw "
                       "planar YUV. Decode each compressed input with FFmpeg first, e.g.:",
-                      in[i]->path, in[i]->compressed);
+                      in[i]->path, compressed_what(in[i], what, sizeof(what)));
             fprintf(stderr, "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe input%d.y4m\n",
                     shell_word(in[i]->path, a, sizeof(a)), i);
             return -1;
@@ -141,10 +163,10 @@ static int refuse_compressed(struct cli_input **in, int nb_in)
     char a[512], b[512];
     const char *rp = shell_word(in[0]->path, a, sizeof(a)), *dp = shell_word(in[1]->path, b, sizeof(b));
     const struct cli_input *c = r ? in[0] : in[1];
-    cli_error("%s is compressed video (%s): gpussim reads only YUV4MPEG2 (.y4m) and raw planar "
+    cli_error("%s is %s: gpussim reads only YUV4MPEG2 (.y4m) and raw planar "
               "YUV. Decode it with FFmpeg and pipe y4m into gpussim ('-' reads stdin; -strict -1 "
               "lets FFmpeg write y4m deeper than 8 bits), e.g.:",
-              c->path, c->compressed);
+              c->path, compressed_what(c, what, sizeof(what)));
     if (r && d)
         fprintf(stderr, "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe ref.y4m &&\n"
                         "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe - | gpussim -r ref.y4m -d -\n",
@@ -175,6 +197,27 @@ static int refuse_shared_stream(struct cli_input **in, int nb_in)
     return 0;
 }
 
+/* -o naming an input (the same file through another name, a symbolic or a
+ * hard link) would truncate it before a frame is read: refused before
+ * anything is opened for writing. Compared by device and inode with what
+ * each input is (stdin too, when it is a file); stdout (-o - or none) is the
+ * shell's redirection and is not checked. */
+static int refuse_output_is_input(const char *out_path, struct cli_input **in, int nb_in)
+{
+    struct stat st;
+    if (!out_path || !strcmp(out_path, "-") || stat(out_path, &st) < 0)
+        return 0; /* stdout, or a file that does not exist yet */
+    for (int i = 0; i < nb_in; i++) {
+        if (!in[i]->identity_known || in[i]->dev != st.st_dev || in[i]->ino != st.st_ino)
+            continue;
+        cli_error("-o %s is the %s %s (the same file): writing the scores there would destroy "
+                  "the input; choose another output",
+                  out_path, i == 0 ? "reference" : "distorted input", in[i]->path);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- the scoring pipeline ------------------------------------------------------- */
 
 /* SIGINT/SIGTERM: stop reading, finish the frames in flight, write a
@@ -198,74 +241,6 @@ static void install_stop_handlers(void)
     sa.sa_flags = SA_RESETHAND;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-}
-
-static int read_pair(struct cli_input *ref, struct cli_input *dis);
-
-/* Reads the next frame of every input (in[0] the reference).
- * @return 1 read, 0 all ended together, -1 error (reported), -2
- *         interrupted by a stop signal (nothing reported) */
-static int read_frames(struct cli_input **in, int nb_in)
-{
-    int r = 0;
-    for (int i = 1; i < nb_in; i++) {
-        /* the reference is read once: with several distorted inputs, a
-         * pair read each time would read it again */
-        const int ret = i == 1 ? read_pair(in[0], in[1]) : 0;
-        if (i == 1) {
-            if (ret < 0)
-                return ret;
-            r = ret;
-            continue;
-        }
-        const int d = cli_input_read_frame(in[i]);
-        if (d < 0 && stop_signal)
-            return -2;
-        if (d < 0) {
-            cli_error("%s", in[i]->err);
-            return -1;
-        }
-        if (d != r) {
-            const struct cli_input *ended = r ? in[i] : in[0], *longer = r ? in[0] : in[i];
-            cli_error("the inputs have different frame counts: at frame %llu, %s ended (after "
-                      "%llu frames) while %s has more",
-                      (unsigned long long)ended->frames_read, ended->path,
-                      (unsigned long long)ended->frames_read, longer->path);
-            return -1;
-        }
-    }
-    return r;
-}
-
-/* Reads the next (reference, distorted) pair.
- * @return 1 pair read, 0 both ended together, -1 error (reported), -2
- *         interrupted by a stop signal (nothing reported) */
-static int read_pair(struct cli_input *ref, struct cli_input *dis)
-{
-    const int r = cli_input_read_frame(ref);
-    if (r < 0 && stop_signal)
-        return -2;
-    if (r < 0) {
-        cli_error("%s", ref->err);
-        return -1;
-    }
-    const int d = cli_input_read_frame(dis);
-    if (d < 0 && stop_signal)
-        return -2;
-    if (d < 0) {
-        cli_error("%s", dis->err);
-        return -1;
-    }
-    if (r != d) {
-        const struct cli_input *ended = r ? dis : ref, *longer = r ? ref : dis;
-        cli_error("the inputs have different frame counts: at frame %llu, the %s %s ended (after "
-                  "%llu frames) while the %s %s has more",
-                  (unsigned long long)ended->frames_read, ended == ref ? "reference" : "distorted",
-                  ended->path, (unsigned long long)ended->frames_read,
-                  longer == ref ? "reference" : "distorted", longer->path);
-        return -1;
-    }
-    return r;
 }
 
 static double now_seconds(void)
@@ -508,6 +483,7 @@ int main(int argc, char **argv)
     int nb_in = 0;
     struct cli_video_format fmt;
     struct run run;
+    struct cli_pairing pairing;
     int status = EXIT_SETUP_ERROR;
     double fps = NAN;
 
@@ -518,6 +494,7 @@ int main(int argc, char **argv)
 
     memset(inputs, 0, sizeof(inputs));
     memset(&run, 0, sizeof(run));
+    memset(&pairing, 0, sizeof(pairing));
     for (int i = 0; i < 1 + GPUSSIM_MAX_DISTORTED; i++)
         in[i] = &inputs[i];
 
@@ -531,7 +508,10 @@ int main(int argc, char **argv)
             nb_in++;
             goto fail;
         }
-    if (refuse_compressed(in, nb_in) < 0 || refuse_shared_stream(in, nb_in) < 0)
+    for (int i = 0; o.force_raw && i < nb_in; i++)
+        in[i]->compressed = NULL;
+    if (refuse_compressed(in, nb_in) < 0 || refuse_shared_stream(in, nb_in) < 0 ||
+        refuse_output_is_input(o.out_path, in, nb_in) < 0)
         goto fail;
     if (resolve_format(&o, in, nb_in, &fmt) < 0)
         goto fail;
@@ -545,20 +525,41 @@ int main(int argc, char **argv)
             cli_msg("warning", "%s", in[i]->warning);
     if (create_context(&run, &o, &fmt) < 0)
         goto fail;
-    /* --skip: the frames before the chunk are read (y4m frames have headers)
-     * and dropped; an input that ends first is a setup error */
-    for (uint64_t i = 0; i < o.skip; i++) {
-        ret = read_frames(in, nb_in);
-        if (ret == -2)
+    /* the pairs (tools/pairing.c): each input's own skips, the sync offset,
+     * then --skip's pairs; the first pair is read before the output is
+     * opened, so that an input without a frame to score is a setup error
+     * that leaves the output untouched */
+    cli_pairing_init(&pairing, in, nb_in, o.repeat_last, &stop_signal);
+    char what[64];
+    snprintf(what, sizeof(what), "--skip-ref %llu", (unsigned long long)o.skip_ref);
+    if (cli_pairing_drop(&pairing, 0, o.skip_ref, what) < 0)
+        goto fail;
+    snprintf(what, sizeof(what), "--skip-dis %llu", (unsigned long long)o.skip_dis);
+    for (int i = 1; i < nb_in; i++)
+        if (cli_pairing_drop(&pairing, i, o.skip_dis, what) < 0)
             goto fail;
-        if (ret == 0) {
-            cli_error("--skip %llu: the inputs hold only %llu frames", (unsigned long long)o.skip,
-                      (unsigned long long)i);
-            goto fail;
-        }
+    if (o.sync_window && cli_pairing_sync(&pairing, &fmt, o.sync_window, o.quiet, o.verbose) < 0)
+        goto fail;
+    for (uint64_t i = 0; i <= o.skip; i++) {
+        ret = cli_pairing_next(&pairing);
         if (ret < 0)
             goto fail;
+        if (ret > 0)
+            continue;
+        if (o.skip) {
+            cli_error("--skip %llu: the inputs hold only %llu frames", (unsigned long long)o.skip,
+                      (unsigned long long)i);
+        } else {
+            if (pairing.short_end) /* one of them has frames: name the one without */
+                cli_pairing_report_end(&pairing, 0, 0);
+            cli_error("no frame to score: the inputs hold no frames%s",
+                      o.skip_ref || o.skip_dis || o.sync_window
+                          ? " after those dropped before pairing (--skip-ref, --skip-dis, --sync-window)"
+                          : "");
+        }
+        goto fail;
     }
+    cli_pairing_reset_counts(&pairing);
     /* the output before any frame is scored: an unwritable path is a setup error */
     struct gpussim_log_writer_params wp;
     memset(&wp, 0, sizeof(wp));
@@ -568,6 +569,7 @@ int main(int argc, char **argv)
         wp.file = stdout;
     wp.format = o.format;
     wp.first_frame = (int64_t)o.skip;
+    wp.sync_offsets = pairing.has_sync ? pairing.sync_offset : NULL;
     wp.log_cb = cli_log_callback;
     if (gpussim_log_open(&run.out, run.ctx, &wp) < 0)
         goto fail; /* the library named the file and the reason */
@@ -588,8 +590,9 @@ int main(int argc, char **argv)
     uint64_t index = 0;
     while (!stop_signal && (!o.frames || index < o.frames)) {
         /* while the previous frame computes, this reads the next one: the
-         * library copied the host buffers in gpussim_submit() */
-        ret = read_frames(in, nb_in);
+         * library copied the host buffers in gpussim_submit(); the first
+         * pair was read before the output was opened */
+        ret = index ? cli_pairing_next(&pairing) : 1;
         if (ret <= 0) {
             if (ret == -1)
                 status = EXIT_SCORING_ERROR;
@@ -619,9 +622,8 @@ int main(int argc, char **argv)
         cli_msg("warning", "stopped by %s after %llu frames; the output is complete for them",
                 stop_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)nb_frames);
         status = 128 + stop_signal;
-    } else if (nb_frames == 0) {
-        cli_error(o.skip ? "the inputs hold no frames after --skip" : "the inputs hold no frames");
-        status = EXIT_SCORING_ERROR;
+    } else if (cli_pairing_report_end(&pairing, nb_frames, o.shortest)) {
+        status = EXIT_SCORING_ERROR; /* the inputs differ in length: named above */
     }
     show_progress(&run, 1);
     warn_nan_scores(&run);
@@ -631,6 +633,7 @@ fail:
         status = EXIT_SCORING_ERROR;
     gpussim_destroy(&run.ctx);
     free(run.nan_frames);
+    cli_pairing_free(&pairing);
     for (int i = 0; i < nb_in; i++)
         cli_input_close(in[i]);
     return status;

@@ -211,10 +211,26 @@ static int parse_y4m_header(struct cli_input *in)
     struct cli_video_format f = { 0, 0, 8, GPUSSIM_CHROMA_420 };
     int have_w = 0, have_h = 0;
     char *save = NULL;
+    /* the fields that set one value: a second one is refused, not "last wins"
+     * (X comments may repeat) */
+    static const char single[] = "WHFIAC";
+    const char *seen[sizeof(single) - 1] = { NULL };
     for (char *tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
         const char tag = tok[0];
         const char *val = tok + 1;
-        char shown[64];
+        char shown[64], shown2[64];
+        const char *slot = tag ? strchr(single, tag) : NULL;
+        if (slot) {
+            const char **first = &seen[slot - single];
+            if (*first)
+                return input_error(in,
+                                   "%s: the y4m header gives the %c field twice ('%c%s' and '%c%s'): "
+                                   "which one holds is undefined, so the header is refused",
+                                   in->path, tag, tag,
+                                   cli_escape(*first, strlen(*first), shown, sizeof(shown)), tag,
+                                   cli_escape(val, strlen(val), shown2, sizeof(shown2)));
+            *first = val;
+        }
         switch (tag) {
         case 'W':
             if (parse_positive(val, MAX_SIDE, &f.width) < 0)
@@ -264,10 +280,11 @@ static int has_y4m_name(const char *path)
     return n >= 4 && !strcasecmp(path + n - 4, ".y4m");
 }
 
-/* Compressed video: gpussim reads decoded frames only. A strong signature
- * (four or more fixed bytes) or a video file name; raw YUV starting with one
- * of these byte strings is not a practical concern. */
-static const char *compressed_kind(const unsigned char *b, size_t n, const char *path)
+/* Files that are not YUV: gpussim reads decoded frames only. A strong
+ * signature (four or more fixed bytes, or a structure: MPEG-TS sync bytes)
+ * or a video file name; --force-raw reads such a file as raw YUV anyway. */
+static const char *compressed_kind(const unsigned char *b, size_t n, const char *path,
+                                   enum cli_compressed_class *cls)
 {
     static const struct { const char *ext, *name; } exts[] = {
         { ".mp4", "MP4" }, { ".m4v", "MP4" }, { ".mov", "QuickTime" }, { ".mkv", "Matroska" },
@@ -276,27 +293,62 @@ static const char *compressed_kind(const unsigned char *b, size_t n, const char 
         { ".264", "H.264" }, { ".h264", "H.264" }, { ".265", "HEVC" }, { ".h265", "HEVC" },
         { ".hevc", "HEVC" }, { ".av1", "AV1" }, { ".obu", "AV1" }, { ".mpg", "MPEG" },
         { ".mpeg", "MPEG" }, { ".vob", "MPEG" }, { ".ogv", "Ogg" }, { ".wmv", "ASF/WMV" },
-        { ".3gp", "3GP" }, { ".vvc", "VVC" }, { ".266", "VVC" },
+        { ".3gp", "3GP" }, { ".vvc", "VVC" }, { ".266", "VVC" }, { ".nut", "NUT" },
     };
-    if (n >= 8 && (!memcmp(b + 4, "ftyp", 4) || !memcmp(b + 4, "moov", 4) || !memcmp(b + 4, "mdat", 4) ||
-                   !memcmp(b + 4, "wide", 4)))
-        return "MP4/QuickTime";
-    if (n >= 4 && !memcmp(b, "\x1a\x45\xdf\xa3", 4))
-        return "Matroska/WebM";
-    if (n >= 12 && !memcmp(b, "RIFF", 4) && !memcmp(b + 8, "AVI ", 4))
-        return "AVI";
-    if (n >= 4 && !memcmp(b, "\x00\x00\x01\xba", 4))
-        return "MPEG program stream";
-    if (n >= 4 && (!memcmp(b, "FLV\x01", 4)))
-        return "FLV";
-    if (n >= 4 && !memcmp(b, "OggS", 4))
-        return "Ogg";
-    if (n >= 4 && !memcmp(b, "DKIF", 4))
-        return "IVF";
-    if (n >= 4 && !memcmp(b, "\x06\x0e\x2b\x34", 4))
-        return "MXF";
-    if (n >= 8 && !memcmp(b, "\x30\x26\xb2\x75\x8e\x66\xcf\x11", 8))
-        return "ASF/WMV";
+    static const struct {
+        size_t at, len;
+        const char *magic, *name;
+        enum cli_compressed_class cls;
+    } sigs[] = {
+        { 4, 4, "ftyp", "MP4/QuickTime", CLI_COMPRESSED_VIDEO },
+        { 4, 4, "moov", "MP4/QuickTime", CLI_COMPRESSED_VIDEO },
+        { 4, 4, "mdat", "MP4/QuickTime", CLI_COMPRESSED_VIDEO },
+        { 4, 4, "wide", "MP4/QuickTime", CLI_COMPRESSED_VIDEO },
+        { 0, 4, "\x1a\x45\xdf\xa3", "Matroska/WebM", CLI_COMPRESSED_VIDEO },
+        { 0, 4, "\x00\x00\x01\xba", "MPEG program stream", CLI_COMPRESSED_VIDEO },
+        { 0, 4, "FLV\x01", "FLV", CLI_COMPRESSED_VIDEO },
+        { 0, 4, "OggS", "Ogg", CLI_COMPRESSED_VIDEO },
+        { 0, 4, "DKIF", "IVF", CLI_COMPRESSED_VIDEO },
+        { 0, 4, "\x06\x0e\x2b\x34", "MXF", CLI_COMPRESSED_VIDEO },
+        { 0, 8, "\x30\x26\xb2\x75\x8e\x66\xcf\x11", "ASF/WMV", CLI_COMPRESSED_VIDEO },
+        { 0, 25, "nut/multimedia container\0", "NUT", CLI_COMPRESSED_VIDEO },
+        { 0, 8, "\x89PNG\r\n\x1a\n", "PNG", CLI_COMPRESSED_IMAGE },
+        { 0, 3, "\xff\xd8\xff", "JPEG", CLI_COMPRESSED_IMAGE },
+        { 0, 6, "GIF87a", "GIF", CLI_COMPRESSED_IMAGE },
+        { 0, 6, "GIF89a", "GIF", CLI_COMPRESSED_IMAGE },
+        { 0, 4, "II*\0", "TIFF", CLI_COMPRESSED_IMAGE },
+        { 0, 4, "MM\0*", "TIFF", CLI_COMPRESSED_IMAGE },
+        { 0, 4, "fLaC", "FLAC", CLI_COMPRESSED_AUDIO },
+        { 0, 3, "ID3", "MP3", CLI_COMPRESSED_AUDIO },
+        { 0, 4, "caff", "Core Audio", CLI_COMPRESSED_AUDIO },
+    };
+    *cls = CLI_COMPRESSED_VIDEO;
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+        if (n >= sigs[i].at + sigs[i].len && !memcmp(b + sigs[i].at, sigs[i].magic, sigs[i].len)) {
+            *cls = sigs[i].cls;
+            return sigs[i].name;
+        }
+    /* RIFF and IFF: the form type names the content */
+    if (n >= 12 && !memcmp(b, "RIFF", 4)) {
+        if (!memcmp(b + 8, "AVI ", 4))
+            return "AVI";
+        if (!memcmp(b + 8, "WAVE", 4))
+            return *cls = CLI_COMPRESSED_AUDIO, "WAV";
+        if (!memcmp(b + 8, "WEBP", 4))
+            return *cls = CLI_COMPRESSED_IMAGE, "WebP";
+    }
+    if (n >= 12 && !memcmp(b, "FORM", 4) && (!memcmp(b + 8, "AIFF", 4) || !memcmp(b + 8, "AIFC", 4)))
+        return *cls = CLI_COMPRESSED_AUDIO, "AIFF";
+    /* MPEG-TS: a 0x47 sync byte at the start of five 188-byte packets. A flat
+     * raw frame of luma 0x47 has it too, so the bytes after the first sync
+     * must not all be 0x47 (a packet's header bytes never are). */
+    if (n >= 4 * 188 + 1) {
+        int ts = 1;
+        for (int k = 0; k <= 4 && ts; k++)
+            ts = b[188 * k] == 0x47;
+        if (ts && !(b[1] == 0x47 && b[2] == 0x47 && b[3] == 0x47))
+            return "MPEG-TS";
+    }
     const size_t len = strlen(path);
     for (size_t i = 0; i < sizeof(exts) / sizeof(*exts); i++) {
         const size_t e = strlen(exts[i].ext);
@@ -342,7 +394,7 @@ int cli_input_open_stream(struct cli_input *in, FILE *f, const char *path)
         in->prefix_pos = Y4M_SIGNATURE_LEN;
         return parse_y4m_header(in);
     }
-    in->compressed = compressed_kind(in->prefix, in->prefix_len, path);
+    in->compressed = compressed_kind(in->prefix, in->prefix_len, path, &in->compressed_class);
     if (has_y4m_name(path) && !in->compressed)
         return input_error(in, "%s: not a YUV4MPEG2 file (no 'YUV4MPEG2 ' signature)", in->path);
     in->kind = CLI_INPUT_RAW;

@@ -41,8 +41,14 @@ struct cli_input {
     int has_format;   /**< y4m: from the header; raw: after cli_input_start() */
     struct cli_video_format fmt;
 
-    /** non-NULL for compressed video (by signature or name): "MP4/QuickTime"... */
+    /** non-NULL for a file that is not YUV (by signature or name): "MP4/QuickTime",
+     *  "NUT", "PNG", "WAV"...; compressed_class says what it holds */
     const char *compressed;
+    enum cli_compressed_class {
+        CLI_COMPRESSED_VIDEO = 0, /**< a video container or elementary stream */
+        CLI_COMPRESSED_IMAGE,     /**< a still image (FFmpeg decodes it to y4m too) */
+        CLI_COMPRESSED_AUDIO,     /**< audio: no video to score */
+    } compressed_class;
     /** what the file is, to tell two names of one pipe apart (fstat) */
     int identity_known, is_regular;
     dev_t dev;
@@ -52,8 +58,8 @@ struct cli_input {
     char warning[320];
 
     /* bytes read while sniffing the file type, replayed before the file */
-#define CLI_SNIFF_LEN 12
-    unsigned char prefix[16];
+#define CLI_SNIFF_LEN 1024 /* an MPEG-TS sync byte every 188 bytes: 5 packets */
+    unsigned char prefix[CLI_SNIFF_LEN];
     size_t prefix_len, prefix_pos;
 
     int nb_planes;
@@ -68,8 +74,10 @@ struct cli_input {
 
 /** Opens path ("-" = stdin) and detects raw vs y4m by content (a .y4m name
  *  without the YUV4MPEG2 signature is an error). For y4m the header is parsed
- *  and has_format is set. Compressed video (MP4, Matroska...) is opened as
- *  raw with `compressed` set: the caller refuses it with advice. */
+ *  (a field given twice is an error naming it) and has_format is set.
+ *  Compressed video (MP4, Matroska, NUT, MPEG-TS...), images (PNG, JPEG...)
+ *  and audio (WAV, FLAC...) are opened as raw with `compressed` set: the
+ *  caller refuses them with advice (or clears it: --force-raw). */
 int cli_input_open(struct cli_input *in, const char *path);
 /** The same on an open stream, which in then owns (closed unless stdin);
  *  path names it in messages and for the file-name checks. */

@@ -51,12 +51,39 @@ static void usage(FILE *f)
           "      --threads N         CPU worker threads (default: number of CPUs)\n"
           "      --planes P          luma (default, as libvmaf) or all (adds .u/.v scores)\n"
           "      --json | --csv      output format (default JSON, libvmaf's layout)\n"
-          "      --skip N            leave out the first N frames (a chunk's start)\n"
+          "      --skip N            leave out the first N frame pairs (a chunk's start)\n"
           "      --frames N          score at most N frames (a chunk's length)\n"
-          "  -o, --output FILE       write scores to FILE instead of stdout (as frames complete)\n"
+          "      --skip-ref N        drop the reference's first N frames before pairing\n"
+          "      --skip-dis N        drop each distorted input's first N frames before pairing\n"
+          "      --sync-window N     find the frame offset between the inputs (-N..N, 1..240)\n"
+          "                          on their first N+5 frames (after --skip-ref/--skip-dis;\n"
+          "                          buffered), print it, and score with it; a ladder gets\n"
+          "                          one offset per rendition\n"
+          "      --repeat-last       when one input ends first, score the other's remaining\n"
+          "                          frames against its last frame (warned, exit 0)\n"
+          "      --shortest          when one input ends first, end there (warned, exit 0)\n"
+          "                          instead of the error exit 1\n"
+          "      --force-raw         read inputs without a y4m signature as raw YUV even if\n"
+          "                          they start like a container, image or audio file\n"
+          "  -o, --output FILE       write scores to FILE instead of stdout (as frames\n"
+          "                          complete); never one of the inputs\n"
           "  -q, --quiet             no progress, library messages only for warnings and errors\n"
           "  -v, --verbose           more library messages\n"
           "      --help, --version\n"
+          "\n"
+          "Pairing: the reference's frame i + skip-ref (+ the sync offset when positive)\n"
+          "is scored against the distorted frame i + skip-dis (- the offset when\n"
+          "negative); --skip and --frames then select pairs. Inputs of different length:\n"
+          "the run ends with the shorter one and exits 1 naming both counts, unless\n"
+          "--shortest or --repeat-last is given.\n"
+          "\n"
+          "Exit status: 0 scored; 1 the run began (the output holds every frame scored)\n"
+          "and stopped on an error: an input truncated or corrupt after its first frame,\n"
+          "inputs of different length, a device or library failure, a write error;\n"
+          "2 nothing was scored and the output was not touched: a usage error, an\n"
+          "unusable input (unsupported, compressed, empty or no frame left after the\n"
+          "skips), -o naming an input, a configuration the library refuses;\n"
+          "128+N stopped by signal N (the output is complete for the frames scored).\n"
           "\n"
           "usage: gpussim merge CHUNK.json... -o WHOLE.json\n"
           "Merges the logs of consecutive chunks (scored with --skip/--frames, or FFmpeg's\n"
@@ -78,6 +105,12 @@ enum {
     OPT_CSV,
     OPT_SKIP,
     OPT_FRAMES,
+    OPT_SKIP_REF,
+    OPT_SKIP_DIS,
+    OPT_SYNC_WINDOW,
+    OPT_REPEAT_LAST,
+    OPT_SHORTEST,
+    OPT_FORCE_RAW,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -104,6 +137,12 @@ int cli_parse_options(int argc, char **argv, struct options *o)
         { "csv", no_argument, NULL, OPT_CSV },
         { "skip", required_argument, NULL, OPT_SKIP },
         { "frames", required_argument, NULL, OPT_FRAMES },
+        { "skip-ref", required_argument, NULL, OPT_SKIP_REF },
+        { "skip-dis", required_argument, NULL, OPT_SKIP_DIS },
+        { "sync-window", required_argument, NULL, OPT_SYNC_WINDOW },
+        { "repeat-last", no_argument, NULL, OPT_REPEAT_LAST },
+        { "shortest", no_argument, NULL, OPT_SHORTEST },
+        { "force-raw", no_argument, NULL, OPT_FORCE_RAW },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
         { NULL, 0, NULL, 0 },
@@ -116,7 +155,15 @@ int cli_parse_options(int argc, char **argv, struct options *o)
     opterr = 0; /* our own messages */
     while ((ch = getopt_long(argc, argv, ":r:d:w:h:p:b:o:qv", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'r': o->ref_path = optarg; break;
+        case 'r':
+            if (o->ref_path) {
+                cli_error("-r given twice ('%s' and '%s'): one reference per run (-d repeated "
+                          "scores several distorted inputs against it)",
+                          o->ref_path, optarg);
+                return -1;
+            }
+            o->ref_path = optarg;
+            break;
         case 'd':
             if (o->nb_dis == GPUSSIM_MAX_DISTORTED) {
                 cli_error("-d: at most %d distorted inputs per reference", GPUSSIM_MAX_DISTORTED);
@@ -125,7 +172,13 @@ int cli_parse_options(int argc, char **argv, struct options *o)
             o->dis_paths[o->nb_dis++] = optarg;
             o->dis_path = o->dis_paths[0];
             break;
-        case 'o': o->out_path = optarg; break;
+        case 'o':
+            if (o->out_path) {
+                cli_error("-o given twice ('%s' and '%s'): one output per run", o->out_path, optarg);
+                return -1;
+            }
+            o->out_path = optarg;
+            break;
         case 'q': o->quiet = 1; break;
         case 'v': o->verbose = 1; break;
         case 'w':
@@ -172,18 +225,34 @@ int cli_parse_options(int argc, char **argv, struct options *o)
             }
             break;
         case OPT_SKIP:
+        case OPT_SKIP_REF:
+        case OPT_SKIP_DIS:
         case OPT_FRAMES: {
+            const char *name = ch == OPT_SKIP ? "skip" : ch == OPT_SKIP_REF ? "skip-ref"
+                             : ch == OPT_SKIP_DIS ? "skip-dis" : "frames";
             char *end;
             errno = 0;
             const unsigned long long v = strtoull(optarg, &end, 10);
             if (errno || end == optarg || *end || optarg[0] == '-' || (ch == OPT_FRAMES && v == 0)) {
-                cli_error("--%s: expected a frame count%s, got '%s'", ch == OPT_SKIP ? "skip" : "frames",
-                          ch == OPT_SKIP ? " >= 0" : " >= 1", optarg);
+                cli_error("--%s: expected a frame count%s, got '%s'", name,
+                          ch == OPT_FRAMES ? " >= 1" : " >= 0", optarg);
                 return -1;
             }
-            *(ch == OPT_SKIP ? &o->skip : &o->frames) = v;
+            *(ch == OPT_SKIP ? &o->skip : ch == OPT_SKIP_REF ? &o->skip_ref
+              : ch == OPT_SKIP_DIS ? &o->skip_dis : &o->frames) = v;
             break;
         }
+        case OPT_SYNC_WINDOW:
+            if (parse_int(optarg, 1, GPUSSIM_SYNC_MAX_WINDOW, &o->sync_window) < 0) {
+                cli_error("--sync-window: expected a frame count 1..%d (offsets -N..N are tried), "
+                          "got '%s'",
+                          GPUSSIM_SYNC_MAX_WINDOW, optarg);
+                return -1;
+            }
+            break;
+        case OPT_REPEAT_LAST: o->repeat_last = 1; break;
+        case OPT_SHORTEST: o->shortest = 1; break;
+        case OPT_FORCE_RAW: o->force_raw = 1; break;
         case OPT_DEVICE:
             if (parse_int(optarg, 0, 1024, &o->device) < 0) {
                 cli_error("--device: expected a device index >= 0, got '%s'", optarg);
@@ -232,6 +301,11 @@ int cli_parse_options(int argc, char **argv, struct options *o)
         from_stdin += !strcmp(o->dis_paths[i], "-");
     if (from_stdin > 1) {
         cli_error("only one input can be read from stdin");
+        return -1;
+    }
+    if (o->repeat_last && o->shortest) {
+        cli_error("--repeat-last and --shortest contradict each other: when one input ends "
+                  "first, the run either goes on with its last frame or ends there");
         return -1;
     }
     if (o->device_given && o->backend == GPUSSIM_BACKEND_CPU) {

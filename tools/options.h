@@ -31,8 +31,15 @@ struct options {
     int device_given; /* --device on the command line */
     enum gpussim_planes planes;
     enum gpussim_log_format format;
-    uint64_t skip;   /* --skip: frames left out at the start */
+    uint64_t skip;   /* --skip: frame pairs left out at the start (a chunk's start) */
     uint64_t frames; /* --frames: at most this many frames scored; 0 = all */
+    /* pairing (tools/pairing.c): frames of one input dropped before the
+     * pairs are formed, the offset search, and what ends the run */
+    uint64_t skip_ref, skip_dis; /* --skip-ref, --skip-dis */
+    int sync_window;             /* --sync-window N; 0 = off */
+    int repeat_last;             /* --repeat-last: the shorter input's last frame repeated */
+    int shortest;                /* --shortest: ending with the shorter input is not an error */
+    int force_raw;               /* --force-raw: no container/image detection */
     int quiet, verbose;
 };
 
