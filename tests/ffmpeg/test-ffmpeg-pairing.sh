@@ -255,4 +255,50 @@ note "ok: graph rebuild: refused, the first part's $logged frame(s) kept in the 
 
 expect_failure "device=3: the cpu backend has no devices" -f lavfi -i testsrc2=s=64x64:d=0.1 -f lavfi \
     -i testsrc2=s=64x64:d=0.1 -lavfi "gpussim=backend=cpu:device=3" -f null -
+
+# ---- 6. device frames: Vulkan (hwupload; lavapipe here), CUDA (NVDEC) ------------
+# the start-offset pair, sync_window (the search downloads device frames) and
+# -frames:v 3 on frames that live on a device; values within the spec's
+# contract (section 5: floats 5e-5, integer ssim 1e-9) of the CLI by index
+dev_case() { # NAME GLOBAL_OPTS PER_INPUT_OPTS UPLOAD BACKEND
+    name=$1 glob=$2 inp=$3 up=$4 be=$5
+    # shellcheck disable=SC2086
+    ff $glob $inp -i "$work/dis-h264.mkv" $inp -i "$work/ref-h264.mp4" \
+        -lavfi "[0:v]${up}[d];[1:v]${up}[r];[d][r]gpussim=feature=all:log_path=$work/$name.json" \
+        -f null - 2> "$work/$name.err" || { cat "$work/$name.err" >&2; fail "$name: ffmpeg failed"; }
+    grep -q "backend $be" "$work/$name.err" || { cat "$work/$name.err" >&2; fail "$name: not scored by $be"; }
+    [ "$(nframes "$work/$name.json")" = $N ] || fail "$name: $(nframes "$work/$name.json") frames logged"
+    printf '%s: ' "$name"
+    $COMPARE "log:$work/$name.json" "log:$work/mkv-vs-mp4-cli.json" --keys float_ssim,float_ms_ssim,float_ansnr,float_anpsnr --tol 5e-5
+    $COMPARE "log:$work/$name.json" "log:$work/mkv-vs-mp4-cli.json" --keys ssim --tol 1e-9
+    # shellcheck disable=SC2086
+    ff $glob $inp -i "$work/off-dis3.mp4" $inp -i "$work/off-ref.mp4" \
+        -lavfi "[0:v]${up}[d];[1:v]${up}[r];[d][r]gpussim=feature=all:sync_window=5:log_path=$work/$name-sync.json" \
+        -f null - 2> "$work/$name-sync.err" || { cat "$work/$name-sync.err" >&2; fail "$name: sync_window failed"; }
+    grep -qF "(offset +3:" "$work/$name-sync.err" || { cat "$work/$name-sync.err" >&2; fail "$name: offset +3 not found"; }
+    printf '%s, sync_window=5: ' "$name"
+    $COMPARE "log:$work/$name-sync.json" "log:$work/sync-plus3-cli.json" --keys float_ssim,float_ms_ssim,float_ansnr,float_anpsnr --tol 5e-5
+    for i in 1 2 3 4 5; do
+        # shellcheck disable=SC2086
+        ff $glob $inp -i "$work/dis-h264.mkv" $inp -i "$work/ref-h264.mp4" -frames:v 3 \
+            -lavfi "[0:v]${up}[d];[1:v]${up}[r];[d][r]gpussim=feature=all:log_path=$work/$name-f$i.json[o]" \
+            -map '[o]' -f null - 2> "$work/$name-f$i.err" || { cat "$work/$name-f$i.err" >&2; fail "$name: -frames:v 3 failed"; }
+        [ "$(nframes "$work/$name-f$i.json")" = 3 ] || fail "$name: -frames:v 3 run $i logged $(nframes "$work/$name-f$i.json")"
+    done
+    note "ok: $name: start offset, sync_window and -frames:v 3 (x5) on $be"
+}
+vk="-init_hw_device vulkan=vk -filter_hw_device vk"
+# shellcheck disable=SC2086
+if ff $vk -f lavfi -i testsrc2=s=64x64:d=0.04 -vf format=yuv420p,hwupload,hwdownload,format=yuv420p \
+        -f null - > /dev/null 2>&1; then
+    dev_case vulkan-frames "$vk" "" "format=yuv420p,hwupload" vulkan
+else
+    note "no Vulkan device for FFmpeg here: Vulkan frames not tried"
+fi
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU &&
+        "$FFMPEG" -hide_banner -hwaccels 2>/dev/null | grep -qx cuda; then
+    dev_case nvdec-frames "-init_hw_device cuda=gpu" "-hwaccel cuda -hwaccel_device gpu -hwaccel_output_format cuda" null cuda
+else
+    note "no NVIDIA GPU: NVDEC frames not tried"
+fi
 note "PASS"
