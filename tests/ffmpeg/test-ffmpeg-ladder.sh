@@ -10,9 +10,9 @@
 # one section per rendition and `gpussim plot` draws one line each. On the
 # CPU backend; on Vulkan frames (hwupload) when FFmpeg can make a Vulkan
 # device (lavapipe here); on NVDEC-decoded CUDA frames with an NVIDIA GPU.
-# Errors: inputs=1, a rendition of another size or format or memory, a
-# rendition shorter than input 0. The reference's repeated last frame is
-# still counted and warned about.
+# Errors: inputs=1, a rendition of another size or format or memory. A
+# rendition or a reference shorter than input 0 ends the output there with a
+# warning naming it; eof_action=repeat's repeated frames are counted once.
 . "$(dirname "$0")/common.sh"
 
 src="testsrc2=s=320x240:r=24:d=2"
@@ -109,17 +109,29 @@ expect_failure "distorted input 1 \(rendition 1\) is 160x120 but the reference i
 expect_failure "distorted input 2 \(rendition 2\) is yuv444p but the reference is yuv420p: all inputs must have the same pixel format" \
     -f lavfi -i "$src,format=yuv420p" -f lavfi -i "$src,format=yuv420p" -f lavfi -i "$src,format=yuv444p" \
     -f lavfi -i "$src,format=yuv420p" -lavfi "[0][1][2][3]gpussim=inputs=4:backend=cpu" -f null -
-expect_failure "distorted input 1 \(rendition 1\) has no frame for frame 24 of input 0 \(it ended\)" \
-    -i "$work/r0.mp4" -i "$work/r1.mp4" -i "$work/ref.mp4" \
-    -lavfi "[1]trim=end_frame=24[b];[0][b][2]gpussim=inputs=3:backend=cpu" -f null -
-
-# a shorter reference: the repeated-frame warning counts the ladder's frames once
+# a shorter rendition ends the output there, named, with both counts
 ff -i "$work/r0.mp4" -i "$work/r1.mp4" -i "$work/ref.mp4" \
-    -lavfi "[2]trim=end_frame=40[r];[0][1][r]gpussim=inputs=3:backend=cpu" -f null - 2>"$work/rep.err" ||
+    -lavfi "[1]trim=end_frame=24[b];[0][b][2]gpussim=inputs=3:backend=cpu:log_path=$work/short1.json" \
+    -f null - 2>"$work/short1.err" || { cat "$work/short1.err" >&2; fail "the shorter-rendition run failed"; }
+grep -q "distorted input 1 (rendition 1) ended after 24 frames, distorted input 0 has more; scored 24" "$work/short1.err" ||
+    { cat "$work/short1.err" >&2; fail "no warning naming rendition 1 and both counts"; }
+[ "$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['renditions'][1]['frames']))" "$work/short1.json")" = 24 ] ||
+    fail "the shorter-rendition run did not log 24 frames"
+note "ok: a rendition 24 frames long: the output ends there, warned"
+
+# a shorter reference: the default ends there; eof_action=repeat scores the
+# rest against its last frame and the warning counts the ladder's frames once
+ff -i "$work/r0.mp4" -i "$work/r1.mp4" -i "$work/ref.mp4" \
+    -lavfi "[2]trim=end_frame=40[r];[0][1][r]gpussim=inputs=3:backend=cpu" -f null - 2>"$work/end.err" ||
+    { cat "$work/end.err" >&2; fail "the shorter-reference run failed"; }
+grep -q "the reference ended after 40 frames, distorted input 0 has more; scored 40" "$work/end.err" ||
+    { cat "$work/end.err" >&2; fail "no warning that the reference ended after 40 frames"; }
+ff -i "$work/r0.mp4" -i "$work/r1.mp4" -i "$work/ref.mp4" \
+    -lavfi "[2]trim=end_frame=40[r];[0][1][r]gpussim=inputs=3:backend=cpu:eof_action=repeat" -f null - 2>"$work/rep.err" ||
     { cat "$work/rep.err" >&2; fail "the shorter-reference run failed"; }
 grep -q "8 distorted frame(s) were scored against the reference's repeated last frame" "$work/rep.err" ||
     { cat "$work/rep.err" >&2; fail "no repeated-reference warning for 8 frames"; }
-note "ok: a reference 8 frames short: warned once for the ladder"
+note "ok: a reference 8 frames short: ended there by default, warned once for the ladder with eof_action=repeat"
 
 # ---- Vulkan frames (the library's pair fallback) -----------------------------------
 dev="-init_hw_device vulkan=vk -filter_hw_device vk"
