@@ -55,7 +55,8 @@ expect_ok() {
 }
 
 # expect_error NAME STATUS MESSAGE: the last run exited with STATUS (1: after
-# scoring began, 2: setup) — never a signal — and stderr holds MESSAGE
+# scoring began, 2: setup; 0 for a warning) — never a signal — and stderr
+# holds MESSAGE
 expect_error() {
     if [ "$rc" -ne "$2" ]; then
         failed "$1: exit status $rc, expected $2"
@@ -83,6 +84,17 @@ expect_partial() {
     name=$1
     shift
     if expect_error "$name" 1 "$1"; then
+        shift
+        if $CHECK "$@"; then pass "$name"; else failed "$name"; fi
+    fi
+}
+
+# expect_warned NAME MESSAGE CHECK-ARGS...: the last run exited 0 with MESSAGE
+# (a warning) on stderr, and the check holds
+expect_warned() {
+    name=$1
+    shift
+    if expect_error "$name" 0 "$1"; then
         shift
         if $CHECK "$@"; then pass "$name"; else failed "$name"; fi
     fi
@@ -241,10 +253,10 @@ run_cli -r "$TMP/ref10.y4m" -d "$TMP/dis10_cutmark.y4m" $FEATS
 expect_partial "y4m ending inside a FRAME header" "inside a FRAME header" expect "$TMP/out" "$FIX/expected_10bit.json" 1
 head -c $((2 * FS8)) "$(dis 8)" >"$TMP/dis8_2f.yuv"
 run_cli -r "$(ref 8)" -d "$TMP/dis8_2f.yuv" -w $W -h $H -p 420 -b 8 $FEATS
-expect_partial "distorted has fewer frames" "ended after 2 frames while the reference" expect "$TMP/out" "$FIX/expected_8bit.json" 2
+expect_warned "distorted has fewer frames: warned, exit 0" "gpussim: warning: the distorted input $TMP/dis8_2f.yuv ended after 2 frames while the reference" expect "$TMP/out" "$FIX/expected_8bit.json" 2
 head -c $((1 * FS8)) "$(ref 8)" >"$TMP/ref8_1f.yuv"
 run_cli -r "$TMP/ref8_1f.yuv" -d "$(dis 8)" -w $W -h $H -p 420 -b 8 $FEATS
-expect_partial "reference has fewer frames" "the reference $TMP/ref8_1f.yuv ended after 1 frame while the distorted input $(dis 8) has more (3 frames); scored 1" expect "$TMP/out" "$FIX/expected_8bit.json" 1
+expect_warned "reference has fewer frames: warned, exit 0" "gpussim: warning: the reference $TMP/ref8_1f.yuv ended after 1 frame while the distorted input $(dis 8) has more (3 frames); scored 1" expect "$TMP/out" "$FIX/expected_8bit.json" 1
 { printf 'YUV4MPEG2 W576 H324 C420jpeg\nFRAME\n'; head -c $FS8 "$(dis 8)"; printf 'FRAMX\n'; head -c $FS8 "$(dis 8)"; } >"$TMP/dis8_badframe.y4m"
 run_cli -r "$TMP/ref8.y4m" -d "$TMP/dis8_badframe.y4m" $FEATS
 expect_partial "corrupt second FRAME header" "expected a y4m FRAME header" expect "$TMP/out" "$FIX/expected_8bit.json" 1
@@ -380,7 +392,7 @@ PYEOF
 if command -v mkfifo >/dev/null 2>&1; then
     stop_test "SIGINT: exit 130, complete JSON of the frames scored" INT 130 complete
     stop_test "SIGTERM: exit 143, complete JSON of the frames scored" TERM 143 complete
-    stop_test "SIGKILL: the cut-off JSON repaired as README says holds the frames" KILL 137 killed
+    stop_test "SIGKILL: the cut-off JSON repaired as docs/cli.md says holds the frames" KILL 137 killed
     stop_test "SIGTERM with --csv: every row written equals libvmaf" TERM 143 csv --csv
 else
     echo "SKIP: signal tests (no mkfifo)"
@@ -493,8 +505,12 @@ expect_partial "concatenated y4m with a size change at frame 3" \
     "$TMP/concat.y4m: frame 3: a new y4m stream header ('YUV4MPEG2 W352 H288 C420jpeg') where a FRAME header was expected: concatenated y4m streams (a format or size change mid-stream) are not supported; the stream so far is 576x324 4:2:0 8-bit" \
     expect "$TMP/out" "$FIX/expected_8bit.json" 3
 run_cli -r "$(ref 8)" -d "$TMP/dis8_2f.yuv" -w $W -h $H -p 420 -b 8 $FEATS
-expect_partial "raw inputs of different lengths: both counts named" \
-    "gpussim: error: the distorted input $TMP/dis8_2f.yuv ended after 2 frames while the reference $(ref 8) has more (3 frames); scored 2 (--shortest accepts the shorter length, --repeat-last scores the rest against the last frame of the input that ended)" \
+expect_warned "raw inputs of different lengths: both counts named, warned, exit 0" \
+    "gpussim: warning: the distorted input $TMP/dis8_2f.yuv ended after 2 frames while the reference $(ref 8) has more (3 frames); scored 2" \
+    expect "$TMP/out" "$FIX/expected_8bit.json" 2
+run_cli -r "$(ref 8)" -d "$TMP/dis8_2f.yuv" -w $W -h $H -p 420 -b 8 $FEATS --strict-length
+expect_partial "raw inputs of different lengths, --strict-length: an error, exit 1, the frames kept" \
+    "gpussim: error: the distorted input $TMP/dis8_2f.yuv ended after 2 frames while the reference $(ref 8) has more (3 frames); scored 2" \
     expect "$TMP/out" "$FIX/expected_8bit.json" 2
 
 # ---- a ladder: -d repeated ------------------------------------------------------------
@@ -513,8 +529,8 @@ print("    rendition 0 == the pair run (%d frames), rendition 1 (the reference i
 EOF2
 then pass "ladder: -d DIS -d REF: rendition 0 == the pair run, rendition 1 identity"; else failed "ladder log"; fi
 run_cli -r "$(ref 8)" -d "$(dis 8)" -d "$TMP/dis8_2f.yuv" $RAW8 $FEATS
-if expect_error "ladder: a rendition shorter than the reference" 1 \
-    "rendition 1 ($TMP/dis8_2f.yuv) ended after 2 frames while the reference $(ref 8) has more (3 frames); scored 2"; then
+if expect_error "ladder: a rendition shorter than the reference" 0 \
+    "gpussim: warning: rendition 1 ($TMP/dis8_2f.yuv) ended after 2 frames while the reference $(ref 8) has more (3 frames); scored 2"; then
     if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["renditions"]; sys.exit(not (len(r) == 2 and all(len(x["frames"]) == 2 for x in r)))' "$TMP/out"; then
         pass "ladder: a rendition shorter than the reference (the 2 frames before it written for both renditions)"
     else

@@ -9,8 +9,9 @@
 #   ladder rendition) and scores exactly as --skip-ref / --skip-dis do (every
 #   value to the last bit), with the offset in the log's config;
 #   --skip-ref/--skip-dis with --skip/--frames; inputs of different length
-#   both ways (exit 1 naming both counts, --shortest, --repeat-last equal to
-#   a file with its last frame repeated); -o naming an input (also through a
+#   both ways (a warning naming both counts, exit 0; --strict-length: an
+#   error, exit 1, the same frames; --shortest still accepted; --repeat-last
+#   equal to a file with its last frame repeated); -o naming an input (also through a
 #   symbolic or hard link, or stdin) refused with the input unchanged; -r/-o
 #   twice; y4m fields given twice; NUT, PNG, WAV and other non-YUV files
 #   refused by name (--force-raw reads one as raw); the exit-status rule.
@@ -80,6 +81,14 @@ elif cmd == "same":  # same A.json B.json [RENDITION_A] [FIRST:LAST of B]: every
     ok = len(a) == len(b) and len(a) > 0 and all(
         x.keys() == y.keys() and all(x[k].hex() == y[k].hex() for k in x) for x, y in zip(a, b))
     print("    %d frames, %s" % (len(a), "every value equal (17 digits)" if ok else "DIFFERENT (%d vs %d frames)" % (len(a), len(b))))
+    sys.exit(0 if ok else 1)
+elif cmd == "samelog":  # samelog A.json B.json: every rendition's frames equal, bit for bit
+    a, b = frames_of(sys.argv[2]), frames_of(sys.argv[3])
+    a, b = (x if x and isinstance(x[0], list) else [x] for x in (a, b))
+    ok = len(a) == len(b) and all(len(x) == len(y) and len(x) > 0 and all(
+        p.keys() == q.keys() and all(p[k].hex() == q[k].hex() for k in p) for p, q in zip(x, y))
+        for x, y in zip(a, b))
+    print("    %s frames, %s" % (",".join(str(len(x)) for x in a), "every value equal (17 digits)" if ok else "DIFFERENT"))
     sys.exit(0 if ok else 1)
 elif cmd == "config":  # config LOG KEY: prints config[KEY] as JSON
     print(json.dumps(json.load(open(sys.argv[2]))["config"].get(sys.argv[3], "absent")))
@@ -211,26 +220,39 @@ run -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" $FEAT --skip-dis abc -o "$TMP/x.json"
 refused "--skip-dis abc" 2 "--skip-dis: expected a frame count >= 0, got 'abc'" "$TMP/x.json"
 
 # ---- inputs of different length -------------------------------------------------------
+# by default the run ends with the shorter input, warned (exit 0);
+# --strict-length makes it an error (exit 1) with the same frames written
 run -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" $FEAT -o "$TMP/short_dis.json"
-status_is "short distorted" 1 &&
-    has_msg "short distorted" "gpussim: error: the distorted input $TMP/dis_p3.y4m ended after 17 frames while the reference $TMP/ref.y4m has more; scored 17 (--shortest accepts the shorter length, --repeat-last scores the rest against the last frame of the input that ended)" &&
-    [ "$($PY nframes "$TMP/short_dis.json")" = 17 ] && pass "shorter distorted input: exit 1, both named, 17 frames written"
+status_is "short distorted" 0 &&
+    has_msg "short distorted" "gpussim: warning: the distorted input $TMP/dis_p3.y4m ended after 17 frames while the reference $TMP/ref.y4m has more; scored 17" &&
+    [ "$($PY nframes "$TMP/short_dis.json")" = 17 ] && pass "shorter distorted input: exit 0, warned, both named, 17 frames written"
+run -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" $FEAT --strict-length -o "$TMP/strict_dis.json"
+status_is "--strict-length short distorted" 1 &&
+    has_msg "--strict-length short distorted" "gpussim: error: the distorted input $TMP/dis_p3.y4m ended after 17 frames while the reference $TMP/ref.y4m has more; scored 17" &&
+    $PY same "$TMP/strict_dis.json" "$TMP/short_dis.json" &&
+    pass "--strict-length, shorter distorted input: exit 1, an error naming both, the same 17 frames kept"
 run -r "$TMP/ref_late.y4m" -d "$TMP/dis_full.y4m" $FEAT -o "$TMP/short_ref.json"
-status_is "short reference" 1 &&
-    has_msg "short reference" "gpussim: error: the reference $TMP/ref_late.y4m ended after 17 frames while the distorted input $TMP/dis_full.y4m has more; scored 17" &&
-    [ "$($PY nframes "$TMP/short_ref.json")" = 17 ] && pass "shorter reference: exit 1, both named, 17 frames written"
+status_is "short reference" 0 &&
+    has_msg "short reference" "gpussim: warning: the reference $TMP/ref_late.y4m ended after 17 frames while the distorted input $TMP/dis_full.y4m has more; scored 17" &&
+    [ "$($PY nframes "$TMP/short_ref.json")" = 17 ] && pass "shorter reference: exit 0, warned, both named, 17 frames written"
+run -r "$TMP/ref_late.y4m" -d "$TMP/dis_full.y4m" $FEAT --strict-length -o "$TMP/strict_ref.json"
+status_is "--strict-length short reference" 1 &&
+    has_msg "--strict-length short reference" "gpussim: error: the reference $TMP/ref_late.y4m ended after 17 frames while the distorted input $TMP/dis_full.y4m has more; scored 17" &&
+    $PY same "$TMP/strict_ref.json" "$TMP/short_ref.json" &&
+    pass "--strict-length, shorter reference: exit 1, an error naming both, the same 17 frames kept"
+if grep -q -F -- "--shortest" "$TMP/err"; then failed "the message still suggests --shortest"; else pass "no --shortest hint (it is the default)"; fi
 # raw files: the longer one's count is known from its size
 $PY gen "$TMP/ref.yuv" raw $W $H 8 0 20 0
 $PY gen "$TMP/dis_p3.yuv" raw $W $H 8 3 17 5
 RAW="-w $W -h $H -p 420 -b 8"
 run -r "$TMP/ref.yuv" -d "$TMP/dis_p3.yuv" $RAW $FEAT -o "$TMP/short_raw.json"
-status_is "raw short" 1 &&
-    has_msg "raw short" "the distorted input $TMP/dis_p3.yuv ended after 17 frames while the reference $TMP/ref.yuv has more (20 frames); scored 17" &&
+status_is "raw short" 0 &&
+    has_msg "raw short" "gpussim: warning: the distorted input $TMP/dis_p3.yuv ended after 17 frames while the reference $TMP/ref.yuv has more (20 frames); scored 17" &&
     pass "raw inputs: the longer one's count from its size"
 run -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" $FEAT --shortest -o "$TMP/shortest.json"
 status_is "--shortest" 0 &&
     has_msg "--shortest" "gpussim: warning: the distorted input $TMP/dis_p3.y4m ended after 17 frames while the reference $TMP/ref.y4m has more; scored 17" &&
-    $PY same "$TMP/shortest.json" "$TMP/short_dis.json" && pass "--shortest: exit 0, a warning, the same 17 frames"
+    $PY same "$TMP/shortest.json" "$TMP/short_dis.json" && pass "--shortest (the default, still accepted): exit 0, a warning, the same 17 frames"
 run -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" $FEAT --repeat-last -o "$TMP/repeat.json"
 $PY gen "$TMP/dis_p3_rep.y4m" y4m $W $H 8 3 17 5 3   # its last frame written 3 more times
 run -r "$TMP/ref.y4m" -d "$TMP/dis_p3_rep.y4m" $FEAT -o "$TMP/repeat_file.json"
@@ -248,11 +270,20 @@ status_is "--repeat-last reference" 0 &&
     [ "$($PY nframes "$TMP/repeat_ref.json")" = 20 ] && pass "--repeat-last with the reference shorter: 20 frames"
 run -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" --repeat-last --shortest -o "$TMP/x.json"
 refused "--repeat-last with --shortest" 2 "--repeat-last and --shortest contradict each other" "$TMP/x.json"
+run -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" --strict-length --repeat-last -o "$TMP/x.json"
+refused "--repeat-last with --strict-length" 2 "gpussim: error: --repeat-last and --strict-length contradict each other: when one input ends first, the run either goes on with its last frame or ends there" "$TMP/x.json"
+run -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" --shortest --strict-length -o "$TMP/x.json"
+refused "--shortest with --strict-length" 2 "gpussim: error: --shortest and --strict-length contradict each other" "$TMP/x.json"
 # a ladder: per rendition
 run -r "$TMP/ref.y4m" -d "$TMP/dis_full.y4m" -d "$TMP/dis_p3.y4m" $FEAT -o "$TMP/ladder_short.json"
-status_is "ladder short" 1 &&
-    has_msg "ladder short" "gpussim: error: rendition 1 ($TMP/dis_p3.y4m) ended after 17 frames while the reference $TMP/ref.y4m has more; scored 17" &&
-    [ "$($PY nframes "$TMP/ladder_short.json")" = "17,17" ] && pass "ladder: a short rendition named, 17 frames per rendition"
+status_is "ladder short" 0 &&
+    has_msg "ladder short" "gpussim: warning: rendition 1 ($TMP/dis_p3.y4m) ended after 17 frames while the reference $TMP/ref.y4m has more; scored 17" &&
+    [ "$($PY nframes "$TMP/ladder_short.json")" = "17,17" ] && pass "ladder: a short rendition named, warned, exit 0, 17 frames per rendition"
+run -r "$TMP/ref.y4m" -d "$TMP/dis_full.y4m" -d "$TMP/dis_p3.y4m" $FEAT --strict-length -o "$TMP/ladder_strict.json"
+status_is "ladder --strict-length" 1 &&
+    has_msg "ladder --strict-length" "gpussim: error: rendition 1 ($TMP/dis_p3.y4m) ended after 17 frames while the reference $TMP/ref.y4m has more; scored 17" &&
+    $PY samelog "$TMP/ladder_strict.json" "$TMP/ladder_short.json" && $PY same "$TMP/ladder_strict.json" "$TMP/short_dis.json" 1 &&
+    pass "ladder --strict-length: exit 1, the same 17 frames per rendition"
 run -r "$TMP/ref.y4m" -d "$TMP/dis_full.y4m" -d "$TMP/dis_p3.y4m" $FEAT --repeat-last -o "$TMP/ladder_rep.json"
 status_is "ladder repeat" 0 &&
     has_msg "ladder repeat" "gpussim: warning: rendition 1 ($TMP/dis_p3.y4m) ended after 17 frames: its last frame was scored again for the 3 frame(s) the other inputs had left (--repeat-last); scored 20" &&
@@ -288,7 +319,7 @@ for f in "W176 H144 W160" "W176 H144 H120" "W176 H144 F25:1 F30:1" "W176 H144 C4
     refused "y4m header '$f'" 2 "$TMP/dup.y4m: the y4m header gives the $tag field twice" "$TMP/x.json"
 done
 { printf 'YUV4MPEG2 W176 H144 C420jpeg XYSCSS=420JPEG XCOLORRANGE=LIMITED\nFRAME\n'; head -c $((W * H * 3 / 2)) "$TMP/ref.yuv"; } >"$TMP/xx.y4m"
-run -r "$TMP/xx.y4m" -d "$TMP/ref.y4m" $FEAT --shortest -o "$TMP/xx.json"
+run -r "$TMP/xx.y4m" -d "$TMP/ref.y4m" $FEAT -o "$TMP/xx.json"
 status_is "X twice" 0 && pass "y4m X fields may repeat"
 
 # ---- files that are not YUV, refused by name ---------------------------------------------
@@ -321,8 +352,9 @@ run -r "$TMP/flat71.yuv" -d "$TMP/flat71.yuv" $RAW $FEAT -o "$TMP/flat.json"
 status_is "flat 0x47" 0 && pass "a flat raw frame of 0x47 bytes is read as raw, not MPEG-TS"
 
 # ---- one exit-status rule -----------------------------------------------------------------
-# 0 scored; 1 the run began and stopped on an error (the output holds the
-# frames scored); 2 nothing scored, the output not created
+# 0 scored (an input that ended first is warned); 1 the run began and stopped
+# on an error (the output holds the frames scored); 2 nothing scored, the
+# output not created
 : >"$TMP/empty.yuv"
 head -c 100 "$TMP/ref.yuv" >"$TMP/100.yuv"
 head -c $((W * H * 3 / 2 * 5 + 77)) "$TMP/ref.yuv" >"$TMP/trunc.yuv"
@@ -340,18 +372,20 @@ exit_case() { # NAME STATUS TEXT ARGS...
 exit_case "--skip 20 on 20 frames" 2 "--skip 20: the inputs hold only 20 frames" -r "$TMP/ref.y4m" -d "$TMP/dis_full.y4m" $FEAT --skip 20
 exit_case "--skip 21 on 20 frames" 2 "--skip 21: the inputs hold only 20 frames" -r "$TMP/ref.y4m" -d "$TMP/dis_full.y4m" $FEAT --skip 21
 exit_case "zero-byte raw input" 2 "no frame to score: the inputs hold no frames" -r "$TMP/empty.yuv" -d "$TMP/empty.yuv" $RAW $FEAT
-exit_case "zero-byte distorted, full reference" 2 "the distorted input $TMP/empty.yuv ended after 0 frames while the reference $TMP/ref.yuv has more (20 frames); scored 0" -r "$TMP/ref.yuv" -d "$TMP/empty.yuv" $RAW $FEAT
+exit_case "zero-byte distorted, full reference" 2 "gpussim: error: the distorted input $TMP/empty.yuv ended after 0 frames while the reference $TMP/ref.yuv has more (20 frames); scored 0" -r "$TMP/ref.yuv" -d "$TMP/empty.yuv" $RAW $FEAT
 exit_case "100-byte raw input" 2 "$TMP/100.yuv: truncated input: its 100 bytes cannot hold one" -r "$TMP/100.yuv" -d "$TMP/100.yuv" $RAW $FEAT
 exit_case "--skip-dis to the end with --repeat-last" 2 "no frame to score: the inputs hold no frames after those dropped before pairing" -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" $FEAT --skip-dis 17 --repeat-last
 exit_case "unknown option" 2 "unknown option '--bogus'" -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" --bogus
 exit_case "raw input truncated at frame 5" 1 "$TMP/trunc.yuv: truncated input: frame 5 has 77 of 38016 bytes" -r "$TMP/ref.yuv" -d "$TMP/trunc.yuv" $RAW $FEAT
-exit_case "inputs of different length" 1 "ended after 17 frames" -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" $FEAT
+exit_case "inputs of different length, --strict-length" 1 "gpussim: error: the distorted input $TMP/dis_p3.y4m ended after 17 frames" -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" $FEAT --strict-length
+exit_case "inputs of different length" 0 "gpussim: warning: the distorted input $TMP/dis_p3.y4m ended after 17 frames" -r "$TMP/ref.y4m" -d "$TMP/dis_p3.y4m" $FEAT
+exit_case "zero-byte distorted, full reference, --repeat-last" 2 "gpussim: error: the distorted input $TMP/empty.yuv ended after 0 frames while the reference $TMP/ref.yuv has more (20 frames); scored 0" -r "$TMP/ref.yuv" -d "$TMP/empty.yuv" $RAW $FEAT --repeat-last
 rm -f "$TMP/code.json"
 run -r "$TMP/ref.y4m" -d "$TMP/dis_full.y4m" $FEAT -o "$TMP/code.json"
 status_is "exit 0" 0 && [ "$($PY nframes "$TMP/code.json")" = 20 ] && pass "exit 0: scored to the end (20 frames)"
 "$CLI" --help >"$TMP/help" 2>&1
 missing=
-for t in "--sync-window N" "--skip-ref N" "--skip-dis N" "--repeat-last" "--shortest" "--force-raw" "Exit status: 0 scored; 1"; do
+for t in "--sync-window N" "--skip-ref N" "--skip-dis N" "--repeat-last" "--shortest" "the default, accepted for compatibility" "--strict-length" "--force-raw" "Exit status: 0 scored (also when an input ended first: warned); 1"; do
     grep -q -F -- "$t" "$TMP/help" || missing="$missing '$t'"
 done
 [ -z "$missing" ] && pass "--help documents the pairing options and the exit status" || failed "--help lacks$missing"

@@ -40,7 +40,7 @@
 #include "pairing.h"
 #include "plot.h"
 
-/* exit statuses (documented in README.md; a stop signal gives 128 + its number) */
+/* exit statuses (documented in docs/cli.md, "Exit status"; a stop signal gives 128 + its number) */
 #define EXIT_SCORING_ERROR 1 /* failed after scoring began; output has the frames before it */
 #define EXIT_SETUP_ERROR 2   /* bad options, inputs or configuration; nothing scored or written */
 
@@ -551,7 +551,7 @@ int main(int argc, char **argv)
                       (unsigned long long)i);
         } else {
             if (pairing.short_end) /* one of them has frames: name the one without */
-                cli_pairing_report_end(&pairing, 0, 0);
+                cli_pairing_report_end(&pairing, 0, 1);
             cli_error("no frame to score: the inputs hold no frames%s",
                       o.skip_ref || o.skip_dis || o.sync_window
                           ? " after those dropped before pairing (--skip-ref, --skip-dis, --sync-window)"
@@ -622,8 +622,8 @@ int main(int argc, char **argv)
         cli_msg("warning", "stopped by %s after %llu frames; the output is complete for them",
                 stop_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)nb_frames);
         status = 128 + stop_signal;
-    } else if (cli_pairing_report_end(&pairing, nb_frames, o.shortest)) {
-        status = EXIT_SCORING_ERROR; /* the inputs differ in length: named above */
+    } else if (cli_pairing_report_end(&pairing, nb_frames, o.strict_length)) {
+        status = EXIT_SCORING_ERROR; /* --strict-length, the inputs differ in length: named above */
     }
     show_progress(&run, 1);
     warn_nan_scores(&run);

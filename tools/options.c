@@ -61,8 +61,10 @@ static void usage(FILE *f)
           "                          one offset per rendition\n"
           "      --repeat-last       when one input ends first, score the other's remaining\n"
           "                          frames against its last frame (warned, exit 0)\n"
-          "      --shortest          when one input ends first, end there (warned, exit 0)\n"
-          "                          instead of the error exit 1\n"
+          "      --shortest          when one input ends first, end there (warned, exit 0);\n"
+          "                          the default, accepted for compatibility\n"
+          "      --strict-length     when one input ends first, end there with an error\n"
+          "                          (exit 1, the frames scored kept): for QC pipelines\n"
           "      --force-raw         read inputs without a y4m signature as raw YUV even if\n"
           "                          they start like a container, image or audio file\n"
           "  -o, --output FILE       write scores to FILE instead of stdout (as frames\n"
@@ -74,12 +76,14 @@ static void usage(FILE *f)
           "Pairing: the reference's frame i + skip-ref (+ the sync offset when positive)\n"
           "is scored against the distorted frame i + skip-dis (- the offset when\n"
           "negative); --skip and --frames then select pairs. Inputs of different length:\n"
-          "the run ends with the shorter one and exits 1 naming both counts, unless\n"
-          "--shortest or --repeat-last is given.\n"
+          "the run ends with the shorter one and warns naming both counts (exit 0);\n"
+          "--repeat-last scores to the end of the longer one, --strict-length makes\n"
+          "the difference an error (exit 1).\n"
           "\n"
-          "Exit status: 0 scored; 1 the run began (the output holds every frame scored)\n"
-          "and stopped on an error: an input truncated or corrupt after its first frame,\n"
-          "inputs of different length, a device or library failure, a write error;\n"
+          "Exit status: 0 scored (also when an input ended first: warned); 1 the run\n"
+          "began (the output holds every frame scored) and stopped on an error: an input\n"
+          "truncated or corrupt after its first frame, inputs of different length with\n"
+          "--strict-length, a device or library failure, a write error;\n"
           "2 nothing was scored and the output was not touched: a usage error, an\n"
           "unusable input (unsupported, compressed, empty or no frame left after the\n"
           "skips), -o naming an input, a configuration the library refuses;\n"
@@ -110,6 +114,7 @@ enum {
     OPT_SYNC_WINDOW,
     OPT_REPEAT_LAST,
     OPT_SHORTEST,
+    OPT_STRICT_LENGTH,
     OPT_FORCE_RAW,
     OPT_HELP,
     OPT_VERSION,
@@ -142,6 +147,7 @@ int cli_parse_options(int argc, char **argv, struct options *o)
         { "sync-window", required_argument, NULL, OPT_SYNC_WINDOW },
         { "repeat-last", no_argument, NULL, OPT_REPEAT_LAST },
         { "shortest", no_argument, NULL, OPT_SHORTEST },
+        { "strict-length", no_argument, NULL, OPT_STRICT_LENGTH },
         { "force-raw", no_argument, NULL, OPT_FORCE_RAW },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
@@ -252,6 +258,7 @@ int cli_parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_REPEAT_LAST: o->repeat_last = 1; break;
         case OPT_SHORTEST: o->shortest = 1; break;
+        case OPT_STRICT_LENGTH: o->strict_length = 1; break;
         case OPT_FORCE_RAW: o->force_raw = 1; break;
         case OPT_DEVICE:
             if (parse_int(optarg, 0, 1024, &o->device) < 0) {
@@ -303,9 +310,12 @@ int cli_parse_options(int argc, char **argv, struct options *o)
         cli_error("only one input can be read from stdin");
         return -1;
     }
-    if (o->repeat_last && o->shortest) {
-        cli_error("--repeat-last and --shortest contradict each other: when one input ends "
-                  "first, the run either goes on with its last frame or ends there");
+    if (o->repeat_last + o->shortest + o->strict_length > 1) {
+        const char *a = o->repeat_last ? "--repeat-last" : "--shortest";
+        const char *b = o->strict_length ? "--strict-length" : "--shortest";
+        cli_error("%s and %s contradict each other: when one input ends first, the run %s", a, b,
+                  o->repeat_last ? "either goes on with its last frame or ends there"
+                                 : "either ends there with a warning or with an error");
         return -1;
     }
     if (o->device_given && o->backend == GPUSSIM_BACKEND_CPU) {

@@ -38,7 +38,8 @@ struct options {
     uint64_t skip_ref, skip_dis; /* --skip-ref, --skip-dis */
     int sync_window;             /* --sync-window N; 0 = off */
     int repeat_last;             /* --repeat-last: the shorter input's last frame repeated */
-    int shortest;                /* --shortest: ending with the shorter input is not an error */
+    int shortest;                /* --shortest: the default, accepted for compatibility */
+    int strict_length;           /* --strict-length: inputs of different length are an error */
     int force_raw;               /* --force-raw: no container/image detection */
     int quiet, verbose;
 };

@@ -149,7 +149,7 @@ static const char *known_length(const struct cli_input *in, char *buf, size_t si
     return buf;
 }
 
-int cli_pairing_report_end(const struct cli_pairing *p, uint64_t scored, int shortest)
+int cli_pairing_report_end(const struct cli_pairing *p, uint64_t scored, int strict)
 {
     char a[600], b[600], len[48];
     if (p->short_end) {
@@ -159,17 +159,14 @@ int cli_pairing_report_end(const struct cli_pairing *p, uint64_t scored, int sho
         for (int i = 0; i < p->nb_in; i++) {
             if (!p->ended[i] || longer < 0)
                 continue;
-            cli_msg(shortest ? "warning" : "error",
-                    "%s ended after %llu frame%s while %s has more%s; scored %llu%s",
+            cli_msg(strict || !scored ? "error" : "warning",
+                    "%s ended after %llu frame%s while %s has more%s; scored %llu",
                     input_name(p, i, a, sizeof(a)), (unsigned long long)p->in[i]->frames_read,
                     p->in[i]->frames_read == 1 ? "" : "s",
                     input_name(p, longer, b, sizeof(b)),
-                    known_length(p->in[longer], len, sizeof(len)), (unsigned long long)scored,
-                    shortest || !scored ? ""
-                             : " (--shortest accepts the shorter length, --repeat-last scores the "
-                               "rest against the last frame of the input that ended)");
+                    known_length(p->in[longer], len, sizeof(len)), (unsigned long long)scored);
         }
-        return !shortest;
+        return strict;
     }
     for (int i = 0; i < p->nb_in; i++)
         if (p->repeated[i])

@@ -4,8 +4,8 @@
  * Which frames of the inputs the gpussim tool scores together: frames of one
  * input dropped before pairing (--skip-ref, --skip-dis), the frame offset
  * found by the library's search (--sync-window, gpussim_sync_*), and what
- * happens when one input ends first (the run ends there; --repeat-last
- * repeats its last frame instead).
+ * happens when one input ends first (the run ends there, warned, or an
+ * error with --strict-length; --repeat-last repeats its last frame instead).
  *
  * The inputs are in[0] (the reference) and in[1..nb_in-1] (the distorted
  * ones, a ladder when there are several). Frames read for the search are
@@ -77,11 +77,12 @@ int cli_pairing_next(struct cli_pairing *p);
 /** Forgets the repeat counts (after --skip's pairs, which are not scored). */
 void cli_pairing_reset_counts(struct cli_pairing *p);
 
-/** The end-of-run messages about input lengths: with short_end an error
- *  (or with shortest a warning) naming each input that ended first, its
- *  count and the others'; with repeated frames a warning per input.
- *  @return 1 when short_end makes the run's status an error, else 0. */
-int cli_pairing_report_end(const struct cli_pairing *p, uint64_t scored, int shortest);
+/** The end-of-run messages about input lengths: with short_end a warning
+ *  (an error with strict, --strict-length, or when nothing was scored)
+ *  naming each input that ended first, its count and the others'; with
+ *  repeated frames a warning per input.
+ *  @return 1 when short_end makes the run's status an error (strict), else 0. */
+int cli_pairing_report_end(const struct cli_pairing *p, uint64_t scored, int strict);
 
 void cli_pairing_free(struct cli_pairing *p);
 
