@@ -245,6 +245,40 @@ static int same_double(double a, double b)
     return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof(a));
 }
 
+/* The pool must hold the frames' values, in frame order (the writer pools
+ * each frame as it writes it; a merge appends the chunks' pools in the
+ * order of their frames). A null frame value is a NaN, left out, or an
+ * infinity, which JSON cannot write but the pool keeps: nulls are
+ * interchangeable, so an infinity in the pool takes the next null. The
+ * count was checked against the frames-left-out counts already. */
+static int check_pool_frames(const struct reader *r, const struct json_value *at, const struct gpussim_log *l,
+                             int c)
+{
+    const struct gpussim_log_metric *m = &l->metrics[c];
+    const size_t stride = l->nb_metrics ? (size_t)l->nb_metrics : 1;
+    size_t n, k = 0;
+    const double *pv = gpussim_pool_values(m->pool, &n);
+    for (uint64_t f = 0; f < l->nb_frames; f++) {
+        const double v = l->values[f * stride + (size_t)c];
+        if (isnan(v)) {
+            if (k < n && isinf(pv[k]))
+                k++;
+            continue;
+        }
+        if (k >= n)
+            return refuse(r, at, "pool_state \"%s\" does not hold the frames' values: it ends before frame %"
+                          PRIu64 " (frameNum %" PRIu64 ", %.17g)", m->name, f, l->frame_num[f], v);
+        if (!same_double(v, pv[k]))
+            return refuse(r, at, "pool_state \"%s\" does not hold the frames' values: frame %" PRIu64
+                          " (frameNum %" PRIu64 ") is %.17g where the pool has %.17g", m->name, f,
+                          l->frame_num[f], v, pv[k]);
+        k++;
+    }
+    if (k != n)
+        return refuse(r, at, "pool_state \"%s\" holds %zu values the frames do not have", m->name, n - k);
+    return 0;
+}
+
 static int read_pooled(const struct reader *r, const struct json_value *root, struct gpussim_log *l)
 {
     const struct json_value *pm = gpussim_json_get(root, "pooled_metrics");
@@ -309,6 +343,8 @@ static int read_pooled(const struct reader *r, const struct json_value *root, st
                 if (!same_double(isfinite(got[k]) ? got[k] : NAN, want[k]))
                     return refuse(r, b, "pool_state \"%s\" does not match its pooled_metrics", m->name);
         }
+        if ((err = check_pool_frames(r, b, l, c)) < 0)
+            return err;
     }
     return 0;
 }
