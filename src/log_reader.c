@@ -600,6 +600,146 @@ static int check_mergeable(const struct gpussim_logger *log, const struct gpussi
     return 0;
 }
 
+static const char *chunk_label(const char *const *labels, int i, char *buf, size_t size)
+{
+    if (labels && labels[i])
+        return labels[i];
+    snprintf(buf, size, "log %d", i + 1);
+    return buf;
+}
+
+/* A chunk's first timestamp, its last, and the largest step between two of
+ * its frames (0 with fewer than two). Every frame has a finite one: checked
+ * by the caller. */
+static void chunk_times(const struct gpussim_log *l, double *first, double *last, double *step)
+{
+    *first = l->timestamps[0];
+    *last = l->timestamps[l->nb_frames - 1];
+    *step = 0.0;
+    for (uint64_t f = 1; f < l->nb_frames; f++)
+        if (l->timestamps[f] - l->timestamps[f - 1] > *step)
+            *step = l->timestamps[f] - l->timestamps[f - 1];
+}
+
+static int has_timestamps(const struct gpussim_log *l)
+{
+    if (!l->timestamps)
+        return 0;
+    for (uint64_t f = 0; f < l->nb_frames; f++)
+        if (!isfinite(l->timestamps[f]))
+            return 0;
+    return 1;
+}
+
+/*
+ * The order of the chunks in the merged log, into order[]: by first_frame
+ * when every chunk has one (the tool's chunks), else by the first timestamp
+ * when every frame has one (the filter's chunks: trim keeps the input's
+ * timestamps), else as given. A chunk given out of order is moved, with a
+ * note. Chunks must then be contiguous: with frame numbers, an overlap or a
+ * gap is refused naming the frames; with timestamps, an overlap is refused
+ * (timestamps increase, so it is certain) and a step between two chunks
+ * wider than 1.5 times the widest step inside them gets a warning (a
+ * variable frame rate makes a gap uncertain).
+ */
+static int merge_order(const struct gpussim_logger *log, const struct gpussim_log *const *logs,
+                       const char *const *labels, int nb_logs, int *order)
+{
+    char lab[2][32];
+    int by_frame = 1, by_time = 1;
+    for (int i = 0; i < nb_logs; i++) {
+        order[i] = i;
+        by_frame &= logs[i]->config.first_frame >= 0;
+        /* an empty chunk has no timestamp to order by: only by frame number */
+        by_time &= logs[i]->nb_frames > 0 && has_timestamps(logs[i]);
+    }
+    if (nb_logs < 2)
+        return 0;
+    if (!by_frame && !by_time) {
+        gpussim_log(log, GPUSSIM_LOG_WARNING,
+                    "merge: the chunks' frame numbers are unknown (no first_frame) and not every frame has a "
+                    "timestamp: merged in the order given, unchecked for overlaps and gaps");
+        return 0;
+    }
+    /* a stable insertion sort: chunks are few */
+    for (int i = 1; i < nb_logs; i++) {
+        const int x = order[i];
+        int j = i;
+        for (; j > 0; j--) {
+            const struct gpussim_log *a = logs[order[j - 1]], *b = logs[x];
+            if (by_frame ? a->config.first_frame <= b->config.first_frame
+                         : a->timestamps[0] <= b->timestamps[0])
+                break;
+            order[j] = order[j - 1];
+        }
+        order[j] = x;
+    }
+    for (int i = 0; i < nb_logs; i++)
+        if (order[i] != i) {
+            /* the first chunk given before one whose frames come earlier */
+            const char *la = chunk_label(labels, i, lab[0], sizeof(lab[0]));
+            const char *lb = chunk_label(labels, order[i], lab[1], sizeof(lab[1]));
+            if (by_frame)
+                gpussim_log(log, GPUSSIM_LOG_INFO,
+                            "merge: %s (first frame %" PRId64 ") was given before %s (first frame %" PRId64
+                            "): the chunks are merged in the order of their first frames", la,
+                            logs[i]->config.first_frame, lb, logs[order[i]]->config.first_frame);
+            else
+                gpussim_log(log, GPUSSIM_LOG_INFO,
+                            "merge: %s (first frame at %.6f s) was given before %s (at %.6f s): the chunks "
+                            "are merged in the order of their timestamps", la, logs[i]->timestamps[0], lb,
+                            logs[order[i]]->timestamps[0]);
+            break;
+        }
+    for (int i = 1; i < nb_logs; i++) {
+        const struct gpussim_log *p = logs[order[i - 1]], *l = logs[order[i]];
+        const char *lp = chunk_label(labels, order[i - 1], lab[0], sizeof(lab[0]));
+        const char *ll = chunk_label(labels, order[i], lab[1], sizeof(lab[1]));
+        if (by_frame) {
+            const uint64_t p_end = (uint64_t)p->config.first_frame + p->nb_frames;
+            const uint64_t start = (uint64_t)l->config.first_frame;
+            if (start == p_end)
+                continue;
+            char ends[64];
+            if (p->nb_frames)
+                snprintf(ends, sizeof(ends), "ends at frame %" PRIu64, p_end - 1);
+            else
+                snprintf(ends, sizeof(ends), "holds no frames (from frame %" PRIu64 ")", p_end);
+            if (start < p_end) {
+                const uint64_t l_end = start + l->nb_frames;
+                gpussim_log(log, GPUSSIM_LOG_ERROR,
+                            "cannot merge: chunk %s starts at frame %" PRIu64 " but %s %s: frames %" PRIu64
+                            "..%" PRIu64 " overlap (each frame must be in one chunk)",
+                            ll, start, lp, ends, start, (l_end < p_end ? l_end : p_end) - 1);
+            } else {
+                gpussim_log(log, GPUSSIM_LOG_ERROR,
+                            "cannot merge: chunk %s starts at frame %" PRIu64 " but %s %s: frames %" PRIu64
+                            "..%" PRIu64 " are in no chunk (a gap)", ll, start, lp, ends, p_end, start - 1);
+            }
+            return -EINVAL;
+        }
+        double p_first, p_last, p_step, l_first, l_last, l_step;
+        chunk_times(p, &p_first, &p_last, &p_step);
+        chunk_times(l, &l_first, &l_last, &l_step);
+        if (l_first <= p_last) {
+            uint64_t n = 0;
+            while (n < l->nb_frames && l->timestamps[n] <= p_last)
+                n++;
+            gpussim_log(log, GPUSSIM_LOG_ERROR,
+                        "cannot merge: chunk %s starts at %.6f s but %s ends at %.6f s: the chunks overlap "
+                        "(frames 0..%" PRIu64 " of %s are not after the end of %s; each frame must be in "
+                        "one chunk)", ll, l_first, lp, p_last, n - 1, ll, lp);
+            return -EINVAL;
+        }
+        const double step = p_step > l_step ? p_step : l_step;
+        if (step > 0.0 && l_first - p_last > 1.5 * step)
+            gpussim_log(log, GPUSSIM_LOG_WARNING,
+                        "merge: chunk %s starts at %.6f s but %s ends at %.6f s, more than 1.5 frame steps "
+                        "(%.6f s) before: frames may be missing between them", ll, l_first, lp, p_last, step);
+    }
+    return 0;
+}
+
 int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *labels, int nb_logs,
                       const struct gpussim_log_writer_params *params)
 {
@@ -649,30 +789,26 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
             const int err = check_mergeable(&log, logs[0], name_of[0], l, name_of[1]);
             if (err < 0)
                 return err;
-            const struct gpussim_log *p = logs[i - 1];
-            if (p->config.first_frame >= 0 && l->config.first_frame >= 0 &&
-                (uint64_t)l->config.first_frame != (uint64_t)p->config.first_frame + p->nb_frames) {
-                name_of[0] = LABEL(0, i - 1);
-                gpussim_log(&log, GPUSSIM_LOG_WARNING,
-                            "%s starts at frame %" PRId64 " but %s ends before frame %" PRIu64
-                            ": the chunks leave a gap or overlap (merged in the order given)",
-                            name_of[1], l->config.first_frame, name_of[0],
-                            (uint64_t)p->config.first_frame + p->nb_frames);
-            }
         }
         timestamps &= l->timestamps != NULL || !l->nb_frames;
     }
 #undef LABEL
-    const struct gpussim_log *first = logs[0];
-    const int m = first->nb_metrics;
+    const int m = logs[0]->nb_metrics;
     const size_t mm = m ? (size_t)m : 1;
     const char **names = gpussim_calloc(mm, sizeof(*names));
     GpussimPool **pools = gpussim_calloc(mm * (size_t)nr, sizeof(*pools));
     double *row = gpussim_calloc(mm * (size_t)nr, sizeof(*row));
+    int *order = gpussim_calloc((size_t)nb_logs, sizeof(*order));
+    const struct gpussim_log **sorted = gpussim_calloc((size_t)nb_logs, sizeof(*sorted));
     GpussimLogWriter *w = NULL;
     int err = -ENOMEM;
-    if (!names || !pools || !row)
+    if (!names || !pools || !row || !order || !sorted)
         goto fail;
+    if ((err = merge_order(&log, logs, labels, nb_logs, order)) < 0)
+        goto fail;
+    for (int i = 0; i < nb_logs; i++)
+        sorted[i] = logs[order[i]];
+    const struct gpussim_log *first = sorted[0];
     for (int c = 0; c < m; c++)
         names[c] = first->metrics[c].name;
     for (int k = 0; k < nr; k++)
@@ -681,7 +817,7 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
             if ((err = gpussim_pool_create(pc)) < 0)
                 goto fail;
             for (int i = 0; i < nb_logs; i++)
-                if ((err = gpussim_pool_merge(*pc, gpussim_log_rendition(logs[i], k)->metrics[c].pool)) < 0)
+                if ((err = gpussim_pool_merge(*pc, gpussim_log_rendition(sorted[i], k)->metrics[c].pool)) < 0)
                     goto fail;
         }
     struct gpussim_log_writer_params wp = *params;
@@ -691,7 +827,7 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
         goto fail;
     uint64_t frame = 0;
     for (int i = 0; i < nb_logs; i++) {
-        const struct gpussim_log *l = logs[i];
+        const struct gpussim_log *l = sorted[i];
         for (uint64_t f = 0; f < l->nb_frames; f++) {
             const double ts = l->timestamps ? l->timestamps[f] : NAN;
             for (int k = 0; k < nr; k++)
@@ -704,7 +840,7 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
         for (int c = 0; c < m; c++) {
             uint64_t left_out = 0;
             for (int i = 0; i < nb_logs; i++)
-                left_out += gpussim_log_rendition(logs[i], k)->metrics[c].frames_left_out;
+                left_out += gpussim_log_rendition(sorted[i], k)->metrics[c].frames_left_out;
             gpussim_log_writer_set_pool(w, k * m + c, pools[(size_t)k * m + c], left_out);
             pools[(size_t)k * m + c] = NULL;
         }
@@ -718,6 +854,8 @@ fail:
         for (size_t c = 0; c < (size_t)m * nr; c++)
             gpussim_pool_destroy(&pools[c]);
     gpussim_free(pools);
+    gpussim_free(sorted);
+    gpussim_free(order);
     gpussim_free(row);
     gpussim_free(names);
     return err;
