@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -476,6 +477,19 @@ static int merge_main(int argc, char **argv)
                   !nb ? "no chunk logs given" : "no -o given");
         goto done;
     }
+    /* writing over a chunk log would destroy it: refused before anything is
+     * opened (the library's check sees open files only; these are closed) */
+    struct stat out_st;
+    if (strcmp(out, "-") && stat(out, &out_st) == 0)
+        for (int i = 0; i < nb; i++) {
+            struct stat in_st;
+            if (strcmp(inputs[i], "-") && stat(inputs[i], &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
+                in_st.st_ino == out_st.st_ino) {
+                cli_error("merge: -o %s is the chunk log %s: the merge would overwrite it (name a new file)",
+                          out, inputs[i]);
+                goto done;
+            }
+        }
     for (int i = 0; i < nb; i++)
         if (gpussim_log_read(&logs[i], inputs[i], cli_log_callback, NULL) < 0)
             goto done; /* the library named the file and the problem */
