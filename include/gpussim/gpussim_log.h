@@ -179,7 +179,9 @@ GPUSSIM_API const struct gpussim_log *gpussim_log_rendition(const struct gpussim
  * Input is untrusted: sizes are bounded by len and the limits above, nothing
  * is allocated from a count read in the input, every frame must carry the
  * same metrics in the same order as the first, pooled_metrics and pool_state
- * must name the same metrics and agree with each other. A malformed log is
+ * must name the same metrics and agree with each other, and each pool_state
+ * must hold exactly its frames' values in frame order (a null frame value is
+ * a NaN left out of the pool or an infinity the pool keeps). A malformed log is
  * refused with -EINVAL and a message naming the problem and its position
  * (line, column, byte offset) through log_cb. *log is NULL on failure.
  * Logs of libvmaf or older gpussim versions (no config, no pool_state) are
@@ -196,19 +198,29 @@ GPUSSIM_API int gpussim_log_read(struct gpussim_log **log, const char *path, gpu
 GPUSSIM_API void gpussim_log_free(struct gpussim_log **log);
 
 /**
- * Merges chunk logs, in the order given, into one JSON log at params->path
- * (or params->file): frames renumbered 0..N-1, pooled statistics from the
- * merged pool states (equal to those of one run over the whole input),
- * NaN counts summed, fps null, config of the first log with first_frame of
- * the first log. Refused (-EINVAL, with a message naming the difference and
- * the two logs by index) when the logs differ in library version, metric
- * names, features and options, size, depth, chroma or planes, or when a log
- * has no config or pool state. labels[i] names logs[i] in messages (a file
- * name); labels may be NULL ("log 1", "log 2", ...). params->format must be
- * JSON; timestamps are kept when every log has them. Chunks whose
- * first_frame values leave a gap or overlap get a warning (they are merged
- * in the order given). Ladder logs merge rendition by rendition into a
+ * Merges chunk logs into one JSON log at params->path (or params->file):
+ * frames renumbered 0..N-1, pooled statistics from the merged pool states
+ * (equal to those of one run over the whole input), NaN counts summed, fps
+ * null, config of the first chunk with its first_frame. Refused (-EINVAL,
+ * with a message naming the difference and the two logs) when the logs
+ * differ in library version, metric names, features and options, size,
+ * depth, chroma or planes, or when a log has no config or pool state.
+ * labels[i] names logs[i] in messages (a file name); labels may be NULL
+ * ("log 1", "log 2", ...). params->format must be JSON; timestamps are kept
+ * when every log has them. Ladder logs merge rendition by rendition into a
  * ladder log; every log must then have the same number of renditions.
+ *
+ * Order: when every log has a first_frame the
+ * chunks are merged in the order of their first frames, and each must start
+ * where the one before ends: an overlap or a gap is refused (-EINVAL, naming
+ * both chunks and the frames). Without first_frame (the FFmpeg filter's
+ * logs) but with a timestamp on every frame, the chunks are ordered by their
+ * first timestamps; a chunk starting at or before the previous one's last
+ * timestamp is refused (overlap), a step between chunks wider than 1.5
+ * times the widest step inside them gets a warning (frames may be missing;
+ * a variable frame rate makes it uncertain). Otherwise the chunks are
+ * merged in the order given, with a warning that nothing could be checked.
+ * Chunks given out of order get an info message naming the first one.
  */
 GPUSSIM_API int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *labels, int nb_logs,
                       const struct gpussim_log_writer_params *params);
