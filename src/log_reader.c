@@ -499,7 +499,9 @@ fail:
     return err;
 }
 
-int gpussim_log_read(struct gpussim_log **plog, const char *path, gpussim_log_fn log_cb, void *log_opaque)
+/* gpussim_log_read(), or with recover gpussim_log_read_recover() */
+static int read_log(struct gpussim_log **plog, const char *path, int recover, gpussim_log_fn log_cb,
+                    void *log_opaque)
 {
     const struct gpussim_logger log = { log_cb, log_opaque, GPUSSIM_LOG_INFO };
     if (!plog || !path)
@@ -550,12 +552,164 @@ int gpussim_log_read(struct gpussim_log **plog, const char *path, gpussim_log_fn
     if (!std_in)
         fclose(f);
     if (!err) {
-        err = gpussim_log_parse(plog, buf, len, log_cb, log_opaque);
+        err = recover ? gpussim_log_parse_recover(plog, buf, len, log_cb, log_opaque)
+                      : gpussim_log_parse(plog, buf, len, log_cb, log_opaque);
         if (err < 0)
             gpussim_log(&log, GPUSSIM_LOG_ERROR, "'%s' is not a usable gpussim log", path);
+        else if (err > 0)
+            gpussim_log(&log, GPUSSIM_LOG_WARNING, "'%s' was cut off: recovered its complete frames", path);
     }
     gpussim_free(buf);
     return err;
+}
+
+int gpussim_log_read(struct gpussim_log **plog, const char *path, gpussim_log_fn log_cb, void *log_opaque)
+{
+    return read_log(plog, path, 0, log_cb, log_opaque);
+}
+
+int gpussim_log_read_recover(struct gpussim_log **plog, const char *path, gpussim_log_fn log_cb,
+                             void *log_opaque)
+{
+    return read_log(plog, path, 1, log_cb, log_opaque);
+}
+
+/* ---- recovery of a cut-off log ---------------------------------------------- */
+
+/* Where the frames of a log cut off by a killed run end. */
+struct cut {
+    size_t end;        /* after the last complete frame of the first "frames" array */
+    char closers[GPUSSIM_LOG_MAX_DEPTH + 1]; /* what closes the brackets open there, innermost first */
+    int ladder;        /* the frames were those of a ladder's first section */
+};
+
+/*
+ * Scans the text's brackets and strings (the JSON parser judges the rest
+ * later): 1 with *c filled when the text is a prefix of a log, cut off
+ * inside or after its first "frames" array; 0 when it is not cut off (its
+ * brackets close: then it is damaged otherwise) or was cut before its frames.
+ */
+static int find_cut(const char *t, size_t len, struct cut *c)
+{
+    char stack[GPUSSIM_LOG_MAX_DEPTH + 1];
+    int depth = 0, frames_depth = -1, frames_done = 0, in_string = 0, escaped = 0;
+    int key_frames = 0;  /* the last token was the string "frames" */
+    int frames_next = 0; /* ... and a colon after it: its value comes next */
+    size_t str_start = 0;
+    for (size_t i = 0; i < len; i++) {
+        const char ch = t[i];
+        if (in_string) {
+            if (escaped) {
+                escaped = 0;
+            } else if (ch == '\\') {
+                escaped = 1;
+            } else if (ch == '"') {
+                in_string = 0;
+                key_frames = i - str_start == 6 && !memcmp(t + str_start, "frames", 6);
+            }
+            continue;
+        }
+        if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t')
+            continue;
+        const int frames_value = frames_next;
+        frames_next = ch == ':' && key_frames;
+        key_frames = 0;
+        switch (ch) {
+        case '"':
+            in_string = 1;
+            str_start = i + 1;
+            break;
+        case '{':
+        case '[':
+            if (depth >= GPUSSIM_LOG_MAX_DEPTH)
+                return 0;
+            stack[depth++] = ch;
+            if (ch == '[' && frames_value && frames_depth < 0) {
+                frames_depth = depth;
+                c->end = i + 1;
+                c->ladder = depth > 2;
+                for (int k = 0; k < depth; k++)
+                    c->closers[k] = stack[depth - 1 - k] == '{' ? '}' : ']';
+                c->closers[depth] = '\0';
+            }
+            break;
+        case '}':
+        case ']':
+            if (!depth || stack[depth - 1] != (ch == '}' ? '{' : '['))
+                return 0;
+            depth--;
+            if (frames_depth >= 0 && !frames_done) {
+                if (depth == frames_depth && ch == '}')
+                    c->end = i + 1; /* a frame is complete */
+                else if (depth < frames_depth)
+                    frames_done = 1; /* every frame is there: the tail was cut */
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return (in_string || depth > 0) && frames_depth >= 0;
+}
+
+/* A recovered log's pools, from its frames (the pool state was never written). */
+static int pool_frames(struct gpussim_log *l)
+{
+    const size_t stride = l->nb_metrics ? (size_t)l->nb_metrics : 1;
+    for (int c = 0; c < l->nb_metrics; c++) {
+        struct gpussim_log_metric *m = &l->metrics[c];
+        int err = gpussim_pool_create(&m->pool);
+        if (err < 0)
+            return err;
+        m->frames_left_out = 0;
+        for (uint64_t f = 0; f < l->nb_frames; f++) {
+            const double v = l->values[f * stride + (size_t)c];
+            if (isnan(v))
+                m->frames_left_out++;
+            else if ((err = gpussim_pool_add(m->pool, v)) < 0)
+                return err;
+        }
+        gpussim_pool_stats(m->pool, &m->pooled);
+    }
+    return 0;
+}
+
+int gpussim_log_parse_recover(struct gpussim_log **plog, const char *buf, size_t len, gpussim_log_fn log_cb,
+                              void *log_opaque)
+{
+    const struct gpussim_logger log = { log_cb, log_opaque, GPUSSIM_LOG_INFO };
+    struct cut cut;
+    if (!plog)
+        return -EINVAL;
+    *plog = NULL;
+    if (!buf || len > GPUSSIM_LOG_MAX_BYTES || !find_cut(buf, len, &cut))
+        return gpussim_log_parse(plog, buf, len, log_cb, log_opaque);
+    /* the frames written before the cut, closed as the writer would have */
+    const size_t nc = strlen(cut.closers);
+    char *text = gpussim_malloc(cut.end + nc + 1);
+    if (!text) {
+        gpussim_log(&log, GPUSSIM_LOG_ERROR, "log: out of memory");
+        return -ENOMEM;
+    }
+    memcpy(text, buf, cut.end);
+    memcpy(text + cut.end, cut.closers, nc + 1);
+    int err = gpussim_log_parse(plog, text, cut.end + nc, log_cb, log_opaque);
+    gpussim_free(text);
+    if (err < 0)
+        return err;
+    struct gpussim_log *l = *plog;
+    if ((err = pool_frames(l)) < 0) {
+        gpussim_log(&log, GPUSSIM_LOG_ERROR, "log: pooling the recovered frames failed: %s", gpussim_strerror(err));
+        gpussim_log_free(plog);
+        return err;
+    }
+    gpussim_log(&log, GPUSSIM_LOG_WARNING,
+                "log: cut off at byte %zu (a killed run?): recovered its %" PRIu64 " complete frames%s, pooled "
+                "again from them (the pooled statistics, config and pool state come at close and were not "
+                "written; a null value, NaN or infinite, is left out)", len, l->nb_frames,
+                cut.ladder ? " of rendition 0 (a ladder log's other renditions reach the file only at close: "
+                             "they are lost)" : "");
+    return 1;
 }
 
 /* ---- merge ------------------------------------------------------------------ */
@@ -758,11 +912,17 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
     for (int i = 0; i < nb_logs; i++) {
         const struct gpussim_log *l = logs[i];
         name_of[1] = LABEL(1, i);
-        if (!l->has_config) {
+        /* a recovered log (pools from its frames, no config) is written alone:
+         * nothing tells whether another log's features and options are its own */
+        int pooled = 1;
+        for (int c = 0; c < l->nb_metrics; c++)
+            pooled &= l->metrics[c].pool != NULL;
+        if (!l->has_config && (nb_logs > 1 || !pooled)) {
             gpussim_log(&log, GPUSSIM_LOG_ERROR,
                         "cannot merge %s: it has no config block (written by libvmaf or a gpussim older "
-                        "than API 1.2)",
-                        name_of[1]);
+                        "than API 1.2%s)",
+                        name_of[1], pooled ? ", or recovered from a cut-off log: such a log is rewritten "
+                        "alone, not merged with others" : "");
             return -EINVAL;
         }
         const int lr = l->nb_renditions > 1 ? l->nb_renditions : 1;
@@ -823,7 +983,11 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
     struct gpussim_log_writer_params wp = *params;
     wp.timestamps = timestamps;
     wp.first_frame = first->config.first_frame;
-    if ((err = gpussim_log_writer_create(&w, &wp, names, m, &first->config, nr)) < 0)
+    /* a recovered log keeps its version ("gpussim X") */
+    struct gpussim_log_config cfg = first->config;
+    if (!first->has_config && first->version && !strncmp(first->version, "gpussim ", 8))
+        cfg.library = first->version + 8;
+    if ((err = gpussim_log_writer_create(&w, &wp, names, m, &cfg, nr)) < 0)
         goto fail;
     uint64_t frame = 0;
     for (int i = 0; i < nb_logs; i++) {

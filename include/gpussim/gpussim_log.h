@@ -194,6 +194,31 @@ GPUSSIM_API int gpussim_log_parse(struct gpussim_log **log, const char *buf, siz
 /** Reads path ("-": stdin) and parses it; I/O errors are -errno, logged. */
 GPUSSIM_API int gpussim_log_read(struct gpussim_log **log, const char *path, gpussim_log_fn log_cb, void *log_opaque);
 
+/**
+ * gpussim_log_parse() for a log that a killed run (SIGKILL, power loss) may
+ * have cut off: the writer flushes every frame as it is written, but the
+ * pooled blocks, config and pool state come when the log is closed. A
+ * complete log is parsed as gpussim_log_parse() parses it (returns 0). A
+ * cut-off one gives the frames written completely before the cut (of a
+ * ladder log rendition 0's, the only ones streamed: the other renditions
+ * reach the file at close), nb_renditions = 1, has_config = 0 (version is
+ * kept), pools rebuilt from those frames (a null value, NaN or an infinity,
+ * left out and counted in frames_left_out) and pooled from them; a warning
+ * through log_cb says so, and it returns 1. Text damaged otherwise than by
+ * a cut (its brackets close, or a frame before the cut is malformed), or cut
+ * before its "frames", is refused as gpussim_log_parse() refuses it.
+ * gpussim_log_merge() writes a recovered log alone as a complete log (it
+ * cannot be merged with others: nothing tells its features and options).
+ * @return 0 (complete), 1 (recovered), -EINVAL, -ENOMEM, -EFBIG. @since API 1.6
+ */
+GPUSSIM_API int gpussim_log_parse_recover(struct gpussim_log **log, const char *buf, size_t len,
+                                          gpussim_log_fn log_cb, void *log_opaque);
+
+/** gpussim_log_read() through gpussim_log_parse_recover(): 0, 1 (recovered,
+ *  also logged with the path), or the errors of both. @since API 1.6 */
+GPUSSIM_API int gpussim_log_read_recover(struct gpussim_log **log, const char *path, gpussim_log_fn log_cb,
+                                         void *log_opaque);
+
 /** Frees a parsed log; *log = NULL. NULL-safe. */
 GPUSSIM_API void gpussim_log_free(struct gpussim_log **log);
 
