@@ -10,7 +10,10 @@
 # of order are sorted (by first_frame, else by timestamps) and merged with a
 # note; overlapping chunks, or a gap, are refused naming the frames; -o naming
 # a chunk log is refused with the chunk unchanged; frames that are not their
-# pool state's values are refused; --skip past the end is a setup error.
+# pool state's values are refused; logs cut off by a killed run (pair and
+# ladder, at several points) are rewritten by `merge --recover` equal to the
+# run over their complete frames, as the README's Python reader reads them;
+# --skip past the end is a setup error.
 #
 # Environment (set by `make check`): GPUSSIM_CLI = the built tool. Exits 77
 # (skip) without python3.
@@ -407,6 +410,125 @@ grep -F -q "'$TMP/swapframes.json' is not a usable gpussim log" "$TMP/err" && pa
 rc=$?
 expect_refusal "an edited frame value refused" \
     "pool_state \"float_ansnr\" does not hold the frames' values: frame 1 (frameNum 1) is 12.5 where the pool has"
+
+# ---- logs cut off by a killed run -----------------------------------------------
+# The writer flushes every frame; the pooled blocks, config and pool state
+# come at close, and a ladder's renditions 1.. too. `gpussim merge --recover`
+# rewrites a cut-off log from its complete frames (rendition 0's for a
+# ladder): equal to a run over those frames (--frames N) in frames, pooled
+# statistics, NaN counts and pool state. The README's Python reader is
+# checked on the same cuts.
+cat >"$TMP/read_gpussim_json.py" <<'EOF'
+import json
+
+def read_gpussim_json(path):
+    """Reads a gpussim JSON log. A log cut off by a killed run gives its complete
+    frames in the log's layout, without the blocks written at close (pooled
+    statistics, config, pool state; a ladder log's renditions 1.. too)."""
+    text = open(path).read()
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    start = text.index('"frames": [') + len('"frames": [')  # ValueError: cut before any frame
+    stop = start if text.startswith("]", start) else text.find("\n  ]", start)
+    end = text.rfind("\n    }", start, len(text) if stop < 0 else stop)  # the last complete frame
+    end = start if end < 0 else end + len("\n    }")
+    closers = {"{": "}", "[": "]"}
+    opened = [c for c in text[:start] if c in closers]  # no brackets in the header's strings
+    return json.loads(text[:end] + "".join(closers[c] for c in reversed(opened)))
+EOF
+"$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" $FEAT -q --frames 30 -o "$TMP/first30.json" &&
+    "$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" $FEAT -q --frames 45 -o "$TMP/first45.json" ||
+    failed "the runs over the first 30 and 45 frames"
+# cut LOG NAME: cut.NAME.{mid30,end45,tail}.json, cut mid-frame 30, right after
+# frame 44, and after rendition 0's frames (in the pooled blocks, or a ladder's
+# rendition 1)
+cut() {
+    python3 - "$1" "$TMP/cut.$2" <<'EOF'
+import sys
+text = open(sys.argv[1]).read()
+start = text.index('"frames": [')
+ends, pos = [], start
+for k in range(200):
+    pos = text.index('"frameNum": %d,' % k, pos)
+    pos = text.index("\n    }", pos) + 6
+    ends.append(pos)
+cuts = {"mid30": ends[29] + 70, "end45": ends[44], "tail": text.index('"frameNum": 3,', ends[199]) if '"renditions"' in text
+        else text.index('"mean"', ends[199])}
+for name, at in cuts.items():
+    open("%s.%s.json" % (sys.argv[2], name), "w").write(text[:at])
+    print(name, at)
+EOF
+}
+cut "$TMP/whole.json" pair >"$TMP/cuts.pair"
+cut "$TMP/lwhole.json" ladder >"$TMP/cuts.ladder"
+for kind in pair ladder; do
+    for c in mid30:30:first30 end45:45:first45 tail:200:whole; do
+        name=${c%%:*} rest=${c#*:}
+        n=${rest%%:*} ref=${rest#*:}
+        at=$(sed -n "s/^$name //p" "$TMP/cuts.$kind")
+        log="$TMP/cut.$kind.$name.json"
+        "$CLI" merge "$log" -o "$TMP/x.json" 2>"$TMP/err"
+        rc=$?
+        [ "$kind.$name" = pair.mid30 ] && expect_refusal "a cut-off log without --recover: refused" "(truncated file?)"
+        "$CLI" merge --recover "$log" -o "$TMP/rec.json" 2>"$TMP/err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            failed "$kind log cut at byte $at ($name): --recover exit $rc"
+            sed 's/^/    stderr: /' "$TMP/err"
+            continue
+        fi
+        grep -F -q "log: cut off at byte $at (a killed run?): recovered its $n complete frames" "$TMP/err" ||
+            failed "$kind $name: no warning naming the cut and $n frames"
+        python3 - "$TMP/rec.json" "$TMP/$ref.json" "$n" "$log" "$TMP" <<'EOF'
+import json, sys
+rec, ref, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+sys.path.insert(0, sys.argv[5])
+from read_gpussim_json import read_gpussim_json
+if len(rec["frames"]) != n or "renditions" in rec:
+    sys.exit("recovered %d frames%s, expected %d" % (len(rec["frames"]), " as a ladder" if "renditions" in rec else "", n))
+if rec["frames"] != ref["frames"][:n]:
+    sys.exit("the recovered frames differ from the run's")
+if n < 200:
+    # no infinity in these frames: the same pools as the run over them
+    for key in ("pooled_metrics", "pooled_metrics_frames_left_out", "pool_state"):
+        if rec[key] != ref[key]:
+            sys.exit("%s differs from the run over the first %d frames" % (key, n))
+else:
+    # frames 50..52 of float_ssim are +inf (null): left out, counted
+    left = rec["pooled_metrics_frames_left_out"]
+    nulls = {k: sum(f["metrics"][k] is None for f in ref["frames"]) for k in left}
+    if left != nulls or left["float_ssim"] != 3:
+        sys.exit("left out %r, nulls %r" % (left, nulls))
+if rec["config"]["first_frame"] is not None or rec["config"]["features"] is not None:
+    sys.exit("the recovered config claims what the cut log lacks: %r" % rec["config"])
+py = read_gpussim_json(sys.argv[4])
+sec = py["renditions"][0] if "renditions" in py else py
+if sec["frames"] != rec["frames"]:
+    sys.exit("the Python reader got %d frames" % len(sec["frames"]))
+print("    %d frames, e.g. frame %d float_ms_ssim %r; ssim mean %r; the Python reader agrees" %
+      (n, n - 1, rec["frames"][-1]["metrics"]["float_ms_ssim"], rec["pooled_metrics"]["ssim"]["mean"]))
+EOF
+        [ $? -eq 0 ] && pass "$kind log cut at byte $at ($name): --recover gives its $n frames ($( [ $n -lt 200 ] && echo "== the run over them" || echo "infinities left out"))" ||
+            failed "$kind log cut at byte $at ($name)"
+    done
+done
+"$CLI" merge --recover "$TMP/cut.pair.mid30.json" "$TMP/chunk000.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "--recover with two logs refused" "merge: --recover rewrites one cut-off log (2 given)"
+head -c 20 "$TMP/whole.json" >"$TMP/cut.header.json"
+"$CLI" merge --recover "$TMP/cut.header.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "a log cut before its frames: refused" "not valid JSON"
+"$CLI" merge --recover "$TMP/corrupt.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "--recover of a corrupted (not cut) log: refused as without it" "pool blob: checksum mismatch"
+"$CLI" merge --recover "$TMP/chunk000.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -q "cut off" "$TMP/err" &&
+    python3 -c "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); a['fps']=b['fps']=None; sys.exit(a!=b)" "$TMP/chunk000.json" "$TMP/x.json" &&
+    pass "--recover of a complete log: the log (fps aside), no warning" || failed "--recover of a complete log"
 
 "$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" --skip 1000 -o "$TMP/x.json" 2>"$TMP/err"
 rc=$?
