@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,15 +177,18 @@ static int section_create(GpussimLogWriter *parent, int k, GpussimLogWriter **ps
     return 0;
 }
 
-/* Whether path is a regular file this process has open for reading (an
- * input: ffmpeg's, when the filter's log_path names it, or the tool's).
- * Opening it for writing would truncate the input, so the writer refuses
- * before it opens anything. The open files are those of /proc/self/fd; where
- * that is absent the check is skipped. */
-static int is_open_input(const char *path, int *which_fd)
+/* Whether path is a regular file this process has open: for reading (an
+ * input: ffmpeg's, when the filter's log_path names it, or the tool's), or
+ * for writing on a descriptor other than stdin/stdout/stderr (ffmpeg's
+ * output, another log). Opening it for writing would truncate it, so the
+ * writer refuses before it opens anything. stdout redirected to the log
+ * (`-o /dev/stdout > log.json`) is allowed, and so is a path under /dev/.
+ * The open files are those of /proc/self/fd; where that is absent the check
+ * is skipped. *fd and *reading tell which descriptor matched. */
+static int is_open_file(const char *path, int *which_fd, int *reading)
 {
     struct stat target;
-    if (stat(path, &target) != 0 || !S_ISREG(target.st_mode))
+    if (!strncmp(path, "/dev/", 5) || stat(path, &target) != 0 || !S_ISREG(target.st_mode))
         return 0; /* a new file, or a device or pipe: nothing to destroy */
     DIR *dir = opendir("/proc/self/fd");
     if (!dir)
@@ -195,15 +199,17 @@ static int is_open_input(const char *path, int *which_fd)
         char *end;
         const long fd = strtol(e->d_name, &end, 10);
         struct stat st;
-        if (*end || end == e->d_name || fd < 0 || fd == dirfd(dir) || fstat((int)fd, &st) != 0)
+        if (*end || end == e->d_name || fd < 0 || fd > INT_MAX || fd == dirfd(dir) || fstat((int)fd, &st) != 0 ||
+            !S_ISREG(st.st_mode) || st.st_dev != target.st_dev || st.st_ino != target.st_ino)
             continue;
-        /* stdout redirected to the log is write-only: only readers are inputs */
         const int mode = fcntl((int)fd, F_GETFL);
-        if (mode < 0 || (mode & O_ACCMODE) == O_WRONLY)
+        if (mode < 0)
             continue;
-        if (S_ISREG(st.st_mode) && st.st_dev == target.st_dev && st.st_ino == target.st_ino) {
+        const int read = (mode & O_ACCMODE) != O_WRONLY;
+        if (read || fd > 2) {
             found = 1;
             *which_fd = (int)fd;
+            *reading = read;
         }
     }
     closedir(dir);
@@ -223,11 +229,12 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
                     (int)params->format, params->path || params->file ? "a file" : "no file", nb_metrics);
         return -EINVAL;
     }
-    int fd = -1;
-    if (params->path && is_open_input(params->path, &fd)) {
+    int fd = -1, reading = 0;
+    if (params->path && is_open_file(params->path, &fd, &reading)) {
         gpussim_log(&log, GPUSSIM_LOG_ERROR,
-                    "log file '%s' is a file this process has open for reading (fd %d: an input?); "
-                    "refusing to overwrite it: name a new file for the log", params->path, fd);
+                    "log file '%s' is a file this process has open for %s (fd %d: %s); refusing to "
+                    "overwrite it: name a new file for the log", params->path, reading ? "reading" : "writing",
+                    fd, reading ? "an input?" : "an output or another log?");
         return -EINVAL;
     }
     GpussimLogWriter *w = gpussim_calloc(1, sizeof(*w));

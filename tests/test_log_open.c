@@ -4,8 +4,9 @@
  * The log writer never overwrites a file this process has open for reading
  * (ffmpeg's input, when the filter's log_path names it): the path itself, a
  * hard link and a symlink to it are refused before anything is opened for
- * writing, and the file's bytes stay as they were. A write-only file (stdout
- * redirected to the log) and an unrelated path are written as usual.
+ * writing, and the file's bytes stay as they were. A file the process writes
+ * (ffmpeg's output) is refused too, except stdout redirected to the log;
+ * an unrelated path, and the input once closed, are written as usual.
  */
 #include <errno.h>
 #include <math.h>
@@ -95,7 +96,7 @@ int main(void)
     expect_refused(ctx, hard, in, "a hard link to the input");
     expect_refused(ctx, sym, in, "a symlink to the input");
 
-    /* an unrelated path is written; so is a file open write-only */
+    /* an unrelated path is written */
     GpussimLogWriter *w;
     ret = open_log(ctx, other, &w);
     CHECK(ret == 0 && w, "an unrelated path: %d %s", ret, test_last_error);
@@ -106,13 +107,28 @@ int main(void)
     ret = gpussim_log_read(&log, other, test_log_cb, NULL);
     CHECK(ret == 0 && log && log->nb_frames == 1 && log->values[0] == 0.5, "reading the log back: %d", ret);
     gpussim_log_free(&log);
+
+    /* a file this process writes (ffmpeg's output, another log) is refused too */
     FILE *out = fopen(wronly, "w");
-    CHECK(out != NULL, "opening %s for writing", wronly);
+    CHECK(out && fputs("ffmpeg's output\n", out) >= 0 && !fflush(out), "opening %s for writing", wronly);
     ret = open_log(ctx, wronly, &w);
-    CHECK(ret == 0 && w, "a path open write-only (stdout redirected to it): %d %s", ret, test_last_error);
-    gpussim_log_close(&w, NAN);
+    CHECK(ret == -EINVAL && !w && strstr(test_last_error, "open for writing") &&
+              strstr(test_last_error, "an output or another log?"),
+          "a path this process writes: %d \"%s\"", ret, test_last_error);
+    CHECK(file_is(wronly, "ffmpeg's output\n", 16), "the written file's bytes changed");
+    /* ... except stdout redirected to it: `-o /dev/stdout > log.json` and `-o log.json > log.json` */
+    fflush(stdout);
+    const int saved = dup(1);
+    CHECK(saved >= 0 && out && dup2(fileno(out), 1) == 1, "stdout to %s", wronly);
     if (out)
         fclose(out);
+    const int r1 = open_log(ctx, wronly, &w);
+    gpussim_log_close(&w, NAN);
+    const int r2 = open_log(ctx, "/dev/stdout", &w);
+    gpussim_log_close(&w, NAN);
+    CHECK(saved >= 0 && dup2(saved, 1) == 1 && !close(saved), "stdout restored");
+    CHECK(r1 == 0, "the path stdout writes to: %d %s", r1, test_last_error);
+    CHECK(r2 == 0, "/dev/stdout: %d %s", r2, test_last_error);
 
     /* closed, it is no longer an input */
     if (input)
