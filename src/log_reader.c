@@ -882,7 +882,8 @@ static int merge_order(const struct gpussim_logger *log, const struct gpussim_lo
             gpussim_log(log, GPUSSIM_LOG_ERROR,
                         "cannot merge: chunk %s starts at %.6f s but %s ends at %.6f s: the chunks overlap "
                         "(frames 0..%" PRIu64 " of %s are not after the end of %s; each frame must be in "
-                        "one chunk)", ll, l_first, lp, p_last, n - 1, ll, lp);
+                        "one chunk, and the filter's chunks cut with -ss need -copyts to keep the input's "
+                        "timestamps)", ll, l_first, lp, p_last, n - 1, ll, lp);
             return -EINVAL;
         }
         const double step = p_step > l_step ? p_step : l_step;
