@@ -762,17 +762,16 @@ static const char *chunk_label(const char *const *labels, int i, char *buf, size
     return buf;
 }
 
-/* A chunk's first timestamp, its last, and the largest step between two of
- * its frames (0 with fewer than two). Every frame has a finite one: checked
- * by the caller. */
-static void chunk_times(const struct gpussim_log *l, double *first, double *last, double *step)
+/* The widest step between two frames of one chunk (0 when no chunk has two
+ * frames). Every frame has a finite timestamp: checked by the caller. */
+static double widest_step(const struct gpussim_log *const *logs, int nb_logs)
 {
-    *first = l->timestamps[0];
-    *last = l->timestamps[l->nb_frames - 1];
-    *step = 0.0;
-    for (uint64_t f = 1; f < l->nb_frames; f++)
-        if (l->timestamps[f] - l->timestamps[f - 1] > *step)
-            *step = l->timestamps[f] - l->timestamps[f - 1];
+    double step = 0.0;
+    for (int i = 0; i < nb_logs; i++)
+        for (uint64_t f = 1; f < logs[i]->nb_frames; f++)
+            if (logs[i]->timestamps[f] - logs[i]->timestamps[f - 1] > step)
+                step = logs[i]->timestamps[f] - logs[i]->timestamps[f - 1];
+    return step;
 }
 
 static int has_timestamps(const struct gpussim_log *l)
@@ -792,9 +791,10 @@ static int has_timestamps(const struct gpussim_log *l)
  * timestamps), else as given. A chunk given out of order is moved, with a
  * note. Chunks must then be contiguous: with frame numbers, an overlap or a
  * gap is refused naming the frames; with timestamps, an overlap is refused
- * (timestamps increase, so it is certain) and a step between two chunks
- * wider than 1.5 times the widest step inside them gets a warning (a
- * variable frame rate makes a gap uncertain).
+ * (timestamps increase within a stream), and so is a step from one chunk to
+ * the next wider than 1.5 times the widest step between two frames of any
+ * chunk (a gap: frames are missing; the widest step, not the usual one,
+ * leaves room for a variable frame rate).
  */
 static int merge_order(const struct gpussim_logger *log, const struct gpussim_log *const *logs,
                        const char *const *labels, int nb_logs, int *order)
@@ -845,6 +845,7 @@ static int merge_order(const struct gpussim_logger *log, const struct gpussim_lo
                             logs[order[i]]->timestamps[0]);
             break;
         }
+    const double step = by_frame ? 0.0 : widest_step(logs, nb_logs);
     for (int i = 1; i < nb_logs; i++) {
         const struct gpussim_log *p = logs[order[i - 1]], *l = logs[order[i]];
         const char *lp = chunk_label(labels, order[i - 1], lab[0], sizeof(lab[0]));
@@ -872,9 +873,7 @@ static int merge_order(const struct gpussim_logger *log, const struct gpussim_lo
             }
             return -EINVAL;
         }
-        double p_first, p_last, p_step, l_first, l_last, l_step;
-        chunk_times(p, &p_first, &p_last, &p_step);
-        chunk_times(l, &l_first, &l_last, &l_step);
+        const double p_last = p->timestamps[p->nb_frames - 1], l_first = l->timestamps[0];
         if (l_first <= p_last) {
             uint64_t n = 0;
             while (n < l->nb_frames && l->timestamps[n] <= p_last)
@@ -886,11 +885,14 @@ static int merge_order(const struct gpussim_logger *log, const struct gpussim_lo
                         "timestamps)", ll, l_first, lp, p_last, n - 1, ll, lp);
             return -EINVAL;
         }
-        const double step = p_step > l_step ? p_step : l_step;
-        if (step > 0.0 && l_first - p_last > 1.5 * step)
-            gpussim_log(log, GPUSSIM_LOG_WARNING,
-                        "merge: chunk %s starts at %.6f s but %s ends at %.6f s, more than 1.5 frame steps "
-                        "(%.6f s) before: frames may be missing between them", ll, l_first, lp, p_last, step);
+        if (step > 0.0 && l_first - p_last > 1.5 * step) {
+            gpussim_log(log, GPUSSIM_LOG_ERROR,
+                        "cannot merge: chunk %s starts at %.6f s but %s ends at %.6f s: a gap of %.6f s where "
+                        "the widest step between two frames of a chunk is %.6f s (about %.0f frames are in no "
+                        "chunk)", ll, l_first, lp, p_last, l_first - p_last, step,
+                        floor((l_first - p_last) / step + 0.5) - 1);
+            return -EINVAL;
+        }
     }
     return 0;
 }

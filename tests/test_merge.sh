@@ -356,9 +356,9 @@ expect_refusal "  ... naming the times and frames" \
     "cannot merge: chunk $TMP/tover.json starts at 0.040000 s but $TMP/t0.json ends at 0.040000 s: the chunks overlap (frames 0..0 of $TMP/tover.json are not after the end of $TMP/t0.json"
 "$CLI" merge "$TMP/t0.json" "$TMP/t1.json" "$TMP/tgap.json" -o "$TMP/x.json" 2>"$TMP/err"
 rc=$?
-expect_status "timed chunks with a gap: merged" 0
-expect_message "  ... with a warning" \
-    "merge: chunk $TMP/tgap.json starts at 0.320000 s but $TMP/t1.json ends at 0.120000 s, more than 1.5 frame steps (0.040000 s) before: frames may be missing"
+expect_status "timed chunks with a gap refused" 2
+expect_refusal "  ... naming the times" \
+    "cannot merge: chunk $TMP/tgap.json starts at 0.320000 s but $TMP/t1.json ends at 0.120000 s: a gap of 0.200000 s where the widest step between two frames of a chunk is 0.040000 s (about 4 frames are in no chunk)"
 python3 - "$TMP" <<'EOF'
 import json, sys
 tmp = sys.argv[1]

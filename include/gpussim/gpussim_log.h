@@ -241,10 +241,10 @@ GPUSSIM_API void gpussim_log_free(struct gpussim_log **log);
  * both chunks and the frames). Without first_frame (the FFmpeg filter's
  * logs) but with a timestamp on every frame, the chunks are ordered by their
  * first timestamps; a chunk starting at or before the previous one's last
- * timestamp is refused (overlap), a step between chunks wider than 1.5
- * times the widest step inside them gets a warning (frames may be missing;
- * a variable frame rate makes it uncertain). Otherwise the chunks are
- * merged in the order given, with a warning that nothing could be checked.
+ * timestamp is refused (overlap), and so is a step from one chunk to the
+ * next wider than 1.5 times the widest step between two frames of any chunk
+ * (a gap). Otherwise the chunks are merged in the order given, with a
+ * warning that nothing could be checked.
  * Chunks given out of order get an info message naming the first one.
  */
 GPUSSIM_API int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *labels, int nb_logs,
