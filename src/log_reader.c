@@ -928,6 +928,12 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
                         "alone, not merged with others" : "");
             return -EINVAL;
         }
+        if (l->has_config && !l->config.features && nb_logs > 1) {
+            gpussim_log(&log, GPUSSIM_LOG_ERROR,
+                        "cannot merge %s: its config does not name its features and options (a log "
+                        "recovered from a cut-off run is rewritten alone, not merged with others)", name_of[1]);
+            return -EINVAL;
+        }
         const int lr = l->nb_renditions > 1 ? l->nb_renditions : 1;
         if (lr != nr) {
             name_of[0] = LABEL(0, 0);

@@ -514,6 +514,10 @@ EOF
             failed "$kind log cut at byte $at ($name)"
     done
 done
+"$CLI" merge "$TMP/chunk015.json" "$TMP/rec.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "a rewritten recovered log merged with a chunk: refused" \
+    "cannot merge $TMP/rec.json: its config does not name its features and options (a log recovered from a cut-off run"
 "$CLI" merge --recover "$TMP/cut.pair.mid30.json" "$TMP/chunk000.json" -o "$TMP/x.json" 2>"$TMP/err"
 rc=$?
 expect_refusal "--recover with two logs refused" "merge: --recover rewrites one cut-off log (2 given)"

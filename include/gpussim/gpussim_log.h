@@ -229,7 +229,8 @@ GPUSSIM_API void gpussim_log_free(struct gpussim_log **log);
  * null, config of the first chunk with its first_frame. Refused (-EINVAL,
  * with a message naming the difference and the two logs) when the logs
  * differ in library version, metric names, features and options, size,
- * depth, chroma or planes, or when a log has no config or pool state.
+ * depth, chroma or planes, or when a log has no config or pool state, or a
+ * config without features (a recovered log, rewritten: merged only alone).
  * labels[i] names logs[i] in messages (a file name); labels may be NULL
  * ("log 1", "log 2", ...). params->format must be JSON; timestamps are kept
  * when every log has them. Ladder logs merge rendition by rendition into a
