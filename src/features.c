@@ -112,7 +112,9 @@ static int parse_bool(const char *v, int *out)
     return -1;
 }
 
-static int parse_option(const struct gpussim_logger *log, int id, char *opt, struct feature_opts *o)
+/* Sets one option in o; *which is the option's bit (OPT_*). */
+static int parse_option(const struct gpussim_logger *log, int id, char *opt, struct feature_opts *o,
+                        unsigned *which)
 {
     const char *fname = features[id].info.name;
     char *eq = strchr(opt, '=');
@@ -134,14 +136,15 @@ static int parse_option(const struct gpussim_logger *log, int id, char *opt, str
             return -EINVAL;
         }
         o->scale = (int)v;
+        *which = OPT_SCALE;
         return 0;
     }
     if ((allowed & OPT_LCS) && !strcmp(key, "enable_lcs"))
-        flag = &o->lcs;
+        flag = &o->lcs, *which = OPT_LCS;
     else if ((allowed & OPT_DB) && !strcmp(key, "enable_db"))
-        flag = &o->db;
+        flag = &o->db, *which = OPT_DB;
     else if ((allowed & OPT_CLIP_DB) && !strcmp(key, "clip_db"))
-        flag = &o->clip_db;
+        flag = &o->clip_db, *which = OPT_CLIP_DB;
     if (!flag) {
         gpussim_log(log, GPUSSIM_LOG_ERROR, "feature %s: unknown option '%s' (options: %s)", fname, key,
                     allowed ? features[id].info.options : "none");
@@ -201,10 +204,21 @@ int gpussim_use_feature(struct gpussim_params *p, const char *spec)
     struct feature_opts o = cur;
     if (opts) {
         char *save = NULL;
+        unsigned given = 0;
         for (char *t = strtok_r(opts, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
-            const int err = parse_option(&log, id, t, &o);
+            const struct feature_opts before = o;
+            unsigned which = 0;
+            const int err = parse_option(&log, id, t, &o, &which);
             if (err < 0)
                 return err;
+            /* as for a feature given twice: a repeat may not change the value */
+            if ((given & which) && memcmp(&o, &before, sizeof(o))) {
+                gpussim_log(&log, GPUSSIM_LOG_ERROR,
+                            "feature %s: option %s is given twice with different values",
+                            features[id].info.name, t);
+                return -EINVAL;
+            }
+            given |= which;
         }
     }
     /* one instance per feature: a second mention cannot bring other options */

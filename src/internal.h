@@ -171,6 +171,10 @@ const struct gpussim_config *gpussim_internal_config(const GpussimContext *ctx);
 /* The library's version (configure's PACKAGE_VERSION). */
 const char *gpussim_library_version(void);
 
+/* A pool's values in the order they were added (merges append), owned by
+ * the pool: what a log's frames must reproduce. */
+const double *gpussim_pool_values(const GpussimPool *pool, size_t *n);
+
 extern const struct gpussim_backend gpussim_backend_cpu;
 #if HAVE_CUDA
 extern const struct gpussim_backend gpussim_backend_cuda;

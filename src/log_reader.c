@@ -245,6 +245,40 @@ static int same_double(double a, double b)
     return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof(a));
 }
 
+/* The pool must hold the frames' values, in frame order (the writer pools
+ * each frame as it writes it; a merge appends the chunks' pools in the
+ * order of their frames). A null frame value is a NaN, left out, or an
+ * infinity, which JSON cannot write but the pool keeps: nulls are
+ * interchangeable, so an infinity in the pool takes the next null. The
+ * count was checked against the frames-left-out counts already. */
+static int check_pool_frames(const struct reader *r, const struct json_value *at, const struct gpussim_log *l,
+                             int c)
+{
+    const struct gpussim_log_metric *m = &l->metrics[c];
+    const size_t stride = l->nb_metrics ? (size_t)l->nb_metrics : 1;
+    size_t n, k = 0;
+    const double *pv = gpussim_pool_values(m->pool, &n);
+    for (uint64_t f = 0; f < l->nb_frames; f++) {
+        const double v = l->values[f * stride + (size_t)c];
+        if (isnan(v)) {
+            if (k < n && isinf(pv[k]))
+                k++;
+            continue;
+        }
+        if (k >= n)
+            return refuse(r, at, "pool_state \"%s\" does not hold the frames' values: it ends before frame %"
+                          PRIu64 " (frameNum %" PRIu64 ", %.17g)", m->name, f, l->frame_num[f], v);
+        if (!same_double(v, pv[k]))
+            return refuse(r, at, "pool_state \"%s\" does not hold the frames' values: frame %" PRIu64
+                          " (frameNum %" PRIu64 ") is %.17g where the pool has %.17g", m->name, f,
+                          l->frame_num[f], v, pv[k]);
+        k++;
+    }
+    if (k != n)
+        return refuse(r, at, "pool_state \"%s\" holds %zu values the frames do not have", m->name, n - k);
+    return 0;
+}
+
 static int read_pooled(const struct reader *r, const struct json_value *root, struct gpussim_log *l)
 {
     const struct json_value *pm = gpussim_json_get(root, "pooled_metrics");
@@ -309,6 +343,8 @@ static int read_pooled(const struct reader *r, const struct json_value *root, st
                 if (!same_double(isfinite(got[k]) ? got[k] : NAN, want[k]))
                     return refuse(r, b, "pool_state \"%s\" does not match its pooled_metrics", m->name);
         }
+        if ((err = check_pool_frames(r, b, l, c)) < 0)
+            return err;
     }
     return 0;
 }
@@ -463,7 +499,9 @@ fail:
     return err;
 }
 
-int gpussim_log_read(struct gpussim_log **plog, const char *path, gpussim_log_fn log_cb, void *log_opaque)
+/* gpussim_log_read(), or with recover gpussim_log_read_recover() */
+static int read_log(struct gpussim_log **plog, const char *path, int recover, gpussim_log_fn log_cb,
+                    void *log_opaque)
 {
     const struct gpussim_logger log = { log_cb, log_opaque, GPUSSIM_LOG_INFO };
     if (!plog || !path)
@@ -514,12 +552,164 @@ int gpussim_log_read(struct gpussim_log **plog, const char *path, gpussim_log_fn
     if (!std_in)
         fclose(f);
     if (!err) {
-        err = gpussim_log_parse(plog, buf, len, log_cb, log_opaque);
+        err = recover ? gpussim_log_parse_recover(plog, buf, len, log_cb, log_opaque)
+                      : gpussim_log_parse(plog, buf, len, log_cb, log_opaque);
         if (err < 0)
             gpussim_log(&log, GPUSSIM_LOG_ERROR, "'%s' is not a usable gpussim log", path);
+        else if (err > 0)
+            gpussim_log(&log, GPUSSIM_LOG_WARNING, "'%s' was cut off: recovered its complete frames", path);
     }
     gpussim_free(buf);
     return err;
+}
+
+int gpussim_log_read(struct gpussim_log **plog, const char *path, gpussim_log_fn log_cb, void *log_opaque)
+{
+    return read_log(plog, path, 0, log_cb, log_opaque);
+}
+
+int gpussim_log_read_recover(struct gpussim_log **plog, const char *path, gpussim_log_fn log_cb,
+                             void *log_opaque)
+{
+    return read_log(plog, path, 1, log_cb, log_opaque);
+}
+
+/* ---- recovery of a cut-off log ---------------------------------------------- */
+
+/* Where the frames of a log cut off by a killed run end. */
+struct cut {
+    size_t end;        /* after the last complete frame of the first "frames" array */
+    char closers[GPUSSIM_LOG_MAX_DEPTH + 1]; /* what closes the brackets open there, innermost first */
+    int ladder;        /* the frames were those of a ladder's first section */
+};
+
+/*
+ * Scans the text's brackets and strings (the JSON parser judges the rest
+ * later): 1 with *c filled when the text is a prefix of a log, cut off
+ * inside or after its first "frames" array; 0 when it is not cut off (its
+ * brackets close: then it is damaged otherwise) or was cut before its frames.
+ */
+static int find_cut(const char *t, size_t len, struct cut *c)
+{
+    char stack[GPUSSIM_LOG_MAX_DEPTH + 1];
+    int depth = 0, frames_depth = -1, frames_done = 0, in_string = 0, escaped = 0;
+    int key_frames = 0;  /* the last token was the string "frames" */
+    int frames_next = 0; /* ... and a colon after it: its value comes next */
+    size_t str_start = 0;
+    for (size_t i = 0; i < len; i++) {
+        const char ch = t[i];
+        if (in_string) {
+            if (escaped) {
+                escaped = 0;
+            } else if (ch == '\\') {
+                escaped = 1;
+            } else if (ch == '"') {
+                in_string = 0;
+                key_frames = i - str_start == 6 && !memcmp(t + str_start, "frames", 6);
+            }
+            continue;
+        }
+        if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t')
+            continue;
+        const int frames_value = frames_next;
+        frames_next = ch == ':' && key_frames;
+        key_frames = 0;
+        switch (ch) {
+        case '"':
+            in_string = 1;
+            str_start = i + 1;
+            break;
+        case '{':
+        case '[':
+            if (depth >= GPUSSIM_LOG_MAX_DEPTH)
+                return 0;
+            stack[depth++] = ch;
+            if (ch == '[' && frames_value && frames_depth < 0) {
+                frames_depth = depth;
+                c->end = i + 1;
+                c->ladder = depth > 2;
+                for (int k = 0; k < depth; k++)
+                    c->closers[k] = stack[depth - 1 - k] == '{' ? '}' : ']';
+                c->closers[depth] = '\0';
+            }
+            break;
+        case '}':
+        case ']':
+            if (!depth || stack[depth - 1] != (ch == '}' ? '{' : '['))
+                return 0;
+            depth--;
+            if (frames_depth >= 0 && !frames_done) {
+                if (depth == frames_depth && ch == '}')
+                    c->end = i + 1; /* a frame is complete */
+                else if (depth < frames_depth)
+                    frames_done = 1; /* every frame is there: the tail was cut */
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return (in_string || depth > 0) && frames_depth >= 0;
+}
+
+/* A recovered log's pools, from its frames (the pool state was never written). */
+static int pool_frames(struct gpussim_log *l)
+{
+    const size_t stride = l->nb_metrics ? (size_t)l->nb_metrics : 1;
+    for (int c = 0; c < l->nb_metrics; c++) {
+        struct gpussim_log_metric *m = &l->metrics[c];
+        int err = gpussim_pool_create(&m->pool);
+        if (err < 0)
+            return err;
+        m->frames_left_out = 0;
+        for (uint64_t f = 0; f < l->nb_frames; f++) {
+            const double v = l->values[f * stride + (size_t)c];
+            if (isnan(v))
+                m->frames_left_out++;
+            else if ((err = gpussim_pool_add(m->pool, v)) < 0)
+                return err;
+        }
+        gpussim_pool_stats(m->pool, &m->pooled);
+    }
+    return 0;
+}
+
+int gpussim_log_parse_recover(struct gpussim_log **plog, const char *buf, size_t len, gpussim_log_fn log_cb,
+                              void *log_opaque)
+{
+    const struct gpussim_logger log = { log_cb, log_opaque, GPUSSIM_LOG_INFO };
+    struct cut cut;
+    if (!plog)
+        return -EINVAL;
+    *plog = NULL;
+    if (!buf || len > GPUSSIM_LOG_MAX_BYTES || !find_cut(buf, len, &cut))
+        return gpussim_log_parse(plog, buf, len, log_cb, log_opaque);
+    /* the frames written before the cut, closed as the writer would have */
+    const size_t nc = strlen(cut.closers);
+    char *text = gpussim_malloc(cut.end + nc + 1);
+    if (!text) {
+        gpussim_log(&log, GPUSSIM_LOG_ERROR, "log: out of memory");
+        return -ENOMEM;
+    }
+    memcpy(text, buf, cut.end);
+    memcpy(text + cut.end, cut.closers, nc + 1);
+    int err = gpussim_log_parse(plog, text, cut.end + nc, log_cb, log_opaque);
+    gpussim_free(text);
+    if (err < 0)
+        return err;
+    struct gpussim_log *l = *plog;
+    if ((err = pool_frames(l)) < 0) {
+        gpussim_log(&log, GPUSSIM_LOG_ERROR, "log: pooling the recovered frames failed: %s", gpussim_strerror(err));
+        gpussim_log_free(plog);
+        return err;
+    }
+    gpussim_log(&log, GPUSSIM_LOG_WARNING,
+                "log: cut off at byte %zu (a killed run?): recovered its %" PRIu64 " complete frames%s, pooled "
+                "again from them (the pooled statistics, config and pool state come at close and were not "
+                "written; a null value, NaN or infinite, is left out)", len, l->nb_frames,
+                cut.ladder ? " of rendition 0 (a ladder log's other renditions reach the file only at close: "
+                             "they are lost)" : "");
+    return 1;
 }
 
 /* ---- merge ------------------------------------------------------------------ */
@@ -564,6 +754,149 @@ static int check_mergeable(const struct gpussim_logger *log, const struct gpussi
     return 0;
 }
 
+static const char *chunk_label(const char *const *labels, int i, char *buf, size_t size)
+{
+    if (labels && labels[i])
+        return labels[i];
+    snprintf(buf, size, "log %d", i + 1);
+    return buf;
+}
+
+/* The widest step between two frames of one chunk (0 when no chunk has two
+ * frames). Every frame has a finite timestamp: checked by the caller. */
+static double widest_step(const struct gpussim_log *const *logs, int nb_logs)
+{
+    double step = 0.0;
+    for (int i = 0; i < nb_logs; i++)
+        for (uint64_t f = 1; f < logs[i]->nb_frames; f++)
+            if (logs[i]->timestamps[f] - logs[i]->timestamps[f - 1] > step)
+                step = logs[i]->timestamps[f] - logs[i]->timestamps[f - 1];
+    return step;
+}
+
+static int has_timestamps(const struct gpussim_log *l)
+{
+    if (!l->timestamps)
+        return 0;
+    for (uint64_t f = 0; f < l->nb_frames; f++)
+        if (!isfinite(l->timestamps[f]))
+            return 0;
+    return 1;
+}
+
+/*
+ * The order of the chunks in the merged log, into order[]: by first_frame
+ * when every chunk has one (the tool's chunks), else by the first timestamp
+ * when every frame has one (the filter's chunks: trim keeps the input's
+ * timestamps), else as given. A chunk given out of order is moved, with a
+ * note. Chunks must then be contiguous: with frame numbers, an overlap or a
+ * gap is refused naming the frames; with timestamps, an overlap is refused
+ * (timestamps increase within a stream), and so is a step from one chunk to
+ * the next wider than 1.5 times the widest step between two frames of any
+ * chunk (a gap: frames are missing; the widest step, not the usual one,
+ * leaves room for a variable frame rate).
+ */
+static int merge_order(const struct gpussim_logger *log, const struct gpussim_log *const *logs,
+                       const char *const *labels, int nb_logs, int *order)
+{
+    char lab[2][32];
+    int by_frame = 1, by_time = 1;
+    for (int i = 0; i < nb_logs; i++) {
+        order[i] = i;
+        by_frame &= logs[i]->config.first_frame >= 0;
+        /* an empty chunk has no timestamp to order by: only by frame number */
+        by_time &= logs[i]->nb_frames > 0 && has_timestamps(logs[i]);
+    }
+    if (nb_logs < 2)
+        return 0;
+    if (!by_frame && !by_time) {
+        gpussim_log(log, GPUSSIM_LOG_WARNING,
+                    "merge: the chunks' frame numbers are unknown (no first_frame) and not every frame has a "
+                    "timestamp: merged in the order given, unchecked for overlaps and gaps");
+        return 0;
+    }
+    /* a stable insertion sort: chunks are few */
+    for (int i = 1; i < nb_logs; i++) {
+        const int x = order[i];
+        int j = i;
+        for (; j > 0; j--) {
+            const struct gpussim_log *a = logs[order[j - 1]], *b = logs[x];
+            if (by_frame ? a->config.first_frame <= b->config.first_frame
+                         : a->timestamps[0] <= b->timestamps[0])
+                break;
+            order[j] = order[j - 1];
+        }
+        order[j] = x;
+    }
+    for (int i = 0; i < nb_logs; i++)
+        if (order[i] != i) {
+            /* the first chunk given before one whose frames come earlier */
+            const char *la = chunk_label(labels, i, lab[0], sizeof(lab[0]));
+            const char *lb = chunk_label(labels, order[i], lab[1], sizeof(lab[1]));
+            if (by_frame)
+                gpussim_log(log, GPUSSIM_LOG_INFO,
+                            "merge: %s (first frame %" PRId64 ") was given before %s (first frame %" PRId64
+                            "): the chunks are merged in the order of their first frames", la,
+                            logs[i]->config.first_frame, lb, logs[order[i]]->config.first_frame);
+            else
+                gpussim_log(log, GPUSSIM_LOG_INFO,
+                            "merge: %s (first frame at %.6f s) was given before %s (at %.6f s): the chunks "
+                            "are merged in the order of their timestamps", la, logs[i]->timestamps[0], lb,
+                            logs[order[i]]->timestamps[0]);
+            break;
+        }
+    const double step = by_frame ? 0.0 : widest_step(logs, nb_logs);
+    for (int i = 1; i < nb_logs; i++) {
+        const struct gpussim_log *p = logs[order[i - 1]], *l = logs[order[i]];
+        const char *lp = chunk_label(labels, order[i - 1], lab[0], sizeof(lab[0]));
+        const char *ll = chunk_label(labels, order[i], lab[1], sizeof(lab[1]));
+        if (by_frame) {
+            const uint64_t p_end = (uint64_t)p->config.first_frame + p->nb_frames;
+            const uint64_t start = (uint64_t)l->config.first_frame;
+            if (start == p_end)
+                continue;
+            char ends[64];
+            if (p->nb_frames)
+                snprintf(ends, sizeof(ends), "ends at frame %" PRIu64, p_end - 1);
+            else
+                snprintf(ends, sizeof(ends), "holds no frames (from frame %" PRIu64 ")", p_end);
+            if (start < p_end) {
+                const uint64_t l_end = start + l->nb_frames;
+                gpussim_log(log, GPUSSIM_LOG_ERROR,
+                            "cannot merge: chunk %s starts at frame %" PRIu64 " but %s %s: frames %" PRIu64
+                            "..%" PRIu64 " overlap (each frame must be in one chunk)",
+                            ll, start, lp, ends, start, (l_end < p_end ? l_end : p_end) - 1);
+            } else {
+                gpussim_log(log, GPUSSIM_LOG_ERROR,
+                            "cannot merge: chunk %s starts at frame %" PRIu64 " but %s %s: frames %" PRIu64
+                            "..%" PRIu64 " are in no chunk (a gap)", ll, start, lp, ends, p_end, start - 1);
+            }
+            return -EINVAL;
+        }
+        const double p_last = p->timestamps[p->nb_frames - 1], l_first = l->timestamps[0];
+        if (l_first <= p_last) {
+            uint64_t n = 0;
+            while (n < l->nb_frames && l->timestamps[n] <= p_last)
+                n++;
+            gpussim_log(log, GPUSSIM_LOG_ERROR,
+                        "cannot merge: chunk %s starts at %.6f s but %s ends at %.6f s: the chunks overlap "
+                        "(frames 0..%" PRIu64 " of %s are not after the end of %s; each frame must be in "
+                        "one chunk, and the filter's chunks cut with -ss need -copyts to keep the input's "
+                        "timestamps)", ll, l_first, lp, p_last, n - 1, ll, lp);
+            return -EINVAL;
+        }
+        if (step > 0.0 && l_first - p_last > 1.5 * step) {
+            gpussim_log(log, GPUSSIM_LOG_ERROR,
+                        "cannot merge: chunk %s starts at %.6f s but %s ends at %.6f s: a gap of %.6f s where "
+                        "the widest step between two frames of a chunk is %.6f s (about %.0f frames are in no "
+                        "chunk)", ll, l_first, lp, p_last, l_first - p_last, step,
+                        floor((l_first - p_last) / step + 0.5) - 1);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
 int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *labels, int nb_logs,
                       const struct gpussim_log_writer_params *params)
 {
@@ -582,11 +915,23 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
     for (int i = 0; i < nb_logs; i++) {
         const struct gpussim_log *l = logs[i];
         name_of[1] = LABEL(1, i);
-        if (!l->has_config) {
+        /* a recovered log (pools from its frames, no config) is written alone:
+         * nothing tells whether another log's features and options are its own */
+        int pooled = 1;
+        for (int c = 0; c < l->nb_metrics; c++)
+            pooled &= l->metrics[c].pool != NULL;
+        if (!l->has_config && (nb_logs > 1 || !pooled)) {
             gpussim_log(&log, GPUSSIM_LOG_ERROR,
                         "cannot merge %s: it has no config block (written by libvmaf or a gpussim older "
-                        "than API 1.2)",
-                        name_of[1]);
+                        "than API 1.2%s)",
+                        name_of[1], pooled ? ", or recovered from a cut-off log: such a log is rewritten "
+                        "alone, not merged with others" : "");
+            return -EINVAL;
+        }
+        if (l->has_config && !l->config.features && nb_logs > 1) {
+            gpussim_log(&log, GPUSSIM_LOG_ERROR,
+                        "cannot merge %s: its config does not name its features and options (a log "
+                        "recovered from a cut-off run is rewritten alone, not merged with others)", name_of[1]);
             return -EINVAL;
         }
         const int lr = l->nb_renditions > 1 ? l->nb_renditions : 1;
@@ -613,30 +958,26 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
             const int err = check_mergeable(&log, logs[0], name_of[0], l, name_of[1]);
             if (err < 0)
                 return err;
-            const struct gpussim_log *p = logs[i - 1];
-            if (p->config.first_frame >= 0 && l->config.first_frame >= 0 &&
-                (uint64_t)l->config.first_frame != (uint64_t)p->config.first_frame + p->nb_frames) {
-                name_of[0] = LABEL(0, i - 1);
-                gpussim_log(&log, GPUSSIM_LOG_WARNING,
-                            "%s starts at frame %" PRId64 " but %s ends before frame %" PRIu64
-                            ": the chunks leave a gap or overlap (merged in the order given)",
-                            name_of[1], l->config.first_frame, name_of[0],
-                            (uint64_t)p->config.first_frame + p->nb_frames);
-            }
         }
         timestamps &= l->timestamps != NULL || !l->nb_frames;
     }
 #undef LABEL
-    const struct gpussim_log *first = logs[0];
-    const int m = first->nb_metrics;
+    const int m = logs[0]->nb_metrics;
     const size_t mm = m ? (size_t)m : 1;
     const char **names = gpussim_calloc(mm, sizeof(*names));
     GpussimPool **pools = gpussim_calloc(mm * (size_t)nr, sizeof(*pools));
     double *row = gpussim_calloc(mm * (size_t)nr, sizeof(*row));
+    int *order = gpussim_calloc((size_t)nb_logs, sizeof(*order));
+    const struct gpussim_log **sorted = gpussim_calloc((size_t)nb_logs, sizeof(*sorted));
     GpussimLogWriter *w = NULL;
     int err = -ENOMEM;
-    if (!names || !pools || !row)
+    if (!names || !pools || !row || !order || !sorted)
         goto fail;
+    if ((err = merge_order(&log, logs, labels, nb_logs, order)) < 0)
+        goto fail;
+    for (int i = 0; i < nb_logs; i++)
+        sorted[i] = logs[order[i]];
+    const struct gpussim_log *first = sorted[0];
     for (int c = 0; c < m; c++)
         names[c] = first->metrics[c].name;
     for (int k = 0; k < nr; k++)
@@ -645,17 +986,21 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
             if ((err = gpussim_pool_create(pc)) < 0)
                 goto fail;
             for (int i = 0; i < nb_logs; i++)
-                if ((err = gpussim_pool_merge(*pc, gpussim_log_rendition(logs[i], k)->metrics[c].pool)) < 0)
+                if ((err = gpussim_pool_merge(*pc, gpussim_log_rendition(sorted[i], k)->metrics[c].pool)) < 0)
                     goto fail;
         }
     struct gpussim_log_writer_params wp = *params;
     wp.timestamps = timestamps;
     wp.first_frame = first->config.first_frame;
-    if ((err = gpussim_log_writer_create(&w, &wp, names, m, &first->config, nr)) < 0)
+    /* a recovered log keeps its version ("gpussim X") */
+    struct gpussim_log_config cfg = first->config;
+    if (!first->has_config && first->version && !strncmp(first->version, "gpussim ", 8))
+        cfg.library = first->version + 8;
+    if ((err = gpussim_log_writer_create(&w, &wp, names, m, &cfg, nr)) < 0)
         goto fail;
     uint64_t frame = 0;
     for (int i = 0; i < nb_logs; i++) {
-        const struct gpussim_log *l = logs[i];
+        const struct gpussim_log *l = sorted[i];
         for (uint64_t f = 0; f < l->nb_frames; f++) {
             const double ts = l->timestamps ? l->timestamps[f] : NAN;
             for (int k = 0; k < nr; k++)
@@ -668,7 +1013,7 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
         for (int c = 0; c < m; c++) {
             uint64_t left_out = 0;
             for (int i = 0; i < nb_logs; i++)
-                left_out += gpussim_log_rendition(logs[i], k)->metrics[c].frames_left_out;
+                left_out += gpussim_log_rendition(sorted[i], k)->metrics[c].frames_left_out;
             gpussim_log_writer_set_pool(w, k * m + c, pools[(size_t)k * m + c], left_out);
             pools[(size_t)k * m + c] = NULL;
         }
@@ -682,6 +1027,8 @@ fail:
         for (size_t c = 0; c < (size_t)m * nr; c++)
             gpussim_pool_destroy(&pools[c]);
     gpussim_free(pools);
+    gpussim_free(sorted);
+    gpussim_free(order);
     gpussim_free(row);
     gpussim_free(names);
     return err;

@@ -11,11 +11,15 @@
  * frames into a temporary file copied into the log at close (their frames
  * reach the log only then). CSV rows carry the rendition in a column.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gpussim/gpussim_log.h"
 #include "internal.h"
@@ -175,6 +179,45 @@ static int section_create(GpussimLogWriter *parent, int k, GpussimLogWriter **ps
     return 0;
 }
 
+/* Whether path is a regular file this process has open: for reading (an
+ * input: ffmpeg's, when the filter's log_path names it, or the tool's), or
+ * for writing on a descriptor other than stdin/stdout/stderr (ffmpeg's
+ * output, another log). Opening it for writing would truncate it, so the
+ * writer refuses before it opens anything. stdout redirected to the log
+ * (`-o /dev/stdout > log.json`) is allowed, and so is a path under /dev/.
+ * The open files are those of /proc/self/fd; where that is absent the check
+ * is skipped. *fd and *reading tell which descriptor matched. */
+static int is_open_file(const char *path, int *which_fd, int *reading)
+{
+    struct stat target;
+    if (!strncmp(path, "/dev/", 5) || stat(path, &target) != 0 || !S_ISREG(target.st_mode))
+        return 0; /* a new file, or a device or pipe: nothing to destroy */
+    DIR *dir = opendir("/proc/self/fd");
+    if (!dir)
+        return 0;
+    int found = 0;
+    const struct dirent *e;
+    while (!found && (e = readdir(dir))) {
+        char *end;
+        const long fd = strtol(e->d_name, &end, 10);
+        struct stat st;
+        if (*end || end == e->d_name || fd < 0 || fd > INT_MAX || fd == dirfd(dir) || fstat((int)fd, &st) != 0 ||
+            !S_ISREG(st.st_mode) || st.st_dev != target.st_dev || st.st_ino != target.st_ino)
+            continue;
+        const int mode = fcntl((int)fd, F_GETFL);
+        if (mode < 0)
+            continue;
+        const int read = (mode & O_ACCMODE) != O_WRONLY;
+        if (read || fd > 2) {
+            found = 1;
+            *which_fd = (int)fd;
+            *reading = read;
+        }
+    }
+    closedir(dir);
+    return found;
+}
+
 int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_writer_params *params,
                               const char *const *names, int nb_metrics, const struct gpussim_log_config *cfg,
                               int nb_renditions)
@@ -186,6 +229,14 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
         nb_renditions > GPUSSIM_MAX_DISTORTED) {
         gpussim_log(&log, GPUSSIM_LOG_ERROR, "log writer: bad parameters (format %d, %s, %d metrics)",
                     (int)params->format, params->path || params->file ? "a file" : "no file", nb_metrics);
+        return -EINVAL;
+    }
+    int fd = -1, reading = 0;
+    if (params->path && is_open_file(params->path, &fd, &reading)) {
+        gpussim_log(&log, GPUSSIM_LOG_ERROR,
+                    "log file '%s' is a file this process has open for %s (fd %d: %s); refusing to "
+                    "overwrite it: name a new file for the log", params->path, reading ? "reading" : "writing",
+                    fd, reading ? "an input?" : "an output or another log?");
         return -EINVAL;
     }
     GpussimLogWriter *w = gpussim_calloc(1, sizeof(*w));

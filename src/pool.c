@@ -241,6 +241,12 @@ fail:
     return err;
 }
 
+const double *gpussim_pool_values(const GpussimPool *p, size_t *n)
+{
+    *n = p->nb_values;
+    return p->values;
+}
+
 int gpussim_pool_stats(const GpussimPool *p, struct gpussim_pool_stats *st)
 {
     if (!p || !st)

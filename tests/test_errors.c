@@ -267,5 +267,29 @@ int main(void)
     }
     CHECK(strcmp(gpussim_strerror(-EAGAIN), "too many frames in flight; collect results first") == 0,
           "strerror");
+
+    /* an option given twice in one feature: refused when the values differ,
+     * as the feature given twice with other options is; the same value twice
+     * is the same request */
+    static const struct {
+        const char *spec, *msg; /* msg NULL: accepted */
+    } twice[] = {
+        { "float_ms_ssim:enable_lcs=1:enable_lcs=0", "feature float_ms_ssim: option enable_lcs is given twice" },
+        { "float_ssim=enable_db=true:clip_db=1:enable_db=false", "feature float_ssim: option enable_db is given twice" },
+        { "float_ssim:scale=2:ssim_scale=3", "feature float_ssim: option ssim_scale is given twice" },
+        { "ms_ssim:clip_db=1:clip_db=0", "feature float_ms_ssim: option clip_db is given twice" },
+        { "float_ms_ssim:enable_lcs=1:enable_lcs=true", NULL },
+        { "float_ssim:scale=2:enable_lcs=1:scale=2", NULL },
+    };
+    for (size_t i = 0; i < sizeof(twice) / sizeof(*twice); i++) {
+        p = base(640, 360, 8);
+        test_last_error[0] = '\0';
+        const int ret = gpussim_use_feature(&p, twice[i].spec);
+        if (twice[i].msg)
+            CHECK(ret == -EINVAL && strstr(test_last_error, twice[i].msg), "%s: %d \"%s\", want \"%s\"",
+                  twice[i].spec, ret, test_last_error, twice[i].msg);
+        else
+            CHECK(ret == 0 && p.metrics, "%s: %d %s", twice[i].spec, ret, test_last_error);
+    }
     return test_summary();
 }

@@ -7,7 +7,13 @@
 # config, pool state; only "fps" differs: null in a merge). Also: merging
 # logs of other features or sizes is refused with the difference named; a
 # truncated or corrupted log is refused with its position; chunks given out
-# of order are merged with a warning; --skip past the end is a setup error.
+# of order are sorted (by first_frame, else by timestamps) and merged with a
+# note; overlapping chunks, or a gap, are refused naming the frames; -o naming
+# a chunk log is refused with the chunk unchanged; frames that are not their
+# pool state's values are refused; logs cut off by a killed run (pair and
+# ladder, at several points) are rewritten by `merge --recover` equal to the
+# run over their complete frames, as the README's Python reader reads them;
+# --skip past the end is a setup error.
 #
 # Environment (set by `make check`): GPUSSIM_CLI = the built tool. Exits 77
 # (skip) without python3.
@@ -261,15 +267,273 @@ printf '{"version": "3.0.0", "frames": [{"frameNum": 0, "metrics": {"float_ssim"
 rc=$?
 expect_refusal "a log without pool state (libvmaf's) is refused" "it has no config block"
 
-# ---- order, ranges ---------------------------------------------------------------
-"$CLI" merge "$TMP/chunk001.json" "$TMP/chunk000.json" -o "$TMP/swapped.json" 2>"$TMP/err"
+# ---- order, overlaps, gaps ---------------------------------------------------------
+# expect_message NAME MESSAGE: stderr names MESSAGE (whatever the exit status)
+expect_message() {
+    if grep -F -q -- "$2" "$TMP/err"; then
+        pass "$1"
+        printf '    stderr: %s\n' "$(grep -F -- "$2" "$TMP/err" | head -n 1)"
+    else
+        failed "$1: stderr lacks '$2'"
+        sed 's/^/    stderr: /' "$TMP/err"
+    fi
+}
+# expect_status NAME STATUS: the last command exited with STATUS
+expect_status() {
+    [ "$rc" -eq "$2" ] && pass "$1: exit $2" || failed "$1: exit $rc, expected $2"
+}
+"$CLI" merge "$TMP/chunk000.json" "$TMP/chunk001.json" "$TMP/chunk002.json" -o "$TMP/inorder.json" 2>"$TMP/err" ||
+    failed "merging 3 chunks in order"
+"$CLI" merge "$TMP/chunk001.json" "$TMP/chunk002.json" "$TMP/chunk000.json" -o "$TMP/swapped.json" 2>"$TMP/err"
 rc=$?
-if [ $rc -eq 0 ] && grep -F -q "$TMP/chunk000.json starts at frame 0 but $TMP/chunk001.json ends before frame 4" "$TMP/err"; then
-    pass "chunks out of order: merged, with a warning naming the gap"
+if [ $rc -eq 0 ] && cmp -s "$TMP/inorder.json" "$TMP/swapped.json" &&
+    grep -F -q "info: merge: $TMP/chunk001.json (first frame 2) was given before $TMP/chunk000.json (first frame 0): the chunks are merged in the order of their first frames" "$TMP/err"; then
+    pass "chunks out of order: sorted by first frame (with a note), byte-identical to the merge in order"
 else
     failed "chunks out of order (exit $rc)"
     sed 's/^/    stderr: /' "$TMP/err"
 fi
+# all 100 chunks in reverse: the whole run again
+rlist=
+i=0
+while [ $i -lt 100 ]; do rlist="$(printf '%s/chunk%03d.json' "$TMP" $i) $rlist"; i=$((i + 1)); done
+"$CLI" merge $rlist -o "$TMP/reversed.json" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 0 ] && cmp -s "$TMP/merged.json" "$TMP/reversed.json" &&
+    pass "100 chunks given in reverse: byte-identical to the merge in order" ||
+    failed "100 chunks in reverse (exit $rc)"
+
+# overlap: frames 0..1 and 1..2
+"$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" $FEAT -q --skip 1 --frames 2 -o "$TMP/over.json" 2>/dev/null
+"$CLI" merge "$TMP/chunk000.json" "$TMP/over.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_status "overlapping chunks refused" 2
+expect_refusal "  ... naming the chunks and frames" \
+    "cannot merge: chunk $TMP/over.json starts at frame 1 but $TMP/chunk000.json ends at frame 1: frames 1..1 overlap"
+[ ! -e "$TMP/x.json" ] && pass "  ... no output written" || failed "  ... output written on a refusal"
+"$CLI" merge "$TMP/chunk003.json" "$TMP/chunk003.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_status "one chunk given twice refused" 2
+expect_refusal "  ... as an overlap" \
+    "chunk $TMP/chunk003.json starts at frame 6 but $TMP/chunk003.json ends at frame 7: frames 6..7 overlap"
+# gap: frames 0..1, then 4..5 (order given: the later one first)
+"$CLI" merge "$TMP/chunk002.json" "$TMP/chunk000.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_status "chunks with a gap refused" 2
+expect_refusal "  ... naming the missing frames" \
+    "cannot merge: chunk $TMP/chunk002.json starts at frame 4 but $TMP/chunk000.json ends at frame 1: frames 2..3 are in no chunk (a gap)"
+
+# chunks without frame numbers (first_frame null, as the filter writes) but
+# with timestamps: ordered and checked by the timestamps
+python3 - "$TMP" <<'EOF'
+import json, sys
+tmp = sys.argv[1]
+def untimed(i, shift=0):
+    l = json.load(open("%s/chunk%03d.json" % (tmp, i)))
+    l["config"]["first_frame"] = None
+    for k, f in enumerate(l["frames"]):
+        f["timestamp"] = (2 * i + k + shift) / 25
+    return l
+for name, i, shift in (("t0", 0, 0), ("t1", 1, 0), ("t2", 2, 0), ("tover", 1, -1), ("tgap", 2, 4)):
+    json.dump(untimed(i, shift), open("%s/%s.json" % (tmp, name), "w"), indent=1)
+EOF
+"$CLI" merge "$TMP/t0.json" "$TMP/t1.json" "$TMP/t2.json" -o "$TMP/tinorder.json" 2>"$TMP/err" ||
+    failed "merging timed chunks in order"
+"$CLI" merge "$TMP/t2.json" "$TMP/t0.json" "$TMP/t1.json" -o "$TMP/tswapped.json" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 0 ] && cmp -s "$TMP/tinorder.json" "$TMP/tswapped.json" &&
+    grep -F -q "merge: $TMP/t2.json (first frame at 0.160000 s) was given before $TMP/t0.json (at 0.000000 s): the chunks are merged in the order of their timestamps" "$TMP/err" &&
+    python3 -c "import json,sys; l=json.load(open(sys.argv[1])); sys.exit([f['timestamp'] for f in l['frames']] != [k / 25 for k in range(6)])" "$TMP/tswapped.json"; then
+    pass "chunks without first_frame, out of order: sorted by timestamp, byte-identical to the merge in order"
+else
+    failed "timed chunks out of order (exit $rc)"
+    sed 's/^/    stderr: /' "$TMP/err"
+fi
+"$CLI" merge "$TMP/t0.json" "$TMP/tover.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_status "timed chunks that overlap refused" 2
+expect_refusal "  ... naming the times and frames" \
+    "cannot merge: chunk $TMP/tover.json starts at 0.040000 s but $TMP/t0.json ends at 0.040000 s: the chunks overlap (frames 0..0 of $TMP/tover.json are not after the end of $TMP/t0.json"
+"$CLI" merge "$TMP/t0.json" "$TMP/t1.json" "$TMP/tgap.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_status "timed chunks with a gap refused" 2
+expect_refusal "  ... naming the times" \
+    "cannot merge: chunk $TMP/tgap.json starts at 0.320000 s but $TMP/t1.json ends at 0.120000 s: a gap of 0.200000 s where the widest step between two frames of a chunk is 0.040000 s (about 4 frames are in no chunk)"
+python3 - "$TMP" <<'EOF'
+import json, sys
+tmp = sys.argv[1]
+l = json.load(open(tmp + "/t1.json"))
+for f in l["frames"]:
+    del f["timestamp"]
+json.dump(l, open(tmp + "/tnone.json", "w"))
+EOF
+"$CLI" merge "$TMP/t0.json" "$TMP/tnone.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_status "chunks with neither frame numbers nor timestamps: merged" 0
+expect_message "  ... with a warning that nothing could be checked" \
+    "merged in the order given, unchecked for overlaps and gaps"
+
+# ---- the output is one of the inputs ------------------------------------------------
+cp "$TMP/chunk000.json" "$TMP/inplace.json"
+ln -s "$TMP/inplace.json" "$TMP/inplace-link.json"
+for o in inplace.json inplace-link.json; do
+    "$CLI" merge "$TMP/inplace.json" "$TMP/chunk001.json" -o "$TMP/$o" 2>"$TMP/err"
+    rc=$?
+    expect_status "merge -o $o (a chunk log given) refused" 2
+    expect_refusal "  ... naming the chunk" "merge: -o $TMP/$o is the chunk log $TMP/inplace.json: the merge would overwrite it"
+    cmp -s "$TMP/chunk000.json" "$TMP/inplace.json" && pass "  ... the chunk log unchanged" ||
+        failed "  ... the chunk log changed"
+done
+
+# ---- frames that are not their pool state's ---------------------------------------
+# frames 0 and 1 of "ssim" swapped: count, min, max and mean all still agree
+python3 - "$TMP" <<'EOF'
+import re, sys
+tmp = sys.argv[1]
+t = open(tmp + "/chunk001.json").read()
+v = re.findall(r'\n        "ssim": ([^,\n]+)', t)
+assert len(v) == 2 and v[0] != v[1], v
+t = t.replace('"ssim": ' + v[0], '"ssim": @', 1).replace('"ssim": ' + v[1], '"ssim": ' + v[0], 1)
+open(tmp + "/swapframes.json", "w").write(t.replace('"ssim": @', '"ssim": ' + v[1], 1))
+t = open(tmp + "/chunk001.json").read()
+v = re.findall(r'\n        "float_ansnr": ([^,\n]+)', t)
+open(tmp + "/editframe.json", "w").write(t.replace('"float_ansnr": ' + v[1], '"float_ansnr": 12.5', 1))
+EOF
+"$CLI" merge "$TMP/chunk000.json" "$TMP/swapframes.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_status "frames reordered against their pool state refused" 2
+expect_refusal "  ... naming the metric and the frame" \
+    "pool_state \"ssim\" does not hold the frames' values: frame 0 (frameNum 0) is"
+grep -F -q "'$TMP/swapframes.json' is not a usable gpussim log" "$TMP/err" && pass "  ... and the log" ||
+    failed "  ... log not named"
+"$CLI" merge "$TMP/chunk000.json" "$TMP/editframe.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "an edited frame value refused" \
+    "pool_state \"float_ansnr\" does not hold the frames' values: frame 1 (frameNum 1) is 12.5 where the pool has"
+
+# ---- logs cut off by a killed run -----------------------------------------------
+# The writer flushes every frame; the pooled blocks, config and pool state
+# come at close, and a ladder's renditions 1.. too. `gpussim merge --recover`
+# rewrites a cut-off log from its complete frames (rendition 0's for a
+# ladder): equal to a run over those frames (--frames N) in frames, pooled
+# statistics, NaN counts and pool state. The README's Python reader is
+# checked on the same cuts.
+cat >"$TMP/read_gpussim_json.py" <<'EOF'
+import json
+
+def read_gpussim_json(path):
+    """Reads a gpussim JSON log. A log cut off by a killed run gives its complete
+    frames in the log's layout, without the blocks written at close (pooled
+    statistics, config, pool state; a ladder log's renditions 1.. too)."""
+    text = open(path).read()
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    start = text.index('"frames": [') + len('"frames": [')  # ValueError: cut before any frame
+    stop = start if text.startswith("]", start) else text.find("\n  ]", start)
+    end = text.rfind("\n    }", start, len(text) if stop < 0 else stop)  # the last complete frame
+    end = start if end < 0 else end + len("\n    }")
+    closers = {"{": "}", "[": "]"}
+    opened = [c for c in text[:start] if c in closers]  # no brackets in the header's strings
+    return json.loads(text[:end] + "".join(closers[c] for c in reversed(opened)))
+EOF
+"$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" $FEAT -q --frames 30 -o "$TMP/first30.json" &&
+    "$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" $FEAT -q --frames 45 -o "$TMP/first45.json" ||
+    failed "the runs over the first 30 and 45 frames"
+# cut LOG NAME: cut.NAME.{mid30,end45,tail}.json, cut mid-frame 30, right after
+# frame 44, and after rendition 0's frames (in the pooled blocks, or a ladder's
+# rendition 1)
+cut() {
+    python3 - "$1" "$TMP/cut.$2" <<'EOF'
+import sys
+text = open(sys.argv[1]).read()
+start = text.index('"frames": [')
+ends, pos = [], start
+for k in range(200):
+    pos = text.index('"frameNum": %d,' % k, pos)
+    pos = text.index("\n    }", pos) + 6
+    ends.append(pos)
+cuts = {"mid30": ends[29] + 70, "end45": ends[44], "tail": text.index('"frameNum": 3,', ends[199]) if '"renditions"' in text
+        else text.index('"mean"', ends[199])}
+for name, at in cuts.items():
+    open("%s.%s.json" % (sys.argv[2], name), "w").write(text[:at])
+    print(name, at)
+EOF
+}
+cut "$TMP/whole.json" pair >"$TMP/cuts.pair"
+cut "$TMP/lwhole.json" ladder >"$TMP/cuts.ladder"
+for kind in pair ladder; do
+    for c in mid30:30:first30 end45:45:first45 tail:200:whole; do
+        name=${c%%:*} rest=${c#*:}
+        n=${rest%%:*} ref=${rest#*:}
+        at=$(sed -n "s/^$name //p" "$TMP/cuts.$kind")
+        log="$TMP/cut.$kind.$name.json"
+        "$CLI" merge "$log" -o "$TMP/x.json" 2>"$TMP/err"
+        rc=$?
+        [ "$kind.$name" = pair.mid30 ] && expect_refusal "a cut-off log without --recover: refused" "(truncated file?)"
+        "$CLI" merge --recover "$log" -o "$TMP/rec.json" 2>"$TMP/err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            failed "$kind log cut at byte $at ($name): --recover exit $rc"
+            sed 's/^/    stderr: /' "$TMP/err"
+            continue
+        fi
+        grep -F -q "log: cut off at byte $at (a killed run?): recovered its $n complete frames" "$TMP/err" ||
+            failed "$kind $name: no warning naming the cut and $n frames"
+        python3 - "$TMP/rec.json" "$TMP/$ref.json" "$n" "$log" "$TMP" <<'EOF'
+import json, sys
+rec, ref, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+sys.path.insert(0, sys.argv[5])
+from read_gpussim_json import read_gpussim_json
+if len(rec["frames"]) != n or "renditions" in rec:
+    sys.exit("recovered %d frames%s, expected %d" % (len(rec["frames"]), " as a ladder" if "renditions" in rec else "", n))
+if rec["frames"] != ref["frames"][:n]:
+    sys.exit("the recovered frames differ from the run's")
+if n < 200:
+    # no infinity in these frames: the same pools as the run over them
+    for key in ("pooled_metrics", "pooled_metrics_frames_left_out", "pool_state"):
+        if rec[key] != ref[key]:
+            sys.exit("%s differs from the run over the first %d frames" % (key, n))
+else:
+    # frames 50..52 of float_ssim are +inf (null): left out, counted
+    left = rec["pooled_metrics_frames_left_out"]
+    nulls = {k: sum(f["metrics"][k] is None for f in ref["frames"]) for k in left}
+    if left != nulls or left["float_ssim"] != 3:
+        sys.exit("left out %r, nulls %r" % (left, nulls))
+if rec["config"]["first_frame"] is not None or rec["config"]["features"] is not None:
+    sys.exit("the recovered config claims what the cut log lacks: %r" % rec["config"])
+py = read_gpussim_json(sys.argv[4])
+sec = py["renditions"][0] if "renditions" in py else py
+if sec["frames"] != rec["frames"]:
+    sys.exit("the Python reader got %d frames" % len(sec["frames"]))
+print("    %d frames, e.g. frame %d float_ms_ssim %r; ssim mean %r; the Python reader agrees" %
+      (n, n - 1, rec["frames"][-1]["metrics"]["float_ms_ssim"], rec["pooled_metrics"]["ssim"]["mean"]))
+EOF
+        [ $? -eq 0 ] && pass "$kind log cut at byte $at ($name): --recover gives its $n frames ($( [ $n -lt 200 ] && echo "== the run over them" || echo "infinities left out"))" ||
+            failed "$kind log cut at byte $at ($name)"
+    done
+done
+"$CLI" merge "$TMP/chunk015.json" "$TMP/rec.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "a rewritten recovered log merged with a chunk: refused" \
+    "cannot merge $TMP/rec.json: its config does not name its features and options (a log recovered from a cut-off run"
+"$CLI" merge --recover "$TMP/cut.pair.mid30.json" "$TMP/chunk000.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "--recover with two logs refused" "merge: --recover rewrites one cut-off log (2 given)"
+head -c 20 "$TMP/whole.json" >"$TMP/cut.header.json"
+"$CLI" merge --recover "$TMP/cut.header.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "a log cut before its frames: refused" "not valid JSON"
+"$CLI" merge --recover "$TMP/corrupt.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "--recover of a corrupted (not cut) log: refused as without it" "pool blob: checksum mismatch"
+"$CLI" merge --recover "$TMP/chunk000.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -q "cut off" "$TMP/err" &&
+    python3 -c "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); a['fps']=b['fps']=None; sys.exit(a!=b)" "$TMP/chunk000.json" "$TMP/x.json" &&
+    pass "--recover of a complete log: the log (fps aside), no warning" || failed "--recover of a complete log"
+
 "$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" --skip 1000 -o "$TMP/x.json" 2>"$TMP/err"
 rc=$?
 [ $rc -eq 2 ] || failed "--skip past the end: exit $rc, expected 2"

@@ -422,7 +422,7 @@ static int merge_main(int argc, char **argv)
 {
     const char *out = NULL;
     const char **inputs = calloc((size_t)argc, sizeof(*inputs));
-    int nb = 0, status = EXIT_SETUP_ERROR;
+    int nb = 0, status = EXIT_SETUP_ERROR, recover = 0;
     struct gpussim_log **logs = calloc((size_t)argc, sizeof(*logs));
     if (!inputs || !logs) {
         cli_error("out of memory");
@@ -435,8 +435,12 @@ static int merge_main(int argc, char **argv)
                 goto done;
             }
             out = argv[++i];
+        } else if (!strcmp(argv[i], "--recover")) {
+            recover = 1;
         } else if (!strcmp(argv[i], "--help")) {
-            puts("usage: gpussim merge CHUNK.json... -o WHOLE.json ('-o -': stdout)");
+            puts("usage: gpussim merge CHUNK.json... -o WHOLE.json ('-o -': stdout)\n"
+                 "       gpussim merge --recover CUT.json -o LOG.json (a log cut off by a killed run: its\n"
+                 "       complete frames, pooled again, as a complete log)");
             status = EXIT_SUCCESS;
             goto done;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -451,8 +455,26 @@ static int merge_main(int argc, char **argv)
                   !nb ? "no chunk logs given" : "no -o given");
         goto done;
     }
+    /* writing over a chunk log would destroy it: refused before anything is
+     * opened (the library's check sees open files only; these are closed) */
+    struct stat out_st;
+    if (strcmp(out, "-") && stat(out, &out_st) == 0)
+        for (int i = 0; i < nb; i++) {
+            struct stat in_st;
+            if (strcmp(inputs[i], "-") && stat(inputs[i], &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
+                in_st.st_ino == out_st.st_ino) {
+                cli_error("merge: -o %s is the chunk log %s: the merge would overwrite it (name a new file)",
+                          out, inputs[i]);
+                goto done;
+            }
+        }
+    if (recover && nb != 1) {
+        cli_error("merge: --recover rewrites one cut-off log (%d given): a recovered log has no config "
+                  "to check other chunks against", nb);
+        goto done;
+    }
     for (int i = 0; i < nb; i++)
-        if (gpussim_log_read(&logs[i], inputs[i], cli_log_callback, NULL) < 0)
+        if ((recover ? gpussim_log_read_recover : gpussim_log_read)(&logs[i], inputs[i], cli_log_callback, NULL) < 0)
             goto done; /* the library named the file and the problem */
     struct gpussim_log_writer_params wp;
     memset(&wp, 0, sizeof(wp));

@@ -188,7 +188,9 @@ GPUSSIM_API const struct gpussim_log *gpussim_log_rendition(const struct gpussim
  * Input is untrusted: sizes are bounded by len and the limits above, nothing
  * is allocated from a count read in the input, every frame must carry the
  * same metrics in the same order as the first, pooled_metrics and pool_state
- * must name the same metrics and agree with each other. A malformed log is
+ * must name the same metrics and agree with each other, and each pool_state
+ * must hold exactly its frames' values in frame order (a null frame value is
+ * a NaN left out of the pool or an infinity the pool keeps). A malformed log is
  * refused with -EINVAL and a message naming the problem and its position
  * (line, column, byte offset) through log_cb. *log is NULL on failure.
  * Logs of libvmaf or older gpussim versions (no config, no pool_state) are
@@ -201,23 +203,59 @@ GPUSSIM_API int gpussim_log_parse(struct gpussim_log **log, const char *buf, siz
 /** Reads path ("-": stdin) and parses it; I/O errors are -errno, logged. */
 GPUSSIM_API int gpussim_log_read(struct gpussim_log **log, const char *path, gpussim_log_fn log_cb, void *log_opaque);
 
+/**
+ * gpussim_log_parse() for a log that a killed run (SIGKILL, power loss) may
+ * have cut off: the writer flushes every frame as it is written, but the
+ * pooled blocks, config and pool state come when the log is closed. A
+ * complete log is parsed as gpussim_log_parse() parses it (returns 0). A
+ * cut-off one gives the frames written completely before the cut (of a
+ * ladder log rendition 0's, the only ones streamed: the other renditions
+ * reach the file at close), nb_renditions = 1, has_config = 0 (version is
+ * kept), pools rebuilt from those frames (a null value, NaN or an infinity,
+ * left out and counted in frames_left_out) and pooled from them; a warning
+ * through log_cb says so, and it returns 1. Text damaged otherwise than by
+ * a cut (its brackets close, or a frame before the cut is malformed), or cut
+ * before its "frames", is refused as gpussim_log_parse() refuses it.
+ * gpussim_log_merge() writes a recovered log alone as a complete log (it
+ * cannot be merged with others: nothing tells its features and options).
+ * @return 0 (complete), 1 (recovered), -EINVAL, -ENOMEM, -EFBIG. @since API 1.6
+ */
+GPUSSIM_API int gpussim_log_parse_recover(struct gpussim_log **log, const char *buf, size_t len,
+                                          gpussim_log_fn log_cb, void *log_opaque);
+
+/** gpussim_log_read() through gpussim_log_parse_recover(): 0, 1 (recovered,
+ *  also logged with the path), or the errors of both. @since API 1.6 */
+GPUSSIM_API int gpussim_log_read_recover(struct gpussim_log **log, const char *path, gpussim_log_fn log_cb,
+                                         void *log_opaque);
+
 /** Frees a parsed log; *log = NULL. NULL-safe. */
 GPUSSIM_API void gpussim_log_free(struct gpussim_log **log);
 
 /**
- * Merges chunk logs, in the order given, into one JSON log at params->path
- * (or params->file): frames renumbered 0..N-1, pooled statistics from the
- * merged pool states (equal to those of one run over the whole input),
- * NaN counts summed, fps null, config of the first log with first_frame of
- * the first log. Refused (-EINVAL, with a message naming the difference and
- * the two logs by index) when the logs differ in library version, metric
- * names, features and options, size, depth, chroma or planes, or when a log
- * has no config or pool state. labels[i] names logs[i] in messages (a file
- * name); labels may be NULL ("log 1", "log 2", ...). params->format must be
- * JSON; timestamps are kept when every log has them. Chunks whose
- * first_frame values leave a gap or overlap get a warning (they are merged
- * in the order given). Ladder logs merge rendition by rendition into a
+ * Merges chunk logs into one JSON log at params->path (or params->file):
+ * frames renumbered 0..N-1, pooled statistics from the merged pool states
+ * (equal to those of one run over the whole input), NaN counts summed, fps
+ * null, config of the first chunk with its first_frame. Refused (-EINVAL,
+ * with a message naming the difference and the two logs) when the logs
+ * differ in library version, metric names, features and options, size,
+ * depth, chroma or planes, or when a log has no config or pool state, or a
+ * config without features (a recovered log, rewritten: merged only alone).
+ * labels[i] names logs[i] in messages (a file name); labels may be NULL
+ * ("log 1", "log 2", ...). params->format must be JSON; timestamps are kept
+ * when every log has them. Ladder logs merge rendition by rendition into a
  * ladder log; every log must then have the same number of renditions.
+ *
+ * Order: when every log has a first_frame the
+ * chunks are merged in the order of their first frames, and each must start
+ * where the one before ends: an overlap or a gap is refused (-EINVAL, naming
+ * both chunks and the frames). Without first_frame (the FFmpeg filter's
+ * logs) but with a timestamp on every frame, the chunks are ordered by their
+ * first timestamps; a chunk starting at or before the previous one's last
+ * timestamp is refused (overlap), and so is a step from one chunk to the
+ * next wider than 1.5 times the widest step between two frames of any chunk
+ * (a gap). Otherwise the chunks are merged in the order given, with a
+ * warning that nothing could be checked.
+ * Chunks given out of order get an info message naming the first one.
  */
 GPUSSIM_API int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *labels, int nb_logs,
                       const struct gpussim_log_writer_params *params);

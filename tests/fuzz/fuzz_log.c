@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * libFuzzer target: the log reader (gpussim_log_parse), on hostile JSON.
+ * libFuzzer target: the log reader (gpussim_log_parse, _recover), on hostile JSON.
  * What must hold: no crash, no leak; a refusal is -EINVAL (or -ENOMEM /
  * -EFBIG) with a message and no log; an accepted log is consistent (every
  * frame has every metric; with a pool state, its count is the frames minus
  * those left out). An accepted log with config and pool state is merged
  * alone (the writer) into a temporary file, which must parse back with the
  * same frames and pooled statistics to the bit. Ladder logs: every
- * rendition's section is checked the same way.
+ * rendition's section is checked the same way. The same text through
+ * gpussim_log_parse_recover(): a complete log is read the same, a cut-off
+ * one (1) as one section without config whose pools are its frames', which
+ * merges alone and parses back the same.
  */
 #include <errno.h>
 #include <math.h>
@@ -28,16 +31,12 @@ static int same(double a, double b)
     return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof(a));
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* An accepted log is consistent; one with pools and a config (or recovered:
+ * pools from its frames, written alone) merges alone into a log that parses
+ * back the same. */
+static void check_log(struct gpussim_log *log, int recovered)
 {
-    struct gpussim_log *log = NULL, *back = NULL;
-    last_error[0] = 0;
-    const int err = gpussim_log_parse(&log, (const char *)data, size, log_cb, NULL);
-    if (err < 0) {
-        REQUIRE((err == -EINVAL || err == -ENOMEM || err == -EFBIG) && !log && last_error[0],
-                "refusal %d with '%s'", err, last_error);
-        return 0;
-    }
+    struct gpussim_log *back = NULL;
     REQUIRE(log && log->version && log->nb_metrics >= 0 && log->nb_metrics <= GPUSSIM_LOG_MAX_METRICS,
             "accepted log");
     const int nr = log->nb_renditions > 1 ? log->nb_renditions : 1;
@@ -65,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)sum;
     }
 
-    if (log->has_config && pools) {
+    if ((log->has_config || recovered) && pools) {
         FILE *f = tmpfile();
         REQUIRE(f, "tmpfile");
         struct gpussim_log_writer_params wp;
@@ -103,6 +102,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fclose(f);
     }
     gpussim_log_free(&back);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct gpussim_log *log = NULL, *rec = NULL;
+    last_error[0] = 0;
+    const int err = gpussim_log_parse(&log, (const char *)data, size, log_cb, NULL);
+    if (err < 0)
+        REQUIRE((err == -EINVAL || err == -ENOMEM || err == -EFBIG) && !log && last_error[0],
+                "refusal %d with '%s'", err, last_error);
+    else
+        check_log(log, 0);
+    /* the recovering reader: a complete log reads the same; a cut-off one
+     * gives one section without config, pooled from its frames */
+    last_error[0] = 0;
+    const int rerr = gpussim_log_parse_recover(&rec, (const char *)data, size, log_cb, NULL);
+    if (rerr < 0) {
+        REQUIRE((rerr == -EINVAL || rerr == -ENOMEM || rerr == -EFBIG) && !rec && last_error[0],
+                "recover: refusal %d with '%s'", rerr, last_error);
+        REQUIRE(err < 0 || rerr == -ENOMEM, "recover refused (%d) a log the reader accepts", rerr);
+    } else if (rerr == 0) {
+        REQUIRE(err == 0 && rec->nb_frames == log->nb_frames && rec->nb_metrics == log->nb_metrics,
+                "recover: a complete log read otherwise");
+        check_log(rec, 0);
+    } else {
+        REQUIRE(rerr == 1 && err < 0 && rec && rec->nb_renditions == 1 && !rec->has_config,
+                "recover: %d, a recovered log of %d sections", rerr, rec ? rec->nb_renditions : -1);
+        for (int c = 0; c < rec->nb_metrics; c++)
+            REQUIRE(rec->metrics[c].pool, "recover: no pool for %s", rec->metrics[c].name);
+        check_log(rec, 1);
+    }
+    gpussim_log_free(&rec);
     gpussim_log_free(&log);
     return 0;
 }
