@@ -113,6 +113,7 @@ typedef struct InputQueue {
     AVFifo *fifo;            /* QueuedFrame, in order */
     int64_t base;            /* time (us) the input's timeline starts at */
     int base_set;
+    int64_t first_t;         /* time of the first frame read */
     int64_t last_t;          /* time of the last frame read */
     int64_t interval;        /* between the last two frames read; 0: unknown */
     int eof;
@@ -980,6 +981,8 @@ static int read_input(AVFilterContext *ctx, int i)
     }
     if (q->nb_read)
         q->interval = qf.t - q->last_t;
+    else
+        q->first_t = qf.t;
     q->last_t = qf.t;
     q->nb_read++;
     if (q->to_skip) {
@@ -1272,6 +1275,25 @@ static int end_pairing(AVFilterContext *ctx, int who)
     return 1;
 }
 
+/* Says once how far apart the inputs start, and what the pairing made of it. */
+static void report_start(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+    char la[64];
+
+    for (int i = 1; i < s->nb_inputs; i++) {
+        const int64_t d = s->in[i].first_t - s->in[0].first_t;
+        if (!d)
+            continue;
+        av_log(ctx, AV_LOG_INFO, "%s starts %.3f ms %s %s; %s\n", input_name(s, i, la, sizeof(la)),
+               FFABS(d) / 1000.0, d > 0 ? "after" : "before",
+               s->nb_inputs == 2 ? "the distorted input" : "distorted input 0",
+               s->sync ? "aligned by the sync offset (sync_window)"
+               : s->align == ALIGN_START ? "aligned: each input is paired from its first frame (align=start)"
+               : "paired by timestamps as they are (align=pts)");
+    }
+}
+
 /* Pairs input 0's next frame: 1 it was queued (scored or passed through),
  * 0 waiting for input or for room in the library, AVERROR_EOF when the
  * pairing has ended. */
@@ -1346,7 +1368,8 @@ static int pair_next(AVFilterContext *ctx)
         frames[i] = r.frame;
         s->in[i].nb_repeated += status[i] == MATCH_ENDED;
     }
-    s->nb_paired++;
+    if (!s->nb_paired++)
+        report_start(ctx);
     return score_frame(ctx, d.frame, frames);
 }
 

@@ -93,6 +93,8 @@ pair_case() { # NAME DIS REF [ffmpeg input options]
     python3 -c "import sys; sys.exit(0 if abs(float(sys.argv[1]) - float(sys.argv[2])) > 1e-4 else 1)" "$sd" "$sr" ||
         fail "$name: premise: both inputs start at $sd s"
     grep -q 'Stream #0:1.*Audio' "$work/$name.err" || fail "$name: the distorted input has no audio"
+    grep -Eq "\] the reference starts [0-9.]+ ms (after|before) the distorted input; aligned: each input is paired from its first frame \(align=start\)" \
+        "$work/$name.err" || { grep gpussim "$work/$name.err" >&2; fail "$name: the start offset was not reported"; }
     ! grep -q 'unscored\|ended after' "$work/$name.err" ||
         { grep 'unscored\|ended after' "$work/$name.err" >&2; fail "$name: frames unscored or an input cut short"; }
     [ "$(nframes "$log")" = $N ] || fail "$name: $(nframes "$log") frames in the log, expected $N"
