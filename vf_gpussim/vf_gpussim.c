@@ -1358,10 +1358,10 @@ static int pair_next(AVFilterContext *ctx)
     av_fifo_drain2(q0->fifo, 1);
     s->last_t = t;
     s->last_span = frame_span(ctx, 0, &d);
-    if (before)
-        return queue_unscored(ctx, d.frame, &s->nb_before_start);
-    if (ended > 0 && s->eof_action == EOF_ACTION_PASS)
-        return queue_unscored(ctx, d.frame, &s->nb_passed);
+    if (before || (ended > 0 && s->eof_action == EOF_ACTION_PASS)) {
+        ret = queue_unscored(ctx, d.frame, before ? &s->nb_before_start : &s->nb_passed);
+        return ret < 0 ? ret : 1;
+    }
     for (int i = 1; i < s->nb_inputs; i++) {
         QueuedFrame r;
         av_fifo_peek(s->in[i].fifo, &r, 1, 0);
