@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The gpussim authors
+"""CUDA arrays: reading __cuda_array_interface__ and DLPack, and the driver calls that find
+the CUcontext of a device pointer. libcuda is opened only when a CUDA array is scored."""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Any, Optional, Tuple
+
+import cffi
+
+from ._errors import Error, InvalidInputError
+
+KDL_CPU = 1
+KDL_CUDA = 2
+KDL_CUDA_MANAGED = 13
+_KDL_UINT = 1
+
+_dl = cffi.FFI()
+_dl.cdef(
+    """
+typedef struct { int32_t device_type; int32_t device_id; } DLDevice;
+typedef struct { uint8_t code; uint8_t bits; uint16_t lanes; } DLDataType;
+typedef struct {
+    void *data; DLDevice device; int32_t ndim; DLDataType dtype;
+    int64_t *shape; int64_t *strides; uint64_t byte_offset;
+} DLTensor;
+typedef struct DLManagedTensor {
+    DLTensor dl_tensor; void *manager_ctx; void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+"""
+)
+
+_cu = cffi.FFI()
+_cu.cdef(
+    """
+int cuInit(unsigned int flags);
+int cuDeviceGet(int *device, int ordinal);
+int cuDevicePrimaryCtxRetain(void **pctx, int dev);
+int cuDevicePrimaryCtxRelease_v2(int dev);
+int cuPointerGetAttribute(void *data, int attribute, unsigned long long ptr);
+int cuGetErrorString(int error, const char **pstr);
+"""
+)
+_CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2
+_CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9
+_CU_MEMORYTYPE_HOST = 1
+
+_libcuda: Any = None
+
+
+def _driver() -> Any:
+    global _libcuda
+    if _libcuda is None:
+        try:
+            lib = _cu.dlopen("libcuda.so.1")
+        except OSError as e:
+            raise Error(f"a CUDA array needs the NVIDIA driver (libcuda.so.1): {e}") from None
+        _check(lib, lib.cuInit(0), "cuInit")
+        _libcuda = lib
+    return _libcuda
+
+
+def _check(lib: Any, r: int, what: str) -> None:
+    if r != 0:
+        s = _cu.new("const char **")
+        text = _cu.string(s[0]).decode() if lib.cuGetErrorString(r, s) == 0 and s[0] else ""
+        raise Error(f"{what} failed: CUDA error {r} {text}".rstrip())
+
+
+def pointer_device(ptr: int) -> int:
+    """The ordinal of the device ptr lives on (device or managed memory)."""
+    lib = _driver()
+    mt = _cu.new("unsigned int *")
+    _check(lib, lib.cuPointerGetAttribute(mt, _CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr),
+           "cuPointerGetAttribute(MEMORY_TYPE)")
+    if mt[0] == _CU_MEMORYTYPE_HOST:
+        raise InvalidInputError("the CUDA array is in pinned host memory; pass it as a host array")
+    ordinal = _cu.new("int *")
+    _check(lib, lib.cuPointerGetAttribute(ordinal, _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr),
+           "cuPointerGetAttribute(DEVICE_ORDINAL)")
+    return int(ordinal[0])
+
+
+class PrimaryContext:
+    """A retained reference to a device's primary context: the one PyTorch, CuPy and the
+    CUDA runtime use, so the library works in the caller's context."""
+
+    def __init__(self, ordinal: int) -> None:
+        lib = _driver()
+        dev = _cu.new("int *")
+        _check(lib, lib.cuDeviceGet(dev, ordinal), f"cuDeviceGet({ordinal})")
+        ctx = _cu.new("void **")
+        _check(lib, lib.cuDevicePrimaryCtxRetain(ctx, dev[0]), "cuDevicePrimaryCtxRetain")
+        self.ordinal = ordinal
+        self._dev = int(dev[0])
+        self.handle: Any = ctx[0]
+
+    def release(self) -> None:
+        if self.handle is not None:
+            _libcuda.cuDevicePrimaryCtxRelease_v2(self._dev)
+            self.handle = None
+
+
+@dataclass
+class DeviceArray:
+    """A CUDA array as the library needs it: base pointer, shape and byte strides."""
+
+    ptr: int
+    shape: Tuple[int, ...]
+    strides: Tuple[int, ...]  # bytes
+    itemsize: int
+    device: Optional[int]  # None: ask the driver
+    stream: Optional[int]  # None: the legacy default stream
+    keepalive: Any
+
+
+def _torch_stream(obj: Any) -> Optional[int]:
+    """The current stream of a torch tensor's device: the stream its writes were queued on."""
+    mod = type(obj).__module__
+    if not mod.startswith("torch"):
+        return None
+    import torch  # the object is a torch tensor: torch is there
+
+    return int(torch.cuda.current_stream(obj.device).cuda_stream)
+
+
+def is_cuda_array(obj: Any) -> bool:
+    if hasattr(obj, "__cuda_array_interface__"):
+        return True
+    dev = getattr(obj, "__dlpack_device__", None)
+    if dev is None:
+        return False
+    try:
+        kind = dev()[0]
+    except Exception:
+        return False
+    return int(kind) in (KDL_CUDA, KDL_CUDA_MANAGED)
+
+
+def device_array(obj: Any, stream: Optional[int]) -> DeviceArray:
+    """Reads a CUDA array through __cuda_array_interface__ (PyTorch, CuPy, Numba), else
+    DLPack (JAX and any array-API library). stream: the caller's stream, else the torch
+    tensor's current stream, the interface's (version 3), or the legacy default stream."""
+    if stream is None:
+        stream = _torch_stream(obj)
+    cai = getattr(obj, "__cuda_array_interface__", None)
+    if cai is not None:
+        typestr = cai["typestr"]
+        if typestr[1:] not in ("u1", "u2") or typestr[0] == ">":
+            raise InvalidInputError(
+                f"CUDA array of type {typestr}: pass uint8 (8-bit) or little-endian uint16 samples")
+        itemsize = int(typestr[2:])
+        shape = tuple(int(n) for n in cai["shape"])
+        strides = cai.get("strides")
+        if strides is None:
+            strides = _contiguous(shape, itemsize)
+        if cai.get("mask") is not None:
+            raise InvalidInputError("masked CUDA arrays are not supported")
+        if stream is None and cai.get("version", 0) >= 3:
+            s = cai.get("stream")
+            # 1: the legacy default stream, 2: per-thread default (CUDA's own handle value)
+            stream = None if s in (None, 1) else int(s)
+        return DeviceArray(int(cai["data"][0]), shape, tuple(int(s) for s in strides), itemsize,
+                           None, stream, obj)
+    # DLPack: the producer orders its work before the stream we name
+    kind, dev_id = obj.__dlpack_device__()
+    capsule = obj.__dlpack__(stream=1 if stream is None else stream)
+    pyapi = ctypes.pythonapi
+    pyapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    pyapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    addr = pyapi.PyCapsule_GetPointer(capsule, b"dltensor")
+    t = _dl.cast("DLManagedTensor *", addr).dl_tensor
+    if t.dtype.code != _KDL_UINT or t.dtype.bits not in (8, 16) or t.dtype.lanes != 1:
+        raise InvalidInputError(
+            f"DLPack array of type code {t.dtype.code} bits {t.dtype.bits}: pass uint8 or uint16 samples")
+    itemsize = t.dtype.bits // 8
+    shape = tuple(int(t.shape[i]) for i in range(t.ndim))
+    if t.strides == _dl.NULL:
+        strides = _contiguous(shape, itemsize)
+    else:
+        strides = tuple(int(t.strides[i]) * itemsize for i in range(t.ndim))
+    ptr = int(_dl.cast("uintptr_t", t.data)) + int(t.byte_offset)
+    # the capsule, unconsumed, keeps the tensor alive and calls its deleter when freed
+    return DeviceArray(ptr, shape, strides, itemsize, int(dev_id), stream, (obj, capsule))
+
+
+def _contiguous(shape: Tuple[int, ...], itemsize: int) -> Tuple[int, ...]:
+    strides = []
+    acc = itemsize
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= n
+    return tuple(reversed(strides))
