@@ -61,6 +61,9 @@ def find_ffmpeg() -> str:
     except ImportError:
         checkout = None
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    # a source tree used in place (PYTHONPATH=python): its checkout
+    if not os.path.isfile(os.path.join(here, "configure.ac")):
+        here = ""
     for root in dict.fromkeys(r for r in (checkout, here) if r):
         cand = os.path.join(root, "build", "_ffmpeg", "ffmpeg")
         if os.access(cand, os.X_OK):

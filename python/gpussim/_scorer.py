@@ -177,8 +177,11 @@ class Scorer:
         def on_log(_opaque: Any, level: int, msg: Any) -> None:
             text = ffi.string(msg).decode("utf-8", "replace")
             if level <= lib.GPUSSIM_LOG_ERROR:
+                # raised as the failing call's exception: not printed a second time
                 errors.append(text)
-            _log.log(_PY_LEVEL.get(level, logging.DEBUG), "%s", text)
+                _log.debug("%s", text)
+            else:
+                _log.log(_PY_LEVEL.get(level, logging.DEBUG), "%s", text)
 
         self._log_cb = ffi.callback("gpussim_log_fn", on_log)
         self._params = ffi.new("struct gpussim_params *")
