@@ -1,49 +1,44 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The gpussim authors
 """CUDA arrays: reading __cuda_array_interface__ and DLPack, and the driver calls that find
-the CUcontext of a device pointer. libcuda is opened only when a CUDA array is scored."""
+the CUcontext of a device pointer (ctypes). libcuda is opened only when a CUDA array is
+scored."""
 
 from __future__ import annotations
 
 import ctypes
+from ctypes import POINTER, Structure, byref, c_char_p, c_int, c_int32, c_int64, c_uint, c_uint8, \
+    c_uint16, c_uint64, c_ulonglong, c_void_p
 from dataclasses import dataclass
 from typing import Any, Optional, Tuple
-
-import cffi
 
 from ._errors import Error, InvalidInputError
 
 KDL_CPU = 1
 KDL_CUDA = 2
 KDL_CUDA_MANAGED = 13
+_KDL_INT = 0
 _KDL_UINT = 1
 
-_dl = cffi.FFI()
-_dl.cdef(
-    """
-typedef struct { int32_t device_type; int32_t device_id; } DLDevice;
-typedef struct { uint8_t code; uint8_t bits; uint16_t lanes; } DLDataType;
-typedef struct {
-    void *data; DLDevice device; int32_t ndim; DLDataType dtype;
-    int64_t *shape; int64_t *strides; uint64_t byte_offset;
-} DLTensor;
-typedef struct DLManagedTensor {
-    DLTensor dl_tensor; void *manager_ctx; void (*deleter)(struct DLManagedTensor *self);
-} DLManagedTensor;
-"""
-)
 
-_cu = cffi.FFI()
-_cu.cdef(
-    """
-int cuInit(unsigned int flags);
-int cuDeviceGet(int *device, int ordinal);
-int cuDevicePrimaryCtxRetain(void **pctx, int dev);
-int cuDevicePrimaryCtxRelease_v2(int dev);
-int cuPointerGetAttribute(void *data, int attribute, unsigned long long ptr);
-int cuGetErrorString(int error, const char **pstr);
-"""
-)
+class _DLDevice(Structure):
+    _fields_ = [("device_type", c_int32), ("device_id", c_int32)]
+
+
+class _DLDataType(Structure):
+    _fields_ = [("code", c_uint8), ("bits", c_uint8), ("lanes", c_uint16)]
+
+
+class _DLTensor(Structure):
+    _fields_ = [("data", c_void_p), ("device", _DLDevice), ("ndim", c_int32),
+                ("dtype", _DLDataType), ("shape", POINTER(c_int64)), ("strides", POINTER(c_int64)),
+                ("byte_offset", c_uint64)]
+
+
+class _DLManagedTensor(Structure):
+    _fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", c_void_p), ("deleter", c_void_p)]
+
+
 _CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2
 _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9
 _CU_MEMORYTYPE_HOST = 1
@@ -55,9 +50,15 @@ def _driver() -> Any:
     global _libcuda
     if _libcuda is None:
         try:
-            lib = _cu.dlopen("libcuda.so.1")
+            lib = ctypes.CDLL("libcuda.so.1")
         except OSError as e:
             raise Error(f"a CUDA array needs the NVIDIA driver (libcuda.so.1): {e}") from None
+        lib.cuInit.argtypes = [c_uint]
+        lib.cuDeviceGet.argtypes = [POINTER(c_int), c_int]
+        lib.cuDevicePrimaryCtxRetain.argtypes = [POINTER(c_void_p), c_int]
+        lib.cuDevicePrimaryCtxRelease_v2.argtypes = [c_int]
+        lib.cuPointerGetAttribute.argtypes = [c_void_p, c_int, c_ulonglong]
+        lib.cuGetErrorString.argtypes = [c_int, POINTER(c_char_p)]
         _check(lib, lib.cuInit(0), "cuInit")
         _libcuda = lib
     return _libcuda
@@ -65,23 +66,23 @@ def _driver() -> Any:
 
 def _check(lib: Any, r: int, what: str) -> None:
     if r != 0:
-        s = _cu.new("const char **")
-        text = _cu.string(s[0]).decode() if lib.cuGetErrorString(r, s) == 0 and s[0] else ""
-        raise Error(f"{what} failed: CUDA error {r} {text}".rstrip())
+        s = c_char_p()
+        name = s.value.decode() if lib.cuGetErrorString(r, byref(s)) == 0 and s.value else ""
+        raise Error(f"{what} failed: CUDA error {r} {name}".rstrip())
 
 
 def pointer_device(ptr: int) -> int:
     """The ordinal of the device ptr lives on (device or managed memory)."""
     lib = _driver()
-    mt = _cu.new("unsigned int *")
-    _check(lib, lib.cuPointerGetAttribute(mt, _CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr),
+    mt = c_uint()
+    _check(lib, lib.cuPointerGetAttribute(byref(mt), _CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr),
            "cuPointerGetAttribute(MEMORY_TYPE)")
-    if mt[0] == _CU_MEMORYTYPE_HOST:
+    if mt.value == _CU_MEMORYTYPE_HOST:
         raise InvalidInputError("the CUDA array is in pinned host memory; pass it as a host array")
-    ordinal = _cu.new("int *")
-    _check(lib, lib.cuPointerGetAttribute(ordinal, _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr),
+    ordinal = c_int()
+    _check(lib, lib.cuPointerGetAttribute(byref(ordinal), _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr),
            "cuPointerGetAttribute(DEVICE_ORDINAL)")
-    return int(ordinal[0])
+    return ordinal.value
 
 
 class PrimaryContext:
@@ -90,13 +91,13 @@ class PrimaryContext:
 
     def __init__(self, ordinal: int) -> None:
         lib = _driver()
-        dev = _cu.new("int *")
-        _check(lib, lib.cuDeviceGet(dev, ordinal), f"cuDeviceGet({ordinal})")
-        ctx = _cu.new("void **")
-        _check(lib, lib.cuDevicePrimaryCtxRetain(ctx, dev[0]), "cuDevicePrimaryCtxRetain")
+        dev = c_int()
+        _check(lib, lib.cuDeviceGet(byref(dev), ordinal), f"cuDeviceGet({ordinal})")
+        ctx = c_void_p()
+        _check(lib, lib.cuDevicePrimaryCtxRetain(byref(ctx), dev), "cuDevicePrimaryCtxRetain")
         self.ordinal = ordinal
-        self._dev = int(dev[0])
-        self.handle: Any = ctx[0]
+        self._dev = dev.value
+        self.handle: Optional[int] = ctx.value
 
     def release(self) -> None:
         if self.handle is not None:
@@ -149,9 +150,10 @@ def device_array(obj: Any, stream: Optional[int]) -> DeviceArray:
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         typestr = cai["typestr"]
-        if typestr[1:] not in ("u1", "u2") or typestr[0] == ">":
+        if typestr[1:] not in ("u1", "u2", "i2") or typestr[0] == ">":
             raise InvalidInputError(
-                f"CUDA array of type {typestr}: pass uint8 (8-bit) or little-endian uint16 samples")
+                f"CUDA array of type {typestr}: pass uint8 (8-bit) or little-endian uint16 "
+                "(or int16) samples")
         itemsize = int(typestr[2:])
         shape = tuple(int(n) for n in cai["shape"])
         strides = cai.get("strides")
@@ -172,17 +174,18 @@ def device_array(obj: Any, stream: Optional[int]) -> DeviceArray:
     pyapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
     pyapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
     addr = pyapi.PyCapsule_GetPointer(capsule, b"dltensor")
-    t = _dl.cast("DLManagedTensor *", addr).dl_tensor
-    if t.dtype.code != _KDL_UINT or t.dtype.bits not in (8, 16) or t.dtype.lanes != 1:
+    t = _DLManagedTensor.from_address(addr).dl_tensor
+    if not ((t.dtype.code == _KDL_UINT and t.dtype.bits in (8, 16)) or
+            (t.dtype.code == _KDL_INT and t.dtype.bits == 16)) or t.dtype.lanes != 1:
         raise InvalidInputError(
             f"DLPack array of type code {t.dtype.code} bits {t.dtype.bits}: pass uint8 or uint16 samples")
     itemsize = t.dtype.bits // 8
     shape = tuple(int(t.shape[i]) for i in range(t.ndim))
-    if t.strides == _dl.NULL:
+    if not t.strides:
         strides = _contiguous(shape, itemsize)
     else:
         strides = tuple(int(t.strides[i]) * itemsize for i in range(t.ndim))
-    ptr = int(_dl.cast("uintptr_t", t.data)) + int(t.byte_offset)
+    ptr = (t.data or 0) + int(t.byte_offset)
     # the capsule, unconsumed, keeps the tensor alive and calls its deleter when freed
     return DeviceArray(ptr, shape, strides, itemsize, int(dev_id), stream, (obj, capsule))
 

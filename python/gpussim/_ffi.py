@@ -1,122 +1,102 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The gpussim authors
-"""libgpussim through cffi in ABI mode: the declarations gpussim.h exports, and the loader.
+"""libgpussim through ctypes (the standard library's FFI): the declarations gpussim.h
+exports, and the loader.
 
-ABI mode lays the structs out itself from these declarations, so they must match
-include/gpussim/gpussim.h field for field; tests/test_layout.py compares every size and
-offset with the C compiler's.
+ctypes binds the shared library at run time (no compiler, no build step, no dependency:
+the package installs offline and runs in any Python 3.9+ that has NumPy). It lays the structs
+out from these declarations, so they must match include/gpussim/gpussim.h field for field;
+tests/test_layout.py compares every size and offset with the C compiler's.
 """
 
 from __future__ import annotations
 
+import ctypes
 import ctypes.util
 import os
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64, c_size_t,
+                    c_ssize_t, c_uint, c_uint64, c_void_p)
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
-import cffi
+c_enum = c_int  # C enums of int range are ints on every ABI gpussim builds for
+c_ptrdiff_t = c_ssize_t
 
-CDEF = """
-enum gpussim_backend_type {
-    GPUSSIM_BACKEND_AUTO = 0, GPUSSIM_BACKEND_CPU, GPUSSIM_BACKEND_CUDA,
-    GPUSSIM_BACKEND_VULKAN, GPUSSIM_BACKEND_HIP, GPUSSIM_BACKEND_ZE,
-};
-enum gpussim_planes { GPUSSIM_PLANES_LUMA = 0, GPUSSIM_PLANES_ALL };
-enum gpussim_chroma {
-    GPUSSIM_CHROMA_420 = 0, GPUSSIM_CHROMA_422, GPUSSIM_CHROMA_444, GPUSSIM_CHROMA_GRAY,
-};
-enum gpussim_packing {
-    GPUSSIM_PACKING_PLANAR = 0, GPUSSIM_PACKING_SEMIPLANAR_UV, GPUSSIM_PACKING_SEMIPLANAR_VU,
-};
-struct gpussim_format {
-    int width; int height; int bit_depth;
-    enum gpussim_chroma chroma; enum gpussim_packing packing; int msb_aligned;
-};
-enum gpussim_memory {
-    GPUSSIM_MEMORY_HOST = 0, GPUSSIM_MEMORY_CUDA, GPUSSIM_MEMORY_VULKAN, GPUSSIM_MEMORY_DMABUF,
-};
-struct gpussim_picture {
-    enum gpussim_memory memory;
-    const void *data[4];
-    ptrdiff_t stride[4];
-    int fd[4];
-    uint64_t offset[4];
-    uint64_t modifier;
-    const void *hw;
-    void *reserved[8];
-};
-enum gpussim_log_level {
-    GPUSSIM_LOG_ERROR = 16, GPUSSIM_LOG_WARNING = 24, GPUSSIM_LOG_INFO = 32,
-    GPUSSIM_LOG_VERBOSE = 40, GPUSSIM_LOG_DEBUG = 48,
-};
-typedef void (*gpussim_log_fn)(void *opaque, enum gpussim_log_level level, const char *msg);
-struct gpussim_params {
-    enum gpussim_backend_type backend;
-    int device;
-    unsigned metrics;
-    struct gpussim_format format;
-    int ssim_scale;
-    int enable_lcs;
-    int enable_db;
-    int clip_db;
-    enum gpussim_planes planes;
-    int threads;
-    int max_in_flight;
-    gpussim_log_fn log_cb;
-    void *log_opaque;
-    enum gpussim_log_level log_level;
-    const void *hw_device;
-    unsigned ms_ssim_options;
-    unsigned features_named;
-    int nb_distorted;
-    enum gpussim_memory memory;
-    const char *device_vendor;
-    int (*get_device)(void *opaque, enum gpussim_backend_type type, const void **hw_device);
-    void *get_device_opaque;
-    void *reserved[3];
-};
-struct gpussim_cuda_device {
-    void *cu_context;
-    void *cu_stream;
-};
-typedef struct GpussimContext GpussimContext;
-struct gpussim_result {
-    uint64_t index;
-    int nb_values;
-    const double *values;
-};
-typedef struct GpussimPool GpussimPool;
-struct gpussim_pool_stats {
-    uint64_t count;
-    double mean;
-    double harmonic_mean;
-    double min, max;
-};
+MAX_PLANES = 4
 
-void gpussim_default_params(struct gpussim_params *p);
-int gpussim_use_feature(struct gpussim_params *p, const char *spec);
-int gpussim_features_string(const struct gpussim_params *p, char *buf, size_t size);
-const char *gpussim_backend_type_name(enum gpussim_backend_type type);
-int gpussim_backend_from_name(const char *name, enum gpussim_backend_type *type);
-int gpussim_create(GpussimContext **ctx, const struct gpussim_params *params);
-void gpussim_destroy(GpussimContext **ctx);
-const char *gpussim_backend_name(const GpussimContext *ctx);
-int gpussim_score_names(const GpussimContext *ctx, const char *const **names);
-int gpussim_score_is_term(const char *name);
-int64_t gpussim_submit(GpussimContext *ctx, const struct gpussim_picture *ref,
-                       const struct gpussim_picture *dis);
-int gpussim_collect(GpussimContext *ctx, struct gpussim_result *res, int wait);
-int gpussim_pending(const GpussimContext *ctx);
-const char *gpussim_strerror(int err);
-int gpussim_pool_create(GpussimPool **pool);
-void gpussim_pool_destroy(GpussimPool **pool);
-int gpussim_pool_add(GpussimPool *pool, double v);
-int gpussim_pool_stats(const GpussimPool *pool, struct gpussim_pool_stats *st);
-int gpussim_pool_percentile(const GpussimPool *pool, double q, double *out);
-"""
+# enum gpussim_memory / chroma / packing / planes / log level
+MEMORY_HOST, MEMORY_CUDA = 0, 1
+CHROMA_420, CHROMA_422, CHROMA_444, CHROMA_GRAY = 0, 1, 2, 3
+PACKING_PLANAR = 0
+PLANES_LUMA, PLANES_ALL = 0, 1
+LOG_ERROR, LOG_WARNING, LOG_INFO, LOG_VERBOSE, LOG_DEBUG = 16, 24, 32, 40, 48
+NB_BACKEND_TYPES = 6
 
-ffi = cffi.FFI()
-ffi.cdef(CDEF)
+LogFn = CFUNCTYPE(None, c_void_p, c_enum, c_char_p)
+GetDeviceFn = CFUNCTYPE(c_int, c_void_p, c_enum, POINTER(c_void_p))
+
+
+class Format(Structure):
+    _fields_ = [("width", c_int), ("height", c_int), ("bit_depth", c_int), ("chroma", c_enum),
+                ("packing", c_enum), ("msb_aligned", c_int)]
+
+
+class Picture(Structure):
+    _fields_ = [("memory", c_enum), ("data", c_void_p * MAX_PLANES),
+                ("stride", c_ptrdiff_t * MAX_PLANES), ("fd", c_int * MAX_PLANES),
+                ("offset", c_uint64 * MAX_PLANES), ("modifier", c_uint64), ("hw", c_void_p),
+                ("reserved", c_void_p * 8)]
+
+
+class Params(Structure):
+    _fields_ = [("backend", c_enum), ("device", c_int), ("metrics", c_uint), ("format", Format),
+                ("ssim_scale", c_int), ("enable_lcs", c_int), ("enable_db", c_int),
+                ("clip_db", c_int), ("planes", c_enum), ("threads", c_int),
+                ("max_in_flight", c_int), ("log_cb", LogFn), ("log_opaque", c_void_p),
+                ("log_level", c_enum), ("hw_device", c_void_p), ("ms_ssim_options", c_uint),
+                ("features_named", c_uint), ("nb_distorted", c_int), ("memory", c_enum),
+                ("device_vendor", c_char_p), ("get_device", GetDeviceFn),
+                ("get_device_opaque", c_void_p), ("reserved", c_void_p * 3)]
+
+
+class CudaDevice(Structure):
+    _fields_ = [("cu_context", c_void_p), ("cu_stream", c_void_p)]
+
+
+class Result(Structure):
+    _fields_ = [("index", c_uint64), ("nb_values", c_int), ("values", POINTER(c_double))]
+
+
+class PoolStats(Structure):
+    _fields_ = [("count", c_uint64), ("mean", c_double), ("harmonic_mean", c_double),
+                ("min", c_double), ("max", c_double)]
+
+
+#: struct name in gpussim.h -> its ctypes type (for the layout test)
+STRUCTS = {"gpussim_format": Format, "gpussim_picture": Picture, "gpussim_params": Params,
+           "gpussim_cuda_device": CudaDevice, "gpussim_result": Result,
+           "gpussim_pool_stats": PoolStats}
+
+_P = c_void_p  # opaque handles: GpussimContext *, GpussimPool *
+_SIGNATURES = {
+    "gpussim_default_params": (None, [POINTER(Params)]),
+    "gpussim_use_feature": (c_int, [POINTER(Params), c_char_p]),
+    "gpussim_backend_type_name": (c_char_p, [c_enum]),
+    "gpussim_backend_from_name": (c_int, [c_char_p, POINTER(c_enum)]),
+    "gpussim_create": (c_int, [POINTER(_P), POINTER(Params)]),
+    "gpussim_destroy": (None, [POINTER(_P)]),
+    "gpussim_backend_name": (c_char_p, [_P]),
+    "gpussim_score_names": (c_int, [_P, POINTER(POINTER(c_char_p))]),
+    "gpussim_submit": (c_int64, [_P, POINTER(Picture), POINTER(Picture)]),
+    "gpussim_collect": (c_int, [_P, POINTER(Result), c_int]),
+    "gpussim_pending": (c_int, [_P]),
+    "gpussim_strerror": (c_char_p, [c_int]),
+    "gpussim_pool_create": (c_int, [POINTER(_P)]),
+    "gpussim_pool_destroy": (None, [POINTER(_P)]),
+    "gpussim_pool_add": (c_int, [_P, c_double]),
+    "gpussim_pool_stats": (c_int, [_P, POINTER(PoolStats)]),
+    "gpussim_pool_percentile": (c_int, [_P, c_double, POINTER(c_double)]),
+}
 
 _HERE = Path(__file__).resolve().parent
 SONAME = "libgpussim.so.0"
@@ -124,8 +104,8 @@ SONAME = "libgpussim.so.0"
 
 def library_candidates() -> List[str]:
     """Where the library is looked for, in order: $GPUSSIM_LIBRARY, the copy the wheel
-    carries (gpussim/_lib/), the build/ of the checkout the package was built from, then
-    the system's (ldconfig, LD_LIBRARY_PATH: a `make install`)."""
+    carries (gpussim/_lib/), the build/ of the checkout the package was built from, that of
+    a source tree used in place (PYTHONPATH=python), then the system's (a `make install`)."""
     out: List[str] = []
     env = os.environ.get("GPUSSIM_LIBRARY")
     if env:
@@ -139,32 +119,38 @@ def library_candidates() -> List[str]:
             out.append(os.path.join(checkout, "build", ".libs", SONAME))
     except ImportError:
         pass
-    # a source tree used in place (PYTHONPATH=python): python/../build
     out.append(str(_HERE.parent.parent / "build" / ".libs" / SONAME))
     out.append(ctypes.util.find_library("gpussim") or SONAME)
     return out
 
 
-def _load():
+def _load() -> Any:
     tried = []
     env = os.environ.get("GPUSSIM_LIBRARY")
-    for cand in library_candidates():
-        is_path = os.sep in cand
-        if is_path and not os.path.exists(cand):
+    for cand in dict.fromkeys(library_candidates()):
+        if os.sep in cand and not os.path.exists(cand):
             if cand == env:
                 raise ImportError(f"GPUSSIM_LIBRARY={env}: no such file")
             tried.append(cand)
             continue
         try:
-            return ffi.dlopen(cand), cand
+            lib = ctypes.CDLL(cand)
         except OSError as e:
             if cand == env:
                 raise ImportError(f"GPUSSIM_LIBRARY={env}: {e}") from None
             tried.append(f"{cand} ({e})")
+            continue
+        for name, (res, args) in _SIGNATURES.items():
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = res, args
+        return lib, cand
     raise ImportError(
         "gpussim: libgpussim.so.0 not found; build it (./scripts/build.sh in the checkout) "
-        "and reinstall the package, or set GPUSSIM_LIBRARY to its path. Tried: " + "; ".join(tried)
-    )
+        "and reinstall the package, or set GPUSSIM_LIBRARY to its path. Tried: " + "; ".join(tried))
 
 
 lib, library_path = _load()
+
+
+def text(p: Optional[bytes]) -> str:
+    return p.decode("utf-8", "replace") if p else ""

@@ -156,7 +156,9 @@ def score_files(distorted: Union[str, os.PathLike], reference: Union[str, os.Pat
         run = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
         messages = [ln for ln in run.stderr.splitlines() if ln.strip()]
         if run.returncode != 0:
-            tail = "\n".join(messages[-15:])
+            # the filter's own messages say what is wrong; ffmpeg's last lines how it ended
+            own = [m for m in messages if "gpussim" in m][:10]
+            tail = "\n".join(dict.fromkeys(own + messages[-3:]))
             raise Error(f"ffmpeg failed (exit {run.returncode}):\n{tail}", run.returncode, messages)
         try:
             with open(log_path, encoding="utf-8") as fh:

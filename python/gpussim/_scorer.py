@@ -12,9 +12,12 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _cuda
+import ctypes
+from ctypes import POINTER, byref, c_char_p, c_double, c_int, c_void_p
+
+from . import _cuda, _ffi
 from ._errors import Error, InvalidInputError, library_error
-from ._ffi import ffi, lib
+from ._ffi import lib, text
 
 __all__ = ["Scorer", "Frame"]
 
@@ -24,10 +27,8 @@ _PY_LEVEL = {16: logging.ERROR, 24: logging.WARNING, 32: logging.INFO, 40: loggi
 #: One frame: a 2-D luma array, or (Y, U, V) planes; a leading N axis makes a batch of N.
 Frame = Union[Any, Sequence[Any]]
 
-_HOST = lib.GPUSSIM_MEMORY_HOST
-_CUDA = lib.GPUSSIM_MEMORY_CUDA
-_CHROMA_NAME = {lib.GPUSSIM_CHROMA_420: "4:2:0", lib.GPUSSIM_CHROMA_422: "4:2:2",
-                lib.GPUSSIM_CHROMA_444: "4:4:4", lib.GPUSSIM_CHROMA_GRAY: "gray"}
+_HOST = _ffi.MEMORY_HOST
+_CUDA = _ffi.MEMORY_CUDA
 
 
 @dataclass
@@ -54,7 +55,8 @@ class _Frames:
 
 def _host_plane(a: Any, batch_dims: int, what: str) -> Tuple[_Plane, Any]:
     arr = np.asarray(a)
-    if arr.dtype.kind != "u" or arr.dtype.itemsize not in (1, 2):
+    if not (arr.dtype.kind == "u" and arr.dtype.itemsize in (1, 2)) and not (
+            arr.dtype.kind == "i" and arr.dtype.itemsize == 2):
         raise InvalidInputError(
             f"{what}: samples of type {arr.dtype}; pass uint8 (8-bit) or uint16 (10/12/16-bit)")
     if arr.ndim != 2 + batch_dims:
@@ -62,7 +64,7 @@ def _host_plane(a: Any, batch_dims: int, what: str) -> Tuple[_Plane, Any]:
                                 f"expected {'(N, height, width)' if batch_dims else '(height, width)'}")
     copied = False
     if arr.dtype.itemsize == 2 and not arr.dtype.isnative:
-        arr = arr.astype(np.uint16)  # the library reads native (little-endian) words
+        arr = arr.astype(arr.dtype.newbyteorder("="))  # the library reads native words
         copied = True
     isz = arr.dtype.itemsize
     h, w = arr.shape[-2], arr.shape[-1]
@@ -138,13 +140,12 @@ def _frames(x: Frame, what: str, stream: Optional[int]) -> _Frames:
 
 def _chroma(f: _Frames, what: str) -> int:
     if len(f.planes) == 1:
-        return lib.GPUSSIM_CHROMA_GRAY
+        return _ffi.CHROMA_GRAY
     (h, w), u, v = f.planes[0].shape, f.planes[1].shape, f.planes[2].shape
     if u != v:
         raise InvalidInputError(f"{what}: U plane {u} and V plane {v} differ")
     cw, ch = (w + 1) // 2, (h + 1) // 2
-    table = {(h, w): lib.GPUSSIM_CHROMA_444, (h, cw): lib.GPUSSIM_CHROMA_422,
-             (ch, cw): lib.GPUSSIM_CHROMA_420}
+    table = {(h, w): _ffi.CHROMA_444, (h, cw): _ffi.CHROMA_422, (ch, cw): _ffi.CHROMA_420}
     if u not in table:
         raise InvalidInputError(
             f"{what}: chroma planes {u} for luma {(h, w)}: expected {(ch, cw)} (4:2:0), "
@@ -174,36 +175,37 @@ class Scorer:
         self._errors: List[str] = []
         errors = self._errors
 
-        def on_log(_opaque: Any, level: int, msg: Any) -> None:
-            text = ffi.string(msg).decode("utf-8", "replace")
-            if level <= lib.GPUSSIM_LOG_ERROR:
+        def on_log(_opaque: Any, level: int, msg: Optional[bytes]) -> None:
+            line = text(msg)
+            if level <= _ffi.LOG_ERROR:
                 # raised as the failing call's exception: not printed a second time
-                errors.append(text)
-                _log.debug("%s", text)
+                errors.append(line)
+                _log.debug("%s", line)
             else:
-                _log.log(_PY_LEVEL.get(level, logging.DEBUG), "%s", text)
+                _log.log(_PY_LEVEL.get(level, logging.DEBUG), "%s", line)
 
-        self._log_cb = ffi.callback("gpussim_log_fn", on_log)
-        self._params = ffi.new("struct gpussim_params *")
+        # kept referenced as long as the library may call it
+        self._log_cb = _ffi.LogFn(on_log)
+        self._params = _ffi.Params()
         p = self._params
-        lib.gpussim_default_params(p)
+        lib.gpussim_default_params(byref(p))
         p.log_cb = self._log_cb
-        p.log_level = lib.GPUSSIM_LOG_INFO
-        bt = ffi.new("enum gpussim_backend_type *")
-        if lib.gpussim_backend_from_name(str(backend).encode(), bt) < 0:
-            names = [ffi.string(lib.gpussim_backend_type_name(i)).decode() for i in range(6)]
+        p.log_level = _ffi.LOG_INFO
+        bt = c_int()
+        if lib.gpussim_backend_from_name(str(backend).encode(), byref(bt)) < 0:
+            names = [text(lib.gpussim_backend_type_name(i)) for i in range(_ffi.NB_BACKEND_TYPES)]
             raise InvalidInputError(f"unknown backend {backend!r}; one of {', '.join(names)}")
-        p.backend = bt[0]
+        p.backend = bt.value
         if planes not in ("luma", "all"):
             raise InvalidInputError(f"planes={planes!r}: 'luma' or 'all'")
-        p.planes = lib.GPUSSIM_PLANES_ALL if planes == "all" else lib.GPUSSIM_PLANES_LUMA
+        p.planes = _ffi.PLANES_ALL if planes == "all" else _ffi.PLANES_LUMA
         p.device, p.threads, p.max_in_flight = device, threads, max_in_flight
         if isinstance(features, str):
             features = features.split("|")
         for spec in features or ():
-            self._call(lib.gpussim_use_feature(p, spec.encode()), f"feature {spec!r}")
+            self._call(lib.gpussim_use_feature(byref(p), spec.encode()), f"feature {spec!r}")
         self.bitdepth = bitdepth
-        self._ctx = ffi.NULL
+        self._ctx = c_void_p()
         self._ctx_key: Optional[Tuple[Any, ...]] = None
         self._hw_device: Any = None
         self._cuda_ctx: Dict[int, _cuda.PrimaryContext] = {}
@@ -220,7 +222,7 @@ class Scorer:
     def _call(self, r: int, what: str) -> int:
         if r < 0:
             msgs, self._errors[:] = list(self._errors), []
-            raise library_error(what, r, msgs, ffi.string(lib.gpussim_strerror(r)).decode())
+            raise library_error(what, r, msgs, text(lib.gpussim_strerror(r)))
         return r
 
     def _context(self, key: Tuple[Any, ...], fmt: Tuple[int, int, int, int], f: _Frames) -> None:
@@ -229,33 +231,31 @@ class Scorer:
         self._destroy_context()
         p = self._params
         p.format.width, p.format.height, p.format.bit_depth, p.format.chroma = fmt
-        p.format.packing = lib.GPUSSIM_PACKING_PLANAR
+        p.format.packing = _ffi.PACKING_PLANAR
         p.memory = f.memory
-        p.hw_device = ffi.NULL
+        p.hw_device = None
         if f.memory == _CUDA:
             assert f.device is not None
             pc = self._cuda_ctx.get(f.device)
             if pc is None:
                 pc = self._cuda_ctx[f.device] = _cuda.PrimaryContext(f.device)
-            hw = ffi.new("struct gpussim_cuda_device *")
-            hw.cu_context = ffi.cast("void *", int(_cuda._cu.cast("uintptr_t", pc.handle)))
-            hw.cu_stream = ffi.cast("void *", f.stream or 0)
+            # must outlive the library context: kept in self._hw_device
+            hw = _ffi.CudaDevice(pc.handle, f.stream or None)
             self._hw_device = hw
-            p.hw_device = hw
-        ctx = ffi.new("GpussimContext **")
+            p.hw_device = ctypes.addressof(hw)
+        ctx = c_void_p()
         self._errors.clear()
-        self._call(lib.gpussim_create(ctx, p), "gpussim_create")
-        self._ctx = ctx[0]
+        self._call(lib.gpussim_create(byref(ctx), byref(p)), "gpussim_create")
+        self._ctx = ctx
         self._ctx_key = key
-        names = ffi.new("const char *const **")
-        n = self._call(lib.gpussim_score_names(self._ctx, names), "gpussim_score_names")
-        self._names = [ffi.string(names[0][i]).decode() for i in range(n)]
+        names = POINTER(c_char_p)()
+        n = self._call(lib.gpussim_score_names(self._ctx, byref(names)), "gpussim_score_names")
+        self._names = [text(names[i]) for i in range(n)]
 
     def _destroy_context(self) -> None:
-        if self._ctx != ffi.NULL:
-            ctx = ffi.new("GpussimContext **", self._ctx)
-            lib.gpussim_destroy(ctx)
-            self._ctx = ffi.NULL
+        if self._ctx:
+            lib.gpussim_destroy(byref(self._ctx))
+            self._ctx = c_void_p()
         self._ctx_key = None
 
     def close(self) -> None:
@@ -283,9 +283,9 @@ class Scorer:
     @property
     def backend_name(self) -> Optional[str]:
         """The backend the last frames were scored on ("cpu", "cuda", ...); None before."""
-        if self._ctx == ffi.NULL:
+        if not self._ctx:
             return None
-        return ffi.string(lib.gpussim_backend_name(self._ctx)).decode()
+        return text(lib.gpussim_backend_name(self._ctx))
 
     @property
     def score_names(self) -> List[str]:
@@ -297,7 +297,8 @@ class Scorer:
         """Scores dis against ref and returns {score name: value} (libvmaf's names).
 
         ref, dis: a 2-D luma array (height, width), or (Y, U, V) planes whose shapes give
-        4:2:0, 4:2:2 or 4:4:4; uint8 samples (8-bit) or uint16 (bitdepth 10, 12 or 16). NumPy
+        4:2:0, 4:2:2 or 4:4:4; uint8 samples (8-bit) or uint16 (bitdepth 10, 12 or 16; int16
+        is read as the same 16-bit words, for frameworks without uint16). NumPy
         arrays and anything np.asarray() reads are scored in place, strided views included
         (a copy is made only when a row's samples are not adjacent). CUDA arrays
         (__cuda_array_interface__ or DLPack: PyTorch, CuPy...) are scored on their device by
@@ -344,23 +345,23 @@ class Scorer:
         return out if r.batch else out[0]
 
     def _picture(self, f: _Frames, i: int) -> Any:
-        pic = ffi.new("struct gpussim_picture *")
+        pic = _ffi.Picture()
         pic.memory = f.memory
         for k, p in enumerate(f.planes):
-            pic.data[k] = ffi.cast("void *", p.ptrs[i])
+            pic.data[k] = p.ptrs[i]
             pic.stride[k] = p.stride
         return pic
 
     def _run(self, r: _Frames, d: _Frames) -> List[Dict[str, float]]:
         results: List[Dict[str, float]] = []
-        res = ffi.new("struct gpussim_result *")
+        res = _ffi.Result()
         first_error: Optional[Error] = None
         submitted = 0
         self._errors.clear()
 
         def collect() -> None:
             nonlocal first_error
-            rc = lib.gpussim_collect(self._ctx, res, 1)
+            rc = lib.gpussim_collect(self._ctx, byref(res), 1)
             if rc < 0:
                 try:
                     self._call(rc, f"frame {len(results)}")
@@ -368,12 +369,12 @@ class Scorer:
                     first_error = first_error or e
                 results.append({})
                 return
-            values = ffi.unpack(res.values, res.nb_values)
+            values = res.values[:res.nb_values]
             results.append(dict(zip(self._names, values)))
 
         while submitted < r.count and first_error is None:
             rp, dp = self._picture(r, submitted), self._picture(d, submitted)
-            rc = lib.gpussim_submit(self._ctx, rp, dp)
+            rc = lib.gpussim_submit(self._ctx, byref(rp), byref(dp))
             if rc == -errno.EAGAIN:
                 collect()
                 continue
@@ -398,11 +399,10 @@ class Scorer:
         for name, v in m.items():
             pool = self._pools.get(name)
             if pool is None:
-                pp = ffi.new("GpussimPool **")
-                self._call(lib.gpussim_pool_create(pp), "gpussim_pool_create")
-                pool = self._pools[name] = ffi.gc(pp[0], _pool_free)
+                pool = self._pools[name] = _Pool()
+                self._call(lib.gpussim_pool_create(byref(pool.handle)), "gpussim_pool_create")
             if not math.isnan(v):  # left out of the pool, as the log writer does
-                self._call(lib.gpussim_pool_add(pool, v), f"pooling {name}")
+                self._call(lib.gpussim_pool_add(pool.handle, v), f"pooling {name}")
         self.frames += 1
 
     def pooled(self, percentiles: Sequence[float] = ()) -> Dict[str, Dict[str, float]]:
@@ -411,15 +411,16 @@ class Scorer:
         the tool's and the filter's to the last bit), plus {"p<q>": value} per percentile q
         asked for (linear interpolation, NumPy's default). NaN scores are left out."""
         out: Dict[str, Dict[str, float]] = {}
-        st = ffi.new("struct gpussim_pool_stats *")
-        val = ffi.new("double *")
+        st = _ffi.PoolStats()
+        val = c_double()
         for name, pool in self._pools.items():
-            self._call(lib.gpussim_pool_stats(pool, st), "gpussim_pool_stats")
+            self._call(lib.gpussim_pool_stats(pool.handle, byref(st)), "gpussim_pool_stats")
             entry = {"min": st.min, "max": st.max, "mean": st.mean, "harmonic_mean": st.harmonic_mean}
             for q in percentiles:
                 if st.count:
-                    self._call(lib.gpussim_pool_percentile(pool, float(q), val), f"percentile {q}")
-                    entry[f"p{q:g}"] = val[0]
+                    self._call(lib.gpussim_pool_percentile(pool.handle, float(q), byref(val)),
+                               f"percentile {q}")
+                    entry[f"p{q:g}"] = val.value
                 else:
                     entry[f"p{q:g}"] = math.nan
             out[name] = entry
@@ -431,9 +432,15 @@ class Scorer:
         self.frames = 0
 
 
-def _pool_free(pool: Any) -> None:
-    pp = ffi.new("GpussimPool **", pool)
-    lib.gpussim_pool_destroy(pp)
+class _Pool:
+    """A GpussimPool, destroyed with its Python object."""
+
+    def __init__(self) -> None:
+        self.handle = c_void_p()
+
+    def __del__(self) -> None:
+        if self.handle:
+            lib.gpussim_pool_destroy(byref(self.handle))
 
 
 def _describe(f: _Frames) -> str:
