@@ -166,7 +166,7 @@ def device_array(obj: Any, stream: Optional[int]) -> DeviceArray:
             # 1: the legacy default stream, 2: per-thread default (CUDA's own handle value)
             stream = None if s in (None, 1) else int(s)
         return DeviceArray(int(cai["data"][0]), shape, tuple(int(s) for s in strides), itemsize,
-                           None, stream, obj)
+                           None, stream or None, obj)
     # DLPack: the producer orders its work before the stream we name
     kind, dev_id = obj.__dlpack_device__()
     capsule = obj.__dlpack__(stream=1 if stream is None else stream)
@@ -187,7 +187,7 @@ def device_array(obj: Any, stream: Optional[int]) -> DeviceArray:
         strides = tuple(int(t.strides[i]) * itemsize for i in range(t.ndim))
     ptr = (t.data or 0) + int(t.byte_offset)
     # the capsule, unconsumed, keeps the tensor alive and calls its deleter when freed
-    return DeviceArray(ptr, shape, strides, itemsize, int(dev_id), stream, (obj, capsule))
+    return DeviceArray(ptr, shape, strides, itemsize, int(dev_id), stream or None, (obj, capsule))
 
 
 def _contiguous(shape: Tuple[int, ...], itemsize: int) -> Tuple[int, ...]:
