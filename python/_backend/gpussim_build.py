@@ -146,3 +146,14 @@ def build_sdist(sdist_directory: str, config_settings: Optional[Dict] = None) ->
             add(p.relative_to(ROOT).as_posix(), p.read_bytes())
         add("PKG-INFO", _metadata().encode())
     return filename
+
+
+if __name__ == "__main__":
+    # python3 python/_backend/gpussim_build.py sdist|wheel [OUTDIR]: the files pip would build
+    import sys
+
+    if len(sys.argv) not in (2, 3) or sys.argv[1] not in ("sdist", "wheel"):
+        sys.exit("usage: gpussim_build.py sdist|wheel [OUTDIR]")
+    out = sys.argv[2] if len(sys.argv) == 3 else "dist"
+    name = build_sdist(out) if sys.argv[1] == "sdist" else build_wheel(out)
+    print(os.path.join(out, name))
