@@ -14,7 +14,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
-from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64, c_size_t,
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64,
                     c_ssize_t, c_uint, c_uint64, c_void_p)
 from pathlib import Path
 from typing import Any, List, Optional

@@ -308,11 +308,12 @@ class Scorer:
         a list of N dicts returned.
         """
         depth = bitdepth if bitdepth is not None else self.bitdepth
-        r = _frames(ref, "reference", stream)
-        d = _frames(dis, "distorted", stream)
-        if r.memory != d.memory:
+        first = lambda x: x[0] if isinstance(x, (tuple, list)) and len(x) else x  # noqa: E731
+        if _cuda.is_cuda_array(first(ref)) != _cuda.is_cuda_array(first(dis)):
             raise InvalidInputError("reference and distorted frames are in different memories "
                                     "(one on the host, one on a CUDA device)")
+        r = _frames(ref, "reference", stream)
+        d = _frames(dis, "distorted", stream)
         if r.memory == _CUDA and (r.device, r.stream) != (d.device, d.stream):
             raise InvalidInputError(
                 f"reference on CUDA device {r.device} stream {r.stream:#x}, distorted on device "

@@ -10,7 +10,6 @@ import os
 import subprocess
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import gpussim

@@ -201,3 +201,18 @@ def test_scorer_keeps_working_after_an_error():
     with pytest.raises(gpussim.InvalidInputError):
         s.score(ref[0][0], dis[0][0][:100])
     assert s.score(ref[0][0], dis[0][0]) == want and s.frames == 2
+
+
+def test_cuda_array_without_a_device_is_refused():
+    """A CUDA array interface on a machine without the driver (or over host memory): an
+    exception naming CUDA, never a crash."""
+    host = np.zeros((200, 200), np.uint8)
+
+    class FakeCuda:
+        __cuda_array_interface__ = {"shape": (200, 200), "typestr": "|u1",
+                                    "data": (host.ctypes.data, False), "version": 2}
+
+    with pytest.raises(gpussim.Error, match="CUDA"):
+        scorer().score(FakeCuda(), FakeCuda())
+    with pytest.raises(gpussim.InvalidInputError, match="different memories"):
+        scorer().score(FakeCuda(), host)
