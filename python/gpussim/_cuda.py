@@ -10,7 +10,7 @@ import ctypes
 from ctypes import POINTER, Structure, byref, c_char_p, c_int, c_int32, c_int64, c_uint, c_uint8, \
     c_uint16, c_uint64, c_ulonglong, c_void_p
 from dataclasses import dataclass
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from ._errors import Error, InvalidInputError
 
@@ -128,27 +128,31 @@ def _torch_stream(obj: Any) -> Optional[int]:
     return int(torch.cuda.current_stream(obj.device).cuda_stream)
 
 
-def is_cuda_array(obj: Any) -> bool:
-    if hasattr(obj, "__cuda_array_interface__"):
-        return True
-    dev = getattr(obj, "__dlpack_device__", None)
-    if dev is None:
-        return False
-    try:
-        kind = dev()[0]
-    except Exception:
-        return False
-    return int(kind) in (KDL_CUDA, KDL_CUDA_MANAGED)
-
-
-def device_array(obj: Any, stream: Optional[int]) -> DeviceArray:
-    """Reads a CUDA array through __cuda_array_interface__ (PyTorch, CuPy, Numba), else
-    DLPack (JAX and any array-API library). stream: the caller's stream, else the torch
-    tensor's current stream, the interface's (version 3), or the legacy default stream."""
-    if stream is None:
-        stream = _torch_stream(obj)
+def probe(obj: Any) -> Optional[Dict[str, Any]]:
+    """None for an array in host memory; for a CUDA array its __cuda_array_interface__, or an
+    empty dict when it speaks DLPack only. (Read once per call: PyTorch builds the interface
+    anew at each access.)"""
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
+        return cai
+    dev = getattr(obj, "__dlpack_device__", None)
+    if dev is None:
+        return None
+    try:
+        kind = int(dev()[0])
+    except Exception:
+        return None
+    return {} if kind in (KDL_CUDA, KDL_CUDA_MANAGED) else None
+
+
+def device_array(obj: Any, stream: Optional[int], cai: Dict[str, Any]) -> DeviceArray:
+    """Reads a CUDA array through __cuda_array_interface__ (PyTorch, CuPy, Numba), else
+    DLPack (JAX and any array-API library). stream: the caller's stream, else the torch
+    tensor's current stream, the interface's (version 3), or the legacy default stream.
+    cai: probe(obj)'s answer."""
+    if stream is None:
+        stream = _torch_stream(obj)
+    if cai:
         typestr = cai["typestr"]
         if typestr[1:] not in ("u1", "u2", "i2") or typestr[0] == ">":
             raise InvalidInputError(

@@ -101,23 +101,30 @@ def _device_plane(d: _cuda.DeviceArray, batch_dims: int, what: str) -> _Plane:
     return _Plane(ptrs, rs if h > 1 else w * d.itemsize, (h, w), d.itemsize)
 
 
-def _frames(x: Frame, what: str, stream: Optional[int]) -> _Frames:
-    planes_in = list(x) if isinstance(x, (tuple, list)) else [x]
+def _split(x: Frame) -> List[Any]:
+    return list(x) if isinstance(x, (tuple, list)) else [x]
+
+
+def _frames(planes_in: List[Any], probes: List[Optional[Dict[str, Any]]], what: str,
+            stream: Optional[int]) -> _Frames:
+    """planes_in: one luma plane or (Y, U, V); probes: _cuda.probe() of each."""
     if len(planes_in) not in (1, 3):
         raise InvalidInputError(f"{what}: {len(planes_in)} planes; pass a luma array or (Y, U, V)")
     names = ["luma"] if len(planes_in) == 1 else ["Y", "U", "V"]
-    first = planes_in[0]
-    on_cuda = _cuda.is_cuda_array(first)
-    # a batch is an array with one more axis: (N, H, W)
-    ndim = len(_cuda.device_array(first, stream).shape) if on_cuda else np.ndim(first)
-    batch_dims = 1 if ndim == 3 else 0
-    out = _Frames(_CUDA if on_cuda else _HOST, [], 0, bool(batch_dims), stream=stream)
-    for p, name in zip(planes_in, names):
+    on_cuda = probes[0] is not None
+    if any((pr is not None) != on_cuda for pr in probes):
+        raise InvalidInputError(f"{what}: planes in host and CUDA memory mixed")
+    out = _Frames(_CUDA if on_cuda else _HOST, [], 0, False, stream=stream)
+    if on_cuda:
+        devs = [_cuda.device_array(p, stream, pr or {}) for p, pr in zip(planes_in, probes)]
+        batch_dims = 1 if len(devs[0].shape) == 3 else 0
+    else:
+        batch_dims = 1 if np.ndim(planes_in[0]) == 3 else 0
+    out.batch = bool(batch_dims)
+    for k, (p, name) in enumerate(zip(planes_in, names)):
         pw = f"{what} {name}" if len(planes_in) > 1 else what
-        if _cuda.is_cuda_array(p) != on_cuda:
-            raise InvalidInputError(f"{what}: planes in host and CUDA memory mixed")
         if on_cuda:
-            d = _cuda.device_array(p, stream)
+            d = devs[k]
             plane = _device_plane(d, batch_dims, pw)
             dev = d.device if d.device is not None else _cuda.pointer_device(d.ptr)
             if out.device is None:
@@ -308,12 +315,14 @@ class Scorer:
         a list of N dicts returned.
         """
         depth = bitdepth if bitdepth is not None else self.bitdepth
-        first = lambda x: x[0] if isinstance(x, (tuple, list)) and len(x) else x  # noqa: E731
-        if _cuda.is_cuda_array(first(ref)) != _cuda.is_cuda_array(first(dis)):
+        ref_planes, dis_planes = _split(ref), _split(dis)
+        ref_probes = [_cuda.probe(p) for p in ref_planes]
+        dis_probes = [_cuda.probe(p) for p in dis_planes]
+        if ref_probes and dis_probes and (ref_probes[0] is None) != (dis_probes[0] is None):
             raise InvalidInputError("reference and distorted frames are in different memories "
                                     "(one on the host, one on a CUDA device)")
-        r = _frames(ref, "reference", stream)
-        d = _frames(dis, "distorted", stream)
+        r = _frames(ref_planes, ref_probes, "reference", stream)
+        d = _frames(dis_planes, dis_probes, "distorted", stream)
         if r.memory == _CUDA and (r.device, r.stream) != (d.device, d.stream):
             raise InvalidInputError(
                 f"reference on CUDA device {r.device} stream {r.stream:#x}, distorted on device "
@@ -363,6 +372,8 @@ class Scorer:
         def collect() -> None:
             nonlocal first_error
             rc = lib.gpussim_collect(self._ctx, byref(res), 1)
+            if rc == 0:  # only called with frames pending
+                raise Error("gpussim_collect: no frame pending")
             if rc < 0:
                 try:
                     self._call(rc, f"frame {len(results)}")
@@ -376,9 +387,9 @@ class Scorer:
         while submitted < r.count and first_error is None:
             rp, dp = self._picture(r, submitted), self._picture(d, submitted)
             rc = lib.gpussim_submit(self._ctx, byref(rp), byref(dp))
-            if rc == -errno.EAGAIN:
+            while rc == -errno.EAGAIN:  # max_in_flight frames pending: collect one first
                 collect()
-                continue
+                rc = lib.gpussim_submit(self._ctx, byref(rp), byref(dp))
             if rc < 0:
                 try:
                     self._call(rc, f"frame {submitted}" if r.batch else "gpussim_submit")
