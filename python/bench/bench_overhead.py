@@ -25,7 +25,7 @@ import gpussim
 from gpussim import _scorer
 
 
-class _TimedLib:
+class TimedLib:
     """Forwards to the library, adding the time spent in each call to `inside`."""
 
     def __init__(self, lib: Any) -> None:
@@ -47,7 +47,7 @@ class _TimedLib:
 def measure(features: List[str], ref: List[np.ndarray], dis: List[np.ndarray], threads: int,
             depth: int, warmup: int = 3) -> Dict[str, float]:
     s = gpussim.Scorer(features=features, backend="cpu", threads=threads, bitdepth=depth)
-    timed = _TimedLib(_scorer.lib)
+    timed = TimedLib(_scorer.lib)
     real = _scorer.lib
     _scorer.lib = timed
     try:

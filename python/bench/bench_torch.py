@@ -17,10 +17,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-
-import torch
+import time
 
 import gpussim
+
+try:
+    import torch
+except ImportError:
+    torch = None
 
 
 def time_batches(fn, iters: int, warmup: int) -> float:
@@ -46,8 +50,8 @@ def main() -> int:
     ap.add_argument("--width", type=int, default=1920)
     ap.add_argument("--height", type=int, default=1080)
     a = ap.parse_args()
-    if not torch.cuda.is_available():
-        print("bench_torch: no CUDA device", file=sys.stderr)
+    if torch is None or not torch.cuda.is_available():
+        print("bench_torch: needs PyTorch and a CUDA device", file=sys.stderr)
         return 77
     n, h, w = a.batch, a.height, a.width
     g = torch.Generator(device="cuda").manual_seed(7)
@@ -64,6 +68,24 @@ def main() -> int:
     first = s.score(ref, dis)
     assert s.memory == "cuda" and s.backend_name == "cuda"
     t_gs = time_batches(lambda: s.score(ref, dis), a.iters, a.warmup)
+
+    # the same calls, split into the time inside libgpussim and the Python around it
+    from bench_overhead import TimedLib  # python/bench/, beside this script
+    from gpussim import _scorer
+
+    timed = TimedLib(_scorer.lib)
+    _scorer.lib = timed
+    try:
+        walls, insides = [], []
+        for _ in range(a.iters):
+            timed.inside = 0.0
+            t0 = time.perf_counter()
+            s.score(ref, dis)
+            walls.append(time.perf_counter() - t0)
+            insides.append(timed.inside)
+    finally:
+        _scorer.lib = timed._lib
+    over_ms = statistics.median([w - i for w, i in zip(walls, insides)]) * 1e3
 
     rows = [("gpussim (CUDA, uint8 in place)", t_gs, first[0]["float_ms_ssim"])]
     try:
@@ -86,6 +108,8 @@ def main() -> int:
     print(f"|{'-' * 40}|-----------:|---------:|--------------:|")
     for name, t, v in rows:
         print(f"| {name:38s} | {t:10.3f} | {n * 1000 / t:8.1f} | {v:13.6f} |")
+    print(f"gpussim's Python overhead (outside libgpussim's calls): {over_ms:.3f} ms per batch "
+          f"({over_ms * 1000 / n:.1f} us per frame)")
     if len(rows) == 2:
         print(f"gpussim is {rows[1][1] / rows[0][1]:.2f}x faster per frame than torchmetrics")
         print("note: the scores differ: gpussim computes libvmaf's float_ms_ssim (bit-identical to "

@@ -312,7 +312,7 @@ class Scorer:
         the CUDA backend without leaving it, after the work queued on ``stream`` (default:
         a torch tensor's current stream, else the legacy default stream).
         A leading axis, (N, height, width), is a batch: N frames are submitted together and
-        a list of N dicts returned.
+        a list of N dicts returned. A failure raises, and none of the call's frames is pooled.
         """
         depth = bitdepth if bitdepth is not None else self.bitdepth
         ref_planes, dis_planes = _split(ref), _split(dis)
