@@ -241,8 +241,15 @@ expect_refusal "a truncated log is refused with its position" "log: not valid JS
 grep -F -q "'$TMP/trunc.json' is not a usable gpussim log" "$TMP/err" && pass "  ... naming the file" ||
     failed "  ... file not named"
 
-# a flipped value bit inside the pool state: the blob's checksum catches it
-sed 's/\(gpussim-pool 2 2\\n3f\)e/\1f/' "$TMP/chunk001.json" >"$TMP/corrupt.json"
+# a changed value inside the (compact) pool state: the blob's checksum catches it
+python3 - "$TMP" <<'EOF'
+import re, sys
+tmp = sys.argv[1]
+t = open(tmp + "/chunk001.json").read()
+# the second base64 character of the first pool state: a low byte of its first value
+t = re.sub(r'("gpussim-pool64 2 [0-9a-f]{8} .)(.)', lambda m: m.group(1) + ("B" if m.group(2) != "B" else "C"), t, count=1)
+open(tmp + "/corrupt.json", "w").write(t)
+EOF
 if cmp -s "$TMP/chunk001.json" "$TMP/corrupt.json"; then failed "corruption not applied"; fi
 "$CLI" merge "$TMP/chunk000.json" "$TMP/corrupt.json" -o "$TMP/x.json" 2>"$TMP/err"
 rc=$?
