@@ -435,8 +435,10 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
         xml_chars(w->f, w->library ? w->library : "unknown");
         fprintf(w->f, "\">\n  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n", w->width, w->height);
         /* the run's fps is known at close: room to patch it in place when
-         * the file is seekable (libvmaf writes it before the frames) */
-        w->fyi_pos = ftell(w->f);
+         * the file is seekable and not appended to (libvmaf writes it
+         * before the frames) */
+        const int flags = fcntl(fileno(w->f), F_GETFL);
+        w->fyi_pos = flags < 0 || (flags & O_APPEND) ? -1 : ftell(w->f);
         fprintf(w->f, "  <fyi fps=\"nan\" %*s/>\n", XML_FYI_PAD, "");
         fputs("  <frames", w->f);
         /* a ladder's top-level frames are rendition 0's (libvmaf's readers read them) */

@@ -124,7 +124,8 @@ struct gpussim_log_writer_params {
     FILE *file;       /**< with path NULL: an open stream, flushed but never closed */
     enum gpussim_log_format format;
     /** Whether each frame carries a timestamp (seconds). JSON: a
-     *  "timestamp" key in each frame object; CSV: a second column. */
+     *  "timestamp" key in each frame object; CSV: a timestamp column (an
+     *  empty cell for NaN); XML: none (libvmaf's layout has no place). */
     int timestamps;
     /** Index in the whole input of the first frame written (a chunk's
      *  offset), -1 when unknown (written as null). */
