@@ -120,7 +120,10 @@ static void json_number(FILE *out, double v)
         fputs("null", out);
 }
 
-/* The characters of a JSON string, escaped, without the quotes. */
+/* The characters of a JSON string, escaped, without the quotes. Brackets
+ * and braces too (\u005b...): a string in the log (a rendition's name, a
+ * file name) then never looks like structure to a reader that counts them
+ * to close a log cut off by a killed run (docs/cli.md's Python reader). */
 static void json_chars(FILE *out, const char *s)
 {
     for (; *s; s++) {
@@ -129,7 +132,7 @@ static void json_chars(FILE *out, const char *s)
             fprintf(out, "\\%c", ch);
         else if (ch == '\n')
             fputs("\\n", out);
-        else if (ch < 0x20)
+        else if (ch < 0x20 || ch == '[' || ch == ']' || ch == '{' || ch == '}')
             fprintf(out, "\\u%04x", ch);
         else
             putc(ch, out);

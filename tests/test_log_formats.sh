@@ -12,7 +12,8 @@
 #   percentiles of the decoded pool state; an unknown statistic is refused;
 # - the compact pool_state decodes to the frames' values;
 # - a ladder (-d three times) names its renditions by the -d paths in the
-#   JSON sections, the CSV's name column and the XML's rendition elements.
+#   JSON sections, the CSV's name column and the XML's rendition elements;
+#   brackets in a name are escaped in the JSON (\u005b), read back as given.
 #
 # Environment (set by `make check`): GPUSSIM_CLI = the built tool. Exits 77
 # (skip) without python3.
@@ -95,6 +96,17 @@ done
 check "ladder CSV (rendition and name columns) == the ladder JSON" $CHECK same ladder.json ladder.csv
 check "ladder XML (<rendition index name> sections) == the ladder JSON" $CHECK same ladder.json ladder.xml
 check "ladder --pool p1: every section's p1 == its decoded pool's" $CHECK pooled ladder.json p1
+# a name with brackets and braces (a file name): escaped (\u005b...) so that a
+# reader counting brackets to close a cut-off log is not misled; read back as is
+cp mid.y4m 'mid[1]{b}.y4m'
+"$CLI" -r ref.y4m -d low.y4m -d 'mid[1]{b}.y4m' --feature ssim -q -o brackets.json 2>err ||
+    failed "ladder with 'mid[1]{b}.y4m': exit $?"
+if $CHECK names brackets.json low.y4m 'mid[1]{b}.y4m' &&
+    grep -F -q '"name": "mid\u005b1\u005d\u007bb\u007d.y4m"' brackets.json; then
+    pass "a rendition named 'mid[1]{b}.y4m': written with its brackets escaped, read back as is"
+else
+    failed "a rendition name with brackets: $(grep '"name"' brackets.json)"
+fi
 # rendition 0 where a pair log is expected: the documented one-liner
 python3 - <<'EOF'
 import json, sys
