@@ -26,7 +26,7 @@
  *   "pool_state": { name: "gpussim-pool64 <count> <crc32> <base64>" }: the
  *                pool's values as little-endian IEEE-754 doubles in base64,
  *                the count, and the CRC-32 of gpussim_pool_serialize()'s
- *                text of the same pool (API 1.7; 40% of the size of that
+ *                text of the same pool (API 1.7; 60% of the size of that
  *                text, which older logs hold and the reader still accepts)
  * Values are %.17g (exact doubles); non-finite values are null.
  *
@@ -44,7 +44,7 @@
  * frames wait in temporary files and are written when the log is closed.
  *
  * CSV (@since API 1.2; layout of API 1.7): a header "Frame[,rendition,name]
- * [,timestamp],name,...", one row per frame (and rendition: rendition 0's
+ * [,timestamp],<score>,...", one row per frame (and rendition: rendition 0's
  * row first; "name" only when names were given), a timestamp cell empty when
  * unknown; values %.17g, nan/inf/-inf spelled out. When the log is closed,
  * pooled rows follow: the Frame cell names the statistic ("min", "max",
@@ -65,7 +65,8 @@
  *     <aggregate_metrics />
  *   </VMAF>
  * with values %.17g (nan/inf/-inf spelled out). A ladder log's <frames> and
- * <pooled_metrics> are rendition 0's; each other rendition follows as
+ * <pooled_metrics> are rendition 0's (<frames rendition="0" name="...">);
+ * each other rendition follows as
  *   <rendition index="K" name="..."> <frames>...</frames>
  *   <pooled_metrics>...</pooled_metrics> </rendition>
  * before </VMAF>. CSV and XML carry no pool state: only JSON logs merge.
