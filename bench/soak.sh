@@ -128,10 +128,11 @@ if [ "$rc" -ne 0 ]; then
     echo "soak: $mode run failed (exit $rc)"
     exit 1
 fi
-done_frames=$(($(wc -l < "$out/scores.csv") - 1))
+# frame rows start with their number; the pooled rows (min, max, ...) follow them
+done_frames=$(grep -c '^[0-9]' "$out/scores.csv")
 [ "$done_frames" -eq "$frames" ] || { echo "soak: $done_frames of $frames frames scored"; exit 1; }
 # the pools keep every value (exact median/percentiles): 8 bytes per score per frame
-nb_scores=$(($(head -n 1 "$out/scores.csv" | tr ',' '\n' | wc -l) - 1))
+nb_scores=$(head -n 1 "$out/scores.csv" | tr ',' '\n' | grep -cv '^\(Frame\|timestamp\)$')
 awk -v total="$frames" -v secs="$(awk -v s="$start" -v e="$end" 'BEGIN { print e - s }')" -v mode="$mode" \
     -v size="$size" -v nb_scores="$nb_scores" '
     NR > 1 {

@@ -21,4 +21,17 @@ int gpussim_log_writer_frame(GpussimLogWriter *w, uint64_t frame_num, const doub
 /* Replaces metric i's pool (the writer takes it) and its NaN count. */
 int gpussim_log_writer_set_pool(GpussimLogWriter *w, int i, GpussimPool *pool, uint64_t left_out);
 
+/* The pooled statistics a log can hold, in the order they are written:
+ * libvmaf's four (min, max, mean, harmonic_mean), then the percentiles. */
+#define GPUSSIM_LOG_NB_POOL_STATS 7
+#define GPUSSIM_LOG_POOL_ALL 0x7fu
+struct gpussim_log_pool_stat_info {
+    unsigned flag;     /* enum gpussim_log_pool_stat */
+    const char *name;  /* the key in pooled_metrics */
+    double percentile; /* gpussim_pool_percentile()'s q; < 0: not a percentile */
+};
+extern const struct gpussim_log_pool_stat_info gpussim_log_pool_stat_list[GPUSSIM_LOG_NB_POOL_STATS];
+/* Statistic k of the list for pool (NaN on an empty pool). */
+double gpussim_log_pool_stat_value(const GpussimPool *pool, int k);
+
 #endif /* GPUSSIM_LOG_INTERNAL_H */

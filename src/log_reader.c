@@ -23,6 +23,7 @@ struct reader {
     const char *text;
     size_t len;
     struct gpussim_logger log;
+    const struct json_value *root; /* the document (a pair log's section) */
 };
 
 static int refuse(const struct reader *r, const struct json_value *at, const char *fmt, ...)
@@ -48,6 +49,7 @@ void gpussim_log_free(struct gpussim_log **plog)
         return;
     struct gpussim_log *l = *plog;
     gpussim_free((void *)l->version);
+    gpussim_free((void *)l->name);
     gpussim_free((void *)l->config.library);
     gpussim_free((void *)l->config.api);
     gpussim_free((void *)l->config.backend);
@@ -245,6 +247,85 @@ static int same_double(double a, double b)
     return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof(a));
 }
 
+/* A pool_state entry: the compact form ("gpussim-pool64 <count> <crc32>
+ * <base64>", see log_writer.c) is turned back into gpussim_pool_serialize()'s
+ * text, whose CRC gpussim_pool_deserialize2() checks; the text itself (older
+ * logs) is read as it is. */
+static int read_pool_blob(const struct reader *r, const struct json_value *b, GpussimPool **pool)
+{
+    static const char prefix[] = "gpussim-pool64 ";
+    const size_t plen = sizeof(prefix) - 1;
+    if (b->len < plen || memcmp(b->string, prefix, plen))
+        return gpussim_pool_deserialize2(pool, b->string, b->len, r->log.cb, r->log.opaque);
+    /* "<count> <8 hex> <base64>": the count must be what the base64 holds,
+     * so nothing is allocated from the count alone */
+    const char *p = b->string + plen, *end = b->string + b->len;
+    uint64_t count = 0;
+    int digits = 0;
+    while (p < end && *p >= '0' && *p <= '9' && digits < 19) {
+        count = count * 10 + (uint64_t)(*p++ - '0');
+        digits++;
+    }
+    if (!digits || end - p < 10 || *p != ' ' || p[9] != ' ')
+        goto bad;
+    const char *crc = p + 1;
+    for (int i = 0; i < 8; i++)
+        if (!((crc[i] >= '0' && crc[i] <= '9') || (crc[i] >= 'a' && crc[i] <= 'f')))
+            goto bad;
+    p += 10;
+    const size_t b64len = (size_t)(end - p);
+    if (b64len % 4 || count > b64len / 4 * 3 / 8 || (count * 8 + 2) / 3 * 4 != b64len)
+        goto bad;
+    const size_t text_len = 16 + 20 + 1 + (size_t)count * 17 + 15;
+    char *text = gpussim_malloc(text_len + 1);
+    if (!text)
+        return -ENOMEM;
+    size_t n = (size_t)snprintf(text, text_len + 1, "gpussim-pool 2 %" PRIu64 "\n", count);
+    uint64_t bits = 0;
+    int nb = 0;
+    uint64_t done = 0;
+    for (size_t i = 0; i < b64len; i += 4) {
+        unsigned v = 0;
+        int pad = 0;
+        for (int k = 0; k < 4; k++) {
+            const char ch = p[i + k];
+            int d = ch >= 'A' && ch <= 'Z' ? ch - 'A' : ch >= 'a' && ch <= 'z' ? ch - 'a' + 26
+                  : ch >= '0' && ch <= '9' ? ch - '0' + 52 : ch == '+' ? 62 : ch == '/' ? 63 : -1;
+            if (ch == '=' && i + 4 == b64len && k >= 2 && (k == 3 || p[i + 3] == '=')) {
+                d = 0;
+                pad++;
+            }
+            if (d < 0 || (pad && ch != '=')) {
+                gpussim_free(text);
+                goto bad;
+            }
+            v = v << 6 | (unsigned)d;
+        }
+        for (int k = 0; k < 3 - pad; k++) {
+            bits |= (uint64_t)(v >> (16 - 8 * k) & 0xff) << (8 * nb);
+            if (++nb == 8) {
+                n += (size_t)snprintf(text + n, text_len + 1 - n, "%016" PRIx64 "\n", bits);
+                bits = 0;
+                nb = 0;
+                done++;
+            }
+        }
+    }
+    if (done != count || nb) {
+        gpussim_free(text);
+        goto bad;
+    }
+    n += (size_t)snprintf(text + n, text_len + 1 - n, "crc32 %.8s\n", crc);
+    const int err = gpussim_pool_deserialize2(pool, text, n, r->log.cb, r->log.opaque);
+    gpussim_free(text);
+    return err;
+
+bad:
+    gpussim_log(&r->log, GPUSSIM_LOG_ERROR, "pool blob: malformed compact pool state (\"gpussim-pool64 "
+                "<count> <crc32> <base64>\")");
+    return -EINVAL;
+}
+
 /* The pool must hold the frames' values, in frame order (the writer pools
  * each frame as it writes it; a merge appends the chunks' pools in the
  * order of their frames). A null frame value is a NaN, left out, or an
@@ -325,7 +406,7 @@ static int read_pooled(const struct reader *r, const struct json_value *root, st
         struct gpussim_log_metric *m = &l->metrics[c];
         if (b->type != JSON_STRING)
             return refuse(r, b, "pool_state \"%s\" is not a string", m->name);
-        err = gpussim_pool_deserialize2(&m->pool, b->string, b->len, r->log.cb, r->log.opaque);
+        err = read_pool_blob(r, b, &m->pool);
         if (err < 0)
             return err == -ENOMEM ? err : refuse(r, b, "pool_state \"%s\" is not a valid pool", m->name);
         struct gpussim_pool_stats st;
@@ -349,6 +430,37 @@ static int read_pooled(const struct reader *r, const struct json_value *root, st
     return 0;
 }
 
+/* The statistics past libvmaf's four that pooled_metrics hold (median, p5,
+ * p1): recorded, and checked against the pool state when there is one. */
+static int read_pooled_extra(const struct reader *r, const struct json_value *pm, struct gpussim_log *l)
+{
+    l->pool_stats = GPUSSIM_LOG_POOL_LIBVMAF;
+    if (!pm)
+        return 0;
+    for (int k = 4; k < GPUSSIM_LOG_NB_POOL_STATS; k++) {
+        const char *key = gpussim_log_pool_stat_list[k].name;
+        int present = 0;
+        for (int c = 0; c < l->nb_metrics; c++) {
+            const struct json_value *v = gpussim_json_get(&pm->items[c], key);
+            double got = NAN;
+            if (!v)
+                continue;
+            present = 1;
+            if (get_number(r, v, key, &got) < 0)
+                return -EINVAL;
+            if (l->metrics[c].pool) {
+                const double want = gpussim_log_pool_stat_value(l->metrics[c].pool, k);
+                if (!same_double(got, isfinite(want) ? want : NAN))
+                    return refuse(r, v, "pooled_metrics \"%s\" %s does not match its pool_state",
+                                  l->metrics[c].name, key);
+            }
+        }
+        if (present)
+            l->pool_stats |= gpussim_log_pool_stat_list[k].flag;
+    }
+    return 0;
+}
+
 /* frames, pooled blocks and pool state of one section (the root of a pair log) */
 static int read_section(const struct reader *r, const struct json_value *sec, struct gpussim_log *l)
 {
@@ -368,7 +480,10 @@ static int read_section(const struct reader *r, const struct json_value *sec, st
         return err;
     if (!names && !(l->metrics = gpussim_calloc(1, sizeof(*l->metrics))))
         return -ENOMEM;
-    if ((err = read_frames(r, frames, l)) < 0 || (err = read_pooled(r, sec, l)) < 0)
+    if ((err = read_frames(r, frames, l)) < 0 || (err = read_pooled(r, sec, l)) < 0 ||
+        (err = read_pooled_extra(r, gpussim_json_get(sec, "pooled_metrics"), l)) < 0)
+        return err;
+    if (sec != r->root && (err = get_string(r, sec, "name", &l->name)) < 0)
         return err;
     return 0;
 }
@@ -379,7 +494,7 @@ int gpussim_log_parse(struct gpussim_log **plog, const char *buf, size_t len, gp
     if (!plog)
         return -EINVAL;
     *plog = NULL;
-    struct reader r = { buf, len, { log_cb, log_opaque, GPUSSIM_LOG_INFO } };
+    struct reader r = { buf, len, { log_cb, log_opaque, GPUSSIM_LOG_INFO }, NULL };
     if (!buf && len)
         return -EINVAL;
     if (len > GPUSSIM_LOG_MAX_BYTES) {
@@ -398,6 +513,7 @@ int gpussim_log_parse(struct gpussim_log **plog, const char *buf, size_t len, gp
                     line, col, off);
         return err;
     }
+    r.root = &root;
     struct gpussim_log *l = gpussim_calloc(1, sizeof(*l));
     if (!l) {
         gpussim_json_free(&root);
@@ -990,6 +1106,13 @@ int gpussim_log_merge(const struct gpussim_log *const *logs, const char *const *
                     goto fail;
         }
     struct gpussim_log_writer_params wp = *params;
+    const char *rnames[GPUSSIM_MAX_DISTORTED];
+    for (int k = 0; k < nr; k++)
+        rnames[k] = gpussim_log_rendition(first, k)->name;
+    if (!wp.rendition_names)
+        wp.rendition_names = rnames;
+    if (!wp.pool_stats)
+        wp.pool_stats = first->pool_stats;
     wp.timestamps = timestamps;
     wp.first_frame = first->config.first_frame;
     /* a recovered log keeps its version ("gpussim X") */

@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * The log writer (gpussim_log.h): libvmaf's JSON layout, or CSV, streamed as
- * frames complete. Every frame is flushed when written, so a killed run
- * leaves every frame scored before it; %.17g makes every double round-trip.
+ * The log writer (gpussim_log.h): libvmaf's JSON or XML layout, or CSV,
+ * streamed as frames complete. Every frame is flushed when written, so a
+ * killed run leaves every frame scored before it; %.17g makes every double
+ * round-trip.
  *
  * A ladder log (several distorted pictures per reference) holds one section
  * per rendition. The writer of rendition 0 writes the file; renditions 1..
  * are section writers that keep their own pools and, in JSON, stream their
  * frames into a temporary file copied into the log at close (their frames
- * reach the log only then). CSV rows carry the rendition in a column.
+ * reach the log only then); XML does the same. CSV rows carry the rendition
+ * in a column.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +28,10 @@
 #include "internal.h"
 #include "log_internal.h"
 #include "mem.h"
+
+/* XML: "  <fyi fps="nan" " and the spaces after it, overwritten at close */
+#define XML_FYI_PAD 24
+#define XML_FYI_LEN (int)(sizeof("  <fyi fps=\"nan\" ") - 1 + XML_FYI_PAD)
 
 struct GpussimLogWriter {
     FILE *f;
@@ -39,6 +46,10 @@ struct GpussimLogWriter {
     uint64_t *left_out;
     uint64_t frames;
     int error; /* the first write error: every later call returns it */
+    unsigned pool_stats; /* GPUSSIM_LOG_POOL_* written: libvmaf's four and those asked for */
+    char *name;          /* the section's rendition name, or NULL */
+    int has_names;       /* a ladder with names: CSV gets a name column */
+    long fyi_pos;        /* XML: where <fyi fps> is, patched at close; -1: not seekable */
     /* the config block */
     char *library, *api, *backend, *chroma, *planes, *features;
     int width, height, bit_depth;
@@ -76,6 +87,7 @@ static void writer_free(GpussimLogWriter *w)
     gpussim_free(w->chroma);
     gpussim_free(w->planes);
     gpussim_free(w->features);
+    gpussim_free(w->name);
     gpussim_free(w);
 }
 
@@ -108,7 +120,10 @@ static void json_number(FILE *out, double v)
         fputs("null", out);
 }
 
-/* The characters of a JSON string, escaped, without the quotes. */
+/* The characters of a JSON string, escaped, without the quotes. Brackets
+ * and braces too (\u005b...): a string in the log (a rendition's name, a
+ * file name) then never looks like structure to a reader that counts them
+ * to close a log cut off by a killed run (docs/cli.md's Python reader). */
 static void json_chars(FILE *out, const char *s)
 {
     for (; *s; s++) {
@@ -117,7 +132,7 @@ static void json_chars(FILE *out, const char *s)
             fprintf(out, "\\%c", ch);
         else if (ch == '\n')
             fputs("\\n", out);
-        else if (ch < 0x20)
+        else if (ch < 0x20 || ch == '[' || ch == ']' || ch == '{' || ch == '}')
             fprintf(out, "\\u%04x", ch);
         else
             putc(ch, out);
@@ -139,6 +154,96 @@ static void json_string_or_null(FILE *out, const char *s)
         fputs("null", out);
 }
 
+/* The characters of an XML attribute value (or a metric name used as an
+ * attribute name, which the score names allow), escaped. */
+static void xml_chars(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '"': fputs("&quot;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        default:
+            if ((unsigned char)*s < 0x20)
+                fprintf(out, "&#%d;", (unsigned char)*s);
+            else
+                putc(*s, out);
+        }
+    }
+}
+
+/* CSV cells: a name with a comma, a quote or a line break is quoted. */
+static void csv_cell(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    putc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            putc('"', out);
+        putc(*s, out);
+    }
+    putc('"', out);
+}
+
+const struct gpussim_log_pool_stat_info gpussim_log_pool_stat_list[GPUSSIM_LOG_NB_POOL_STATS] = {
+    { GPUSSIM_LOG_POOL_MIN, "min", -1.0 },
+    { GPUSSIM_LOG_POOL_MAX, "max", -1.0 },
+    { GPUSSIM_LOG_POOL_MEAN, "mean", -1.0 },
+    { GPUSSIM_LOG_POOL_HARMONIC_MEAN, "harmonic_mean", -1.0 },
+    { GPUSSIM_LOG_POOL_MEDIAN, "median", 50.0 },
+    { GPUSSIM_LOG_POOL_P5, "p5", 5.0 },
+    { GPUSSIM_LOG_POOL_P1, "p1", 1.0 },
+};
+
+double gpussim_log_pool_stat_value(const GpussimPool *pool, int k)
+{
+    struct gpussim_pool_stats st;
+    double v = NAN;
+    const double q = gpussim_log_pool_stat_list[k].percentile;
+    if (q >= 0.0)
+        return gpussim_pool_percentile(pool, q, &v) < 0 ? NAN : v;
+    if (gpussim_pool_stats(pool, &st) < 0)
+        return NAN;
+    const double all[] = { st.min, st.max, st.mean, st.harmonic_mean };
+    return all[k];
+}
+
+int gpussim_log_format_from_path(const char *path, enum gpussim_log_format *format)
+{
+    static const struct { const char *ext; enum gpussim_log_format format; } exts[] = {
+        { ".json", GPUSSIM_LOG_FORMAT_JSON },
+        { ".csv", GPUSSIM_LOG_FORMAT_CSV },
+        { ".xml", GPUSSIM_LOG_FORMAT_XML },
+    };
+    if (!path || !format)
+        return 0;
+    const char *dot = strrchr(path, '.');
+    if (!dot || strchr(dot, '/'))
+        return 0;
+    for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+        const char *a = dot, *b = exts[i].ext;
+        while (*a && *b && (*a | 0x20) == *b) /* ASCII case folding: the extensions are lowercase */
+            a++, b++;
+        if (!*a && !*b) {
+            *format = exts[i].format;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void write_json_name(const GpussimLogWriter *s, FILE *out)
+{
+    if (!s->name)
+        return;
+    fputs(",\n  \"name\": ", out);
+    json_string(out, s->name);
+}
+
 /* Rendition k's section writer: its own names and pools; in JSON its frames
  * go to a temporary file until the log is closed. */
 static int section_create(GpussimLogWriter *parent, int k, GpussimLogWriter **ps)
@@ -150,6 +255,7 @@ static int section_create(GpussimLogWriter *parent, int k, GpussimLogWriter **ps
     w->log = parent->log;
     w->format = parent->format;
     w->timestamps = parent->timestamps;
+    w->pool_stats = parent->pool_stats;
     w->nb_renditions = 1;
     w->path = gpussim_strdup(parent->path);
     const size_t n = parent->nb_metrics ? (size_t)parent->nb_metrics : 1;
@@ -164,7 +270,7 @@ static int section_create(GpussimLogWriter *parent, int k, GpussimLogWriter **ps
         if (!w->names[i] || gpussim_pool_create(&w->pools[i]) < 0)
             return -ENOMEM;
     }
-    if (w->format == GPUSSIM_LOG_FORMAT_JSON) {
+    if (w->format != GPUSSIM_LOG_FORMAT_CSV) {
         errno = 0;
         w->f = tmpfile();
         if (!w->f) {
@@ -224,7 +330,7 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
 {
     *pw = NULL;
     const struct gpussim_logger log = { params->log_cb, params->log_opaque, GPUSSIM_LOG_INFO };
-    if ((unsigned)params->format > GPUSSIM_LOG_FORMAT_CSV || (!params->path && !params->file) ||
+    if ((unsigned)params->format > GPUSSIM_LOG_FORMAT_XML || (!params->path && !params->file) ||
         nb_metrics < 0 || nb_metrics > GPUSSIM_LOG_MAX_METRICS || nb_renditions < 1 ||
         nb_renditions > GPUSSIM_MAX_DISTORTED) {
         gpussim_log(&log, GPUSSIM_LOG_ERROR, "log writer: bad parameters (format %d, %s, %d metrics)",
@@ -245,6 +351,8 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
     w->log = log;
     w->format = params->format;
     w->timestamps = !!params->timestamps;
+    w->pool_stats = GPUSSIM_LOG_POOL_LIBVMAF | (params->pool_stats & GPUSSIM_LOG_POOL_ALL);
+    w->fyi_pos = -1;
     w->first_frame = params->first_frame < 0 ? -1 : params->first_frame;
     if (params->sync_offsets) {
         w->has_sync_offsets = 1;
@@ -290,6 +398,13 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
             }
         }
     }
+    for (int k = 0; nb_renditions > 1 && params->rendition_names && k < nb_renditions; k++) {
+        const char *nm = params->rendition_names[k];
+        GpussimLogWriter *sw = k ? w->sections[k - 1] : w;
+        if (nm && !(sw->name = gpussim_strdup(nm)))
+            goto nomem;
+        w->has_names |= !!nm;
+    }
 
     if (params->path) {
         errno = 0;
@@ -309,19 +424,45 @@ int gpussim_log_writer_create(GpussimLogWriter **pw, const struct gpussim_log_wr
         fputs("Frame", w->f);
         if (nb_renditions > 1)
             fputs(",rendition", w->f);
+        if (w->has_names)
+            fputs(",name", w->f);
         if (w->timestamps)
             fputs(",timestamp", w->f);
-        for (int i = 0; i < nb_metrics; i++)
-            fprintf(w->f, ",%s", names[i]);
+        for (int i = 0; i < nb_metrics; i++) {
+            putc(',', w->f);
+            csv_cell(w->f, names[i]);
+        }
         putc('\n', w->f);
+    } else if (w->format == GPUSSIM_LOG_FORMAT_XML) {
+        fputs("<VMAF version=\"gpussim ", w->f);
+        xml_chars(w->f, w->library ? w->library : "unknown");
+        fprintf(w->f, "\">\n  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n", w->width, w->height);
+        /* the run's fps is known at close: room to patch it in place when
+         * the file is seekable and not appended to (libvmaf writes it
+         * before the frames) */
+        const int flags = fcntl(fileno(w->f), F_GETFL);
+        w->fyi_pos = flags < 0 || (flags & O_APPEND) ? -1 : ftell(w->f);
+        fprintf(w->f, "  <fyi fps=\"nan\" %*s/>\n", XML_FYI_PAD, "");
+        fputs("  <frames", w->f);
+        /* a ladder's top-level frames are rendition 0's (libvmaf's readers read them) */
+        if (nb_renditions > 1)
+            fputs(" rendition=\"0\"", w->f);
+        if (w->name) {
+            fputs(" name=\"", w->f);
+            xml_chars(w->f, w->name);
+            putc('"', w->f);
+        }
+        fputs(">\n", w->f);
     } else {
         fputs("{\n  \"version\": ", w->f);
         /* the library string may come from a merged log: escaped like any string */
         fputs("\"gpussim ", w->f);
         json_chars(w->f, w->library ? w->library : "unknown");
         putc('"', w->f);
-        if (nb_renditions > 1)
+        if (nb_renditions > 1) {
             fputs(",\n  \"renditions\": [\n  {\n  \"rendition\": 0", w->f);
+            write_json_name(w, w->f);
+        }
         fputs(",\n  \"frames\": [", w->f);
     }
     const int err = flush_checked(w);
@@ -385,6 +526,21 @@ int gpussim_log_open(GpussimLogWriter **w, const GpussimContext *ctx,
 static int writer_frame_one(GpussimLogWriter *w, uint64_t frame_num, const double *values, double timestamp,
                             int pool, int csv_rendition);
 
+/* A CSV row's first cells: Frame (a number, or a pooled statistic's name),
+ * then in a ladder the rendition and its name. */
+static void csv_row_start(const GpussimLogWriter *w, FILE *f, const char *frame, int csv_rendition)
+{
+    fputs(frame, f);
+    if (csv_rendition < 0)
+        return;
+    fprintf(f, ",%d", csv_rendition);
+    if (w->has_names) {
+        putc(',', f);
+        if (w->name)
+            csv_cell(f, w->name);
+    }
+}
+
 int gpussim_log_writer_frame(GpussimLogWriter *w, uint64_t frame_num, const double *values, double timestamp,
                              int pool)
 {
@@ -399,6 +555,7 @@ int gpussim_log_writer_frame(GpussimLogWriter *w, uint64_t frame_num, const doub
         /* CSV: the rows of every rendition go to the one file */
         if (w->format == GPUSSIM_LOG_FORMAT_CSV)
             s->f = w->f;
+        s->has_names = w->has_names;
         err = writer_frame_one(s, frame_num, v, timestamp, pool, k);
         if (w->format == GPUSSIM_LOG_FORMAT_CSV)
             s->f = NULL;
@@ -430,15 +587,25 @@ static int writer_frame_one(GpussimLogWriter *w, uint64_t frame_num, const doubl
     }
     FILE *f = w->f;
     if (w->format == GPUSSIM_LOG_FORMAT_CSV) {
-        fprintf(f, "%llu", (unsigned long long)frame_num);
-        if (csv_rendition >= 0)
-            fprintf(f, ",%d", csv_rendition);
-        if (w->timestamps)
-            fprintf(f, ",%.17g", timestamp);
+        char num[24];
+        snprintf(num, sizeof(num), "%llu", (unsigned long long)frame_num);
+        csv_row_start(w, f, num, csv_rendition);
+        if (w->timestamps) {
+            putc(',', f);
+            if (!isnan(timestamp)) /* unknown: an empty cell */
+                fprintf(f, "%.17g", timestamp);
+        }
         /* printf spells non-finite values nan/inf/-inf, which float() parsers accept */
         for (int c = 0; c < w->nb_metrics; c++)
             fprintf(f, ",%.17g", values[c]);
         putc('\n', f);
+    } else if (w->format == GPUSSIM_LOG_FORMAT_XML) {
+        fprintf(f, "    <frame frameNum=\"%llu\" ", (unsigned long long)frame_num);
+        for (int c = 0; c < w->nb_metrics; c++) {
+            xml_chars(f, w->names[c]);
+            fprintf(f, "=\"%.17g\" ", values[c]);
+        }
+        fputs("/>\n", f);
     } else {
         fprintf(f, "%s\n    {\n      \"frameNum\": %llu,\n      \"metrics\": {", w->frames ? "," : "",
                 (unsigned long long)frame_num);
@@ -509,18 +676,15 @@ static void write_pooled(GpussimLogWriter *w, FILE *out)
     fputs(w->frames ? "\n  ],\n" : "],\n", out);
     fputs("  \"pooled_metrics\": {", out);
     for (int c = 0; c < w->nb_metrics; c++) {
-        struct gpussim_pool_stats st;
-        gpussim_pool_stats(w->pools[c], &st);
         fputs(c ? ",\n    " : "\n    ", out);
         json_string(out, w->names[c]);
-        fputs(": {\n      \"min\": ", out);
-        json_number(out, st.min);
-        fputs(",\n      \"max\": ", out);
-        json_number(out, st.max);
-        fputs(",\n      \"mean\": ", out);
-        json_number(out, st.mean);
-        fputs(",\n      \"harmonic_mean\": ", out);
-        json_number(out, st.harmonic_mean);
+        fputs(": {", out);
+        for (int k = 0, n = 0; k < GPUSSIM_LOG_NB_POOL_STATS; k++) {
+            if (!(w->pool_stats & gpussim_log_pool_stat_list[k].flag))
+                continue;
+            fprintf(out, "%s\n      \"%s\": ", n++ ? "," : "", gpussim_log_pool_stat_list[k].name);
+            json_number(out, gpussim_log_pool_stat_value(w->pools[c], k));
+        }
         fputs("\n    }", out);
     }
     fputs(w->nb_metrics ? "\n  },\n" : "},\n", out);
@@ -532,6 +696,42 @@ static void write_pooled(GpussimLogWriter *w, FILE *out)
     }
     fputs(w->nb_metrics ? "\n  },\n" : "},\n", out);
     fputs("  \"aggregate_metrics\": {}", out);
+}
+
+/* gpussim_pool_serialize()'s text (version 2: a header with the count,
+ * one line of 16 hex digits per value, a CRC-32 line) written as the log's
+ * compact form: "gpussim-pool64 <count> <crc32> <base64 of the values as
+ * little-endian doubles>". The reader rebuilds the text and checks the CRC
+ * with gpussim_pool_deserialize2(). */
+static int write_pool_compact(FILE *out, const char *blob, size_t len)
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    uint64_t count = 0;
+    const char *p = memchr(blob, '\n', len);
+    if (!p || sscanf(blob, "gpussim-pool 2 %" SCNu64, &count) != 1 || len < 15 ||
+        (size_t)(blob + len - 15 - (p + 1)) != count * 17)
+        return -EINVAL;
+    p++;
+    fprintf(out, "\"gpussim-pool64 %" PRIu64 " %.8s ", count, blob + len - 9);
+    unsigned char in[3];
+    int have = 0;
+    for (uint64_t i = 0; i < count; i++, p += 17) {
+        uint64_t bits = strtoull(p, NULL, 16);
+        for (int b = 0; b < 8; b++, bits >>= 8) {
+            in[have++] = (unsigned char)(bits & 0xff);
+            if (have == 3) {
+                const unsigned v = (unsigned)in[0] << 16 | (unsigned)in[1] << 8 | in[2];
+                fprintf(out, "%c%c%c%c", b64[v >> 18], b64[v >> 12 & 63], b64[v >> 6 & 63], b64[v & 63]);
+                have = 0;
+            }
+        }
+    }
+    if (have) {
+        const unsigned v = (unsigned)in[0] << 16 | (have > 1 ? (unsigned)in[1] << 8 : 0);
+        fprintf(out, "%c%c%c=", b64[v >> 18], b64[v >> 12 & 63], have > 1 ? b64[v >> 6 & 63] : '=');
+    }
+    putc('"', out);
+    return 0;
 }
 
 static int write_pool_state(GpussimLogWriter *w, GpussimLogWriter *section, FILE *out)
@@ -549,8 +749,13 @@ static int write_pool_state(GpussimLogWriter *w, GpussimLogWriter *section, FILE
         fputs(c ? ",\n    " : "\n    ", out);
         json_string(out, section->names[c]);
         fputs(": ", out);
-        json_string(out, blob);
+        const int bad = write_pool_compact(out, blob, len);
         free(blob);
+        if (bad < 0) {
+            gpussim_log(&w->log, GPUSSIM_LOG_ERROR, "log: the pool of %s serialised unexpectedly",
+                        section->names[c]);
+            return w->error = -EINVAL;
+        }
     }
     fputs(section->nb_metrics ? "\n  }" : "}", out);
     return 0;
@@ -572,6 +777,74 @@ static int copy_section_frames(GpussimLogWriter *w, GpussimLogWriter *s, FILE *o
     return 0;
 }
 
+/* CSV: the pooled rows of a section, one per statistic, after every frame. */
+static void write_csv_pooled(GpussimLogWriter *w, FILE *out, int csv_rendition)
+{
+    for (int k = 0; k < GPUSSIM_LOG_NB_POOL_STATS; k++) {
+        if (!(w->pool_stats & gpussim_log_pool_stat_list[k].flag))
+            continue;
+        csv_row_start(w, out, gpussim_log_pool_stat_list[k].name, csv_rendition);
+        if (w->timestamps)
+            putc(',', out);
+        for (int c = 0; c < w->nb_metrics; c++)
+            fprintf(out, ",%.17g", gpussim_log_pool_stat_value(w->pools[c], k));
+        putc('\n', out);
+    }
+}
+
+/* XML: a section's </frames> and pooled metrics (libvmaf's <metric> attributes). */
+static void write_xml_pooled(GpussimLogWriter *w, FILE *out, const char *indent)
+{
+    fprintf(out, "%s</frames>\n%s<pooled_metrics>\n", indent, indent);
+    for (int c = 0; c < w->nb_metrics; c++) {
+        fprintf(out, "%s  <metric name=\"", indent);
+        xml_chars(out, w->names[c]);
+        fputs("\" ", out);
+        for (int k = 0; k < GPUSSIM_LOG_NB_POOL_STATS; k++)
+            if (w->pool_stats & gpussim_log_pool_stat_list[k].flag)
+                fprintf(out, "%s=\"%.17g\" ", gpussim_log_pool_stat_list[k].name,
+                        gpussim_log_pool_stat_value(w->pools[c], k));
+        fputs("/>\n", out);
+    }
+    fprintf(out, "%s</pooled_metrics>\n", indent);
+}
+
+static int write_tail_xml(GpussimLogWriter *w, double fps)
+{
+    FILE *out = w->f;
+    int err;
+    write_xml_pooled(w, out, "  ");
+    fputs("  <aggregate_metrics />\n", out);
+    for (int k = 1; k < w->nb_renditions; k++) {
+        GpussimLogWriter *s = w->sections[k - 1];
+        if (s->error)
+            return w->error = s->error;
+        fprintf(out, "  <rendition index=\"%d\"", k);
+        if (s->name) {
+            fputs(" name=\"", out);
+            xml_chars(out, s->name);
+            putc('"', out);
+        }
+        fputs(">\n    <frames>\n", out);
+        if ((err = copy_section_frames(w, s, out)) < 0)
+            return err;
+        write_xml_pooled(s, out, "    ");
+        fputs("  </rendition>\n", out);
+    }
+    fputs("</VMAF>\n", out);
+    if ((err = flush_checked(w)) < 0)
+        return err;
+    /* the fps in libvmaf's place, over the room left for it (a pipe keeps "nan") */
+    char fyi[64];
+    const int n = snprintf(fyi, sizeof(fyi), "  <fyi fps=\"%.2f\" ", fps);
+    if (w->fyi_pos >= 0 && n > 0 && n <= XML_FYI_LEN && fseek(out, w->fyi_pos, SEEK_SET) == 0) {
+        fputs(fyi, out);
+        if (fseek(out, 0, SEEK_END) != 0)
+            return write_error(w, errno);
+    }
+    return flush_checked(w);
+}
+
 static int write_tail(GpussimLogWriter *w, double fps)
 {
     FILE *out = w->f;
@@ -585,7 +858,9 @@ static int write_tail(GpussimLogWriter *w, double fps)
             GpussimLogWriter *s = w->sections[k - 1];
             if (s->error)
                 return w->error = s->error;
-            fprintf(out, "\n  },\n  {\n  \"rendition\": %d,\n  \"frames\": [", k);
+            fprintf(out, "\n  },\n  {\n  \"rendition\": %d", k);
+            write_json_name(s, out);
+            fputs(",\n  \"frames\": [", out);
             if ((err = copy_section_frames(w, s, out)) < 0)
                 return err;
             write_pooled(s, out);
@@ -637,10 +912,18 @@ int gpussim_log_close(GpussimLogWriter **pw, double fps)
     GpussimLogWriter *w = *pw;
     *pw = NULL;
     int ret = w->error;
-    if (!ret && w->format == GPUSSIM_LOG_FORMAT_JSON)
+    if (!ret && w->format == GPUSSIM_LOG_FORMAT_JSON) {
         ret = write_tail(w, fps);
-    else if (!ret)
+    } else if (!ret && w->format == GPUSSIM_LOG_FORMAT_XML) {
+        ret = write_tail_xml(w, fps);
+    } else if (!ret) {
+        write_csv_pooled(w, w->f, w->nb_renditions > 1 ? 0 : -1);
+        for (int k = 1; k < w->nb_renditions; k++) {
+            w->sections[k - 1]->has_names = w->has_names;
+            write_csv_pooled(w->sections[k - 1], w->f, k);
+        }
         ret = flush_checked(w);
+    }
     if (w->own_file) {
         errno = 0;
         const int closed = fclose(w->f);

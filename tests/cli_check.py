@@ -315,22 +315,33 @@ def cmd_keys(out_path, keys):
 
 
 def cmd_csv(csv_path, json_path):
-    """CSV header and every value equal the JSON output's."""
+    """CSV header and every value equal the JSON output's: a frame row per
+    frame (an empty timestamp cell: the CLI knows no frame rate), then the
+    pooled rows (Frame = the statistic) equal to pooled_metrics."""
     out = load_json(json_path)
     with open(csv_path, newline="") as f:
         rows = list(csv.reader(f))
     names = list(out["frames"][0]["metrics"].keys())
-    if rows[0] != ["Frame"] + names:
-        fail("CSV header %s, expected %s" % (rows[0], ["Frame"] + names))
-    if len(rows) - 1 != len(out["frames"]):
-        fail("%d CSV rows, %d JSON frames" % (len(rows) - 1, len(out["frames"])))
-    for i, row in enumerate(rows[1:]):
-        if int(row[0]) != i:
-            fail("CSV row %d has frame %s" % (i, row[0]))
-        for k, cell in zip(names, row[1:]):
+    if rows[0] != ["Frame", "timestamp"] + names:
+        fail("CSV header %s, expected %s" % (rows[0], ["Frame", "timestamp"] + names))
+    frames = [r for r in rows[1:] if r[0].isdigit()]
+    pooled = rows[1 + len(frames):]
+    if len(frames) != len(out["frames"]):
+        fail("%d CSV frame rows, %d JSON frames" % (len(frames), len(out["frames"])))
+    for i, row in enumerate(frames):
+        if int(row[0]) != i or row[1] != "":
+            fail("CSV row %d has frame %s, timestamp %r" % (i, row[0], row[1]))
+        for k, cell in zip(names, row[2:]):
             if float(cell) != out["frames"][i]["metrics"][k]:
                 fail("CSV frame %d %s = %s, JSON %r" % (i, k, cell, out["frames"][i]["metrics"][k]))
-    print("    CSV: %d rows x %d values equal the JSON" % (len(rows) - 1, len(names)))
+    stats = list(out["pooled_metrics"][names[0]])
+    if [r[0] for r in pooled] != stats:
+        fail("CSV pooled rows %s, expected %s" % ([r[0] for r in pooled], stats))
+    for row in pooled:
+        for k, cell in zip(names, row[2:]):
+            if float(cell) != out["pooled_metrics"][k][row[0]]:
+                fail("CSV pooled %s %s = %s, JSON %r" % (row[0], k, cell, out["pooled_metrics"][k][row[0]]))
+    print("    CSV: %d rows x %d values and %d pooled rows equal the JSON" % (len(frames), len(names), len(pooled)))
 
 
 def cmd_db(out_path, exp_path, key, clip, w, h, bpc):

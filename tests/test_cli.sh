@@ -366,12 +366,15 @@ stop_test() { # NAME SIGNAL STATUS MODE [CLI-ARGS]
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 exp = json.load(open(sys.argv[2]))["frames"]
-assert rows[0][0] == "Frame" and len(rows) > 1, "no rows"
-for i, row in enumerate(rows[1:]):
+assert rows[0][:2] == ["Frame", "timestamp"] and len(rows) > 1, "no rows"
+frames = [r for r in rows[1:] if r[0].isdigit()]
+# the log was closed: the pooled rows follow the frames
+assert [r[0] for r in rows[1 + len(frames):]] == ["min", "max", "mean", "harmonic_mean"], rows[-1][0]
+for i, row in enumerate(frames):
     assert int(row[0]) == i, row[0]
-    for k, cell in zip(rows[0][1:], row[1:]):
+    for k, cell in zip(rows[0][2:], row[2:]):
         assert float(cell) == exp[i % len(exp)][k], (i, k, cell)
-print("    %d CSV rows equal libvmaf" % (len(rows) - 1))
+print("    %d CSV rows equal libvmaf, then the pooled rows" % len(frames))
 PYEOF
         then pass "$name"; else failed "$name"; fi
         return

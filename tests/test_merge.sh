@@ -214,6 +214,80 @@ rc=$?
 expect_refusal "merging a ladder log with a pair log is refused" \
     "cannot merge $TMP/chunk000.json with $TMP/lchunk0.json: different numbers of renditions (1 vs 3)"
 
+# ---- the compact pool state, old-format logs, pooled percentiles --------------------
+# The pool state is written as base64 ("gpussim-pool64"); logs of older
+# versions hold the hex text ("gpussim-pool 2"): both must merge, alone or
+# mixed, into the same log as the whole run. The clip's +inf (identical
+# frames, in dB) and NaN scores (left out) are in the decoded pool as the
+# frames say.
+CHECK="python3 $(dirname "$0")/log_formats_check.py"
+if $CHECK poolstate "$TMP/whole.json"; then
+    pass "compact pool_state of 200 frames: decodes to the frames' values (+inf kept, NaN left out)"
+else
+    failed "compact pool_state of the whole run"
+fi
+list=
+i=0
+while [ $i -lt 100 ]; do
+    c=$(printf '%s/chunk%03d.json' "$TMP" $i)
+    # every other chunk as an older gpussim wrote it
+    if [ $((i % 2)) -eq 1 ]; then
+        $CHECK to_old "$c" "$c.old.json" >/dev/null || failed "to_old $c"
+        c=$c.old.json
+    fi
+    list="$list $c"
+    i=$((i + 1))
+done
+"$CLI" merge $list -o "$TMP/mixmerged.json" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 0 ] && compare "$TMP/whole.json" "$TMP/mixmerged.json"; then
+    pass "50 old-format (hex pool_state) and 50 compact chunk logs merged == the whole run"
+else
+    failed "old and new chunk logs merged (exit $rc)"
+    sed 's/^/    stderr: /' "$TMP/err"
+fi
+$CHECK to_old "$TMP/lwhole.json" "$TMP/lwhole.old.json" &&
+    "$CLI" merge "$TMP/lwhole.old.json" -o "$TMP/lre.json" 2>"$TMP/err" &&
+    python3 - "$TMP/lwhole.json" "$TMP/lre.json" "$TMP/lwhole.old.json" <<'EOF2'
+import os, re, sys
+a, b = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+strip = lambda t: re.sub(r'\n  "fps": [^\n]*\n', "\n", t)
+if strip(a) != strip(b):
+    sys.exit("the old-format ladder log rewritten differs from the original")
+old, new = os.path.getsize(sys.argv[3]), os.path.getsize(sys.argv[1])
+ps = lambda t: sum(len(m) for m in re.findall(r'"pool_state": \{[^}]*\}', t))
+print("    ladder log %d bytes (pool_state %d) vs %d bytes with the hex pool_state (%d): %.0f%% of it" %
+      (new, ps(a), old, ps(open(sys.argv[3]).read()), 100.0 * ps(a) / ps(open(sys.argv[3]).read())))
+if ps(a) * 10 > ps(open(sys.argv[3]).read()) * 7:
+    sys.exit("the compact pool_state is not 30% smaller than the hex text")
+EOF2
+[ $? -eq 0 ] && pass "an old-format ladder log merges (alone) into the compact log, byte-identical beyond fps; pool_state 30%+ smaller" ||
+    failed "old-format ladder log"
+# --pool median+p5+p1 in chunks: the merge keeps the statistics, equal to the whole run's
+"$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" $FEAT -q --pool median+p5+p1 -o "$TMP/pwhole.json" 2>"$TMP/err" &&
+    "$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" $FEAT -q --pool median+p5+p1 --frames 77 -o "$TMP/pc0.json" 2>>"$TMP/err" &&
+    "$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" $FEAT -q --pool median+p5+p1 --skip 77 -o "$TMP/pc1.json" 2>>"$TMP/err" &&
+    $CHECK to_old "$TMP/pc1.json" "$TMP/pc1.old.json" >/dev/null &&
+    "$CLI" merge "$TMP/pc0.json" "$TMP/pc1.old.json" -o "$TMP/pmerged.json" 2>>"$TMP/err"
+rc=$?
+if [ $rc -eq 0 ] && compare "$TMP/pwhole.json" "$TMP/pmerged.json" && $CHECK pooled "$TMP/pmerged.json" median p5 p1; then
+    pass "--pool median+p5+p1: chunks of 77 and 123 frames merged == the whole run, percentiles of the merged pool"
+else
+    failed "--pool chunks merged (exit $rc)"
+    sed 's/^/    stderr: /' "$TMP/err"
+fi
+# an edited median no longer matches the pool state
+python3 - "$TMP" <<'EOF2'
+import re, sys
+tmp = sys.argv[1]
+t = open(tmp + "/pc0.json").read()
+t = re.sub(r'("median": )(-?[0-9.e+-]+)', lambda m: m.group(1) + repr(float(m.group(2)) * 0.5 + 0.125), t, count=1)
+open(tmp + "/badmed.json", "w").write(t)
+EOF2
+"$CLI" merge "$TMP/badmed.json" -o "$TMP/x.json" 2>"$TMP/err"
+rc=$?
+expect_refusal "an edited pooled median is refused" "median does not match its pool_state"
+
 # ---- refusals --------------------------------------------------------------------
 "$CLI" -r "$TMP/ref.y4m" -d "$TMP/dis.y4m" --feature float_ssim --feature ms_ssim --feature ansnr --feature ssim \
     -q --frames 2 -o "$TMP/otherfeat.json" 2>/dev/null
@@ -241,8 +315,15 @@ expect_refusal "a truncated log is refused with its position" "log: not valid JS
 grep -F -q "'$TMP/trunc.json' is not a usable gpussim log" "$TMP/err" && pass "  ... naming the file" ||
     failed "  ... file not named"
 
-# a flipped value bit inside the pool state: the blob's checksum catches it
-sed 's/\(gpussim-pool 2 2\\n3f\)e/\1f/' "$TMP/chunk001.json" >"$TMP/corrupt.json"
+# a changed value inside the (compact) pool state: the blob's checksum catches it
+python3 - "$TMP" <<'EOF'
+import re, sys
+tmp = sys.argv[1]
+t = open(tmp + "/chunk001.json").read()
+# the second base64 character of the first pool state: a low byte of its first value
+t = re.sub(r'("gpussim-pool64 2 [0-9a-f]{8} .)(.)', lambda m: m.group(1) + ("B" if m.group(2) != "B" else "C"), t, count=1)
+open(tmp + "/corrupt.json", "w").write(t)
+EOF
 if cmp -s "$TMP/chunk001.json" "$TMP/corrupt.json"; then failed "corruption not applied"; fi
 "$CLI" merge "$TMP/chunk000.json" "$TMP/corrupt.json" -o "$TMP/x.json" 2>"$TMP/err"
 rc=$?

@@ -117,7 +117,8 @@ fi
 
 # ---- a ladder log: one line per rendition -----------------------------------------
 # low and high scored as renditions of one reference: the same lines as the
-# two pair logs, labelled "ladder.json" and "ladder.json r1"
+# two pair logs, labelled by the log and the rendition's name (its -d path):
+# "ladder.json: low.y4m" and "ladder.json: high.y4m"
 if run_ok "score ladder" "$CLI" -r ref.y4m -d low.y4m -d high.y4m $FEATS --backend cpu -q -o ladder.json &&
     run_ok "plot ladder svg" "$CLI" plot ladder.json -o ladder.svg &&
     run_ok "plot pairs svg" "$CLI" plot low.json high.json -o pairs.svg; then
@@ -130,11 +131,12 @@ lad, lt = series("ladder.svg")
 pair, _ = series("pairs.svg")
 if not lad or lad != pair:
     sys.exit("ladder lines (%d) differ from the pair logs' lines (%d)" % (len(lad), len(pair)))
-if "ladder.json r1" not in lt:
-    sys.exit("no legend entry 'ladder.json r1'")
-print("    %d lines, identical to the two pair logs' lines" % len(lad))
+legend = re.findall(r'class="legend-label">([^<]*)<', lt)
+if legend[:2] != ["ladder.json: low.y4m", "ladder.json: high.y4m"]:
+    sys.exit("legend %s, expected the renditions' names 'ladder.json: low.y4m', 'ladder.json: high.y4m'" % legend)
+print("    %d lines, identical to the two pair logs' lines; legend %s" % (len(lad), legend[:2]))
 EOF2
-    then pass "svg of a 2-rendition ladder log: one line per rendition, the pair logs' points"
+    then pass "svg of a 2-rendition ladder log: one line per rendition named by its input, the pair logs' points"
     else failed "svg of a ladder log"
     fi
 fi

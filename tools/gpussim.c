@@ -590,6 +590,10 @@ int main(int argc, char **argv)
     else
         wp.file = stdout;
     wp.format = o.format;
+    /* the CSV's timestamp column: empty cells while the frame rate is unknown */
+    wp.timestamps = o.format == GPUSSIM_LOG_FORMAT_CSV;
+    wp.pool_stats = o.pool_stats;
+    wp.rendition_names = o.dis_paths; /* a ladder's sections are named by their -d */
     wp.first_frame = (int64_t)o.skip;
     wp.sync_offsets = pairing.has_sync ? pairing.sync_offset : NULL;
     wp.log_cb = cli_log_callback;

@@ -24,6 +24,32 @@ static int parse_int(const char *s, long min, long max, int *out)
 
 /* ---- options ----------------------------------------------------------------- */
 
+/* --pool: statistics joined by '+' or ',' (the filter's pool= spelling) */
+static int parse_pool(const char *arg, unsigned *stats)
+{
+    static const struct { const char *name; unsigned flag; } known[] = {
+        { "min", GPUSSIM_LOG_POOL_MIN }, { "max", GPUSSIM_LOG_POOL_MAX },
+        { "mean", GPUSSIM_LOG_POOL_MEAN }, { "harmonic_mean", GPUSSIM_LOG_POOL_HARMONIC_MEAN },
+        { "median", GPUSSIM_LOG_POOL_MEDIAN }, { "p5", GPUSSIM_LOG_POOL_P5 }, { "p1", GPUSSIM_LOG_POOL_P1 },
+    };
+    const char *p = arg;
+    for (;;) {
+        const size_t n = strcspn(p, "+,");
+        size_t i = 0;
+        while (i < sizeof(known) / sizeof(known[0]) && (strlen(known[i].name) != n || strncmp(p, known[i].name, n)))
+            i++;
+        if (i == sizeof(known) / sizeof(known[0])) {
+            cli_error("--pool: unknown statistic '%.*s' in '%s' (min, max, mean, harmonic_mean, median, "
+                      "p5, p1)", (int)n, p, arg);
+            return -1;
+        }
+        *stats |= known[i].flag;
+        if (!p[n])
+            return 0;
+        p += n + 1;
+    }
+}
+
 
 static void usage(FILE *f)
 {
@@ -50,7 +76,12 @@ static void usage(FILE *f)
           "      --device N          GPU index (default 0)\n"
           "      --threads N         CPU worker threads (default: number of CPUs)\n"
           "      --planes P          luma (default, as libvmaf) or all (adds .u/.v scores)\n"
-          "      --json | --csv      output format (default JSON, libvmaf's layout)\n"
+          "      --json | --csv | --xml\n"
+          "                          output format (default: -o's extension .json, .csv or\n"
+          "                          .xml, else JSON; JSON and XML in libvmaf's layouts)\n"
+          "      --pool LIST         pooled statistics in the output besides libvmaf's min,\n"
+          "                          max, mean, harmonic_mean: median, p5, p1 (e.g.\n"
+          "                          --pool median+p5; ',' or '+' between them)\n"
           "      --skip N            leave out the first N frame pairs (a chunk's start)\n"
           "      --frames N          score at most N frames (a chunk's length)\n"
           "      --skip-ref N        drop the reference's first N frames before pairing\n"
@@ -109,6 +140,8 @@ enum {
     OPT_PLANES,
     OPT_JSON,
     OPT_CSV,
+    OPT_XML,
+    OPT_POOL,
     OPT_SKIP,
     OPT_FRAMES,
     OPT_SKIP_REF,
@@ -142,6 +175,8 @@ int cli_parse_options(int argc, char **argv, struct options *o)
         { "planes", required_argument, NULL, OPT_PLANES },
         { "json", no_argument, NULL, OPT_JSON },
         { "csv", no_argument, NULL, OPT_CSV },
+        { "xml", no_argument, NULL, OPT_XML },
+        { "pool", required_argument, NULL, OPT_POOL },
         { "skip", required_argument, NULL, OPT_SKIP },
         { "frames", required_argument, NULL, OPT_FRAMES },
         { "skip-ref", required_argument, NULL, OPT_SKIP_REF },
@@ -285,8 +320,23 @@ int cli_parse_options(int argc, char **argv, struct options *o)
                 return -1;
             }
             break;
-        case OPT_JSON: o->format = GPUSSIM_LOG_FORMAT_JSON; break;
-        case OPT_CSV: o->format = GPUSSIM_LOG_FORMAT_CSV; break;
+        case OPT_JSON:
+        case OPT_CSV:
+        case OPT_XML: {
+            const enum gpussim_log_format f = ch == OPT_JSON ? GPUSSIM_LOG_FORMAT_JSON
+                                            : ch == OPT_CSV ? GPUSSIM_LOG_FORMAT_CSV : GPUSSIM_LOG_FORMAT_XML;
+            if (o->format_given && o->format != f) {
+                cli_error("%s: only one of --json, --csv and --xml", argv[optind - 1]);
+                return -1;
+            }
+            o->format = f;
+            o->format_given = 1;
+            break;
+        }
+        case OPT_POOL:
+            if (parse_pool(optarg, &o->pool_stats) < 0)
+                return -1;
+            break;
         case OPT_HELP: usage(stdout); return 1;
         case OPT_VERSION: printf("gpussim %s\n", PACKAGE_VERSION); return 1;
         case ':':
@@ -301,6 +351,8 @@ int cli_parse_options(int argc, char **argv, struct options *o)
         cli_error("unexpected argument '%s' (inputs are given with -r and -d)", argv[optind]);
         return -1;
     }
+    if (!o->format_given && o->out_path)
+        gpussim_log_format_from_path(o->out_path, &o->format);
     if (!o->ref_path || !o->dis_path) {
         cli_error("both -r REF and -d DIS are required (see --help)");
         return -1;

@@ -31,6 +31,8 @@ struct options {
     int device_given; /* --device on the command line */
     enum gpussim_planes planes;
     enum gpussim_log_format format;
+    int format_given;     /* --json/--csv/--xml; else -o's extension, else JSON */
+    unsigned pool_stats;  /* --pool: enum gpussim_log_pool_stat bits (0: libvmaf's four) */
     uint64_t skip;   /* --skip: frame pairs left out at the start (a chunk's start) */
     uint64_t frames; /* --frames: at most this many frames scored; 0 = all */
     /* pairing (tools/pairing.c): frames of one input dropped before the

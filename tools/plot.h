@@ -33,13 +33,13 @@ struct plot_log {
     struct plot_metric *metrics;
     void *storage; /**< what the loader allocated; freed by plot_log_free() (a ladder's
                         rendition 0 holds it; the others point into it: free them first) */
-    char *label_storage; /**< the label when the loader made it (a ladder's "PATH rK") */
+    char *label_storage; /**< the label when the loader made it (a ladder's "PATH rK" or "PATH: NAME") */
 };
 
 /** Reads a JSON score log (gpussim's, its filter's, or libvmaf's) through the
  *  library's reader into logs[0..]: one per rendition of a ladder log (at
  *  most max), else one; label = path (which must outlive the log), "PATH rK"
- *  for rendition K > 0.
+ *  for rendition K > 0, "PATH: NAME" for a rendition the log names.
  *  @return the number of logs filled, or -1 after the reader reported why */
 int plot_log_load(struct plot_log *logs, int max, const char *path);
 void plot_log_free(struct plot_log *log);

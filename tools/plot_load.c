@@ -84,19 +84,23 @@ int plot_log_load(struct plot_log *logs, int max, const char *path)
             d->frame_num[i] = gl->frame_num[i] + (uint64_t)first;
     }
     /* a ladder log draws one line per rendition: "PATH r1", ... (rendition
-     * 0 keeps the path, as its keys keep the pair's names) */
+     * 0 keeps the path, as its keys keep the pair's names); a named
+     * rendition (the writer's input file names) is "PATH: NAME" */
     for (int k = 0; k < nr; k++) {
         struct plot_log *log = &logs[k];
         const struct gpussim_log *r = gpussim_log_rendition(gl, k);
         memset(log, 0, sizeof(*log));
         log->metrics = calloc((size_t)r->nb_metrics + 1, sizeof(*log->metrics));
-        if (k) {
-            const size_t n = strlen(path) + 16;
+        const int own_label = k || r->name;
+        if (own_label) {
+            const size_t n = strlen(path) + (r->name ? strlen(r->name) : 0) + 16;
             log->label_storage = malloc(n);
-            if (log->label_storage)
+            if (log->label_storage && r->name)
+                snprintf(log->label_storage, n, "%s: %s", path, r->name);
+            else if (log->label_storage)
                 snprintf(log->label_storage, n, "%s r%d", path, k);
         }
-        if (!log->metrics || (k && !log->label_storage)) {
+        if (!log->metrics || (own_label && !log->label_storage)) {
             cli_error("out of memory reading %s", path);
             for (int j = 0; j <= k; j++) {
                 free(logs[j].metrics);
@@ -106,7 +110,7 @@ int plot_log_load(struct plot_log *logs, int max, const char *path)
             loaded_free(d);
             return -1;
         }
-        log->label = k ? log->label_storage : path;
+        log->label = own_label ? log->label_storage : path;
         fill_rendition(log, r, d->frame_num);
     }
     logs[0].storage = d; /* the other renditions point into it */

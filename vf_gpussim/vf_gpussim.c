@@ -85,6 +85,7 @@
 
 enum { POOL_MEAN = 1, POOL_HARMONIC = 2, POOL_MIN = 4, POOL_MAX = 8,
        POOL_MEDIAN = 16, POOL_P5 = 32, POOL_P1 = 64 };
+#define LOG_FMT_AUTO -1
 
 #define MAX_INPUTS (GPUSSIM_MAX_DISTORTED + 1)
 
@@ -136,8 +137,9 @@ typedef struct GpussimFilterContext {
     int clip_db;
     int planes;
     char *log_path;
-    int log_fmt;
+    int log_fmt;             /* LOG_FMT_AUTO: from log_path's extension */
     int pool_flags;
+    char *names_opt;         /* names=a|b|c: one per distorted input */
     int nb_inputs;           /* renditions + the reference */
     int align;
     int sync_window;
@@ -157,6 +159,7 @@ typedef struct GpussimFilterContext {
     uint64_t nb_scored;
     int64_t t_start, t_end;
     GpussimLogWriter *log;   /* the library's log writer (log_path) */
+    char *rendition_names[GPUSSIM_MAX_DISTORTED]; /* from names=, NULL: none */
     int log_error;           /* writing the log failed: AVERROR, reported once */
     int frame_failed;        /* a frame failed on the device: later ones are not recorded
                               * (the log numbers its frames in order; a device that
@@ -206,11 +209,16 @@ static const AVOption gpussim_options[] = {
           0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_PLANES_ALL }, 0, 0, FLAGS, .unit = "planes" },
     { "log_path", "write per-frame scores and pooled statistics to this file",
       OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "log_fmt", "log file format", OFFSET(log_fmt), AV_OPT_TYPE_INT,
-      { .i64 = GPUSSIM_LOG_FORMAT_JSON }, GPUSSIM_LOG_FORMAT_JSON, GPUSSIM_LOG_FORMAT_CSV, FLAGS, .unit = "log_fmt" },
+    { "log_fmt", "log file format (default: log_path's extension .json, .csv or .xml, else json)",
+      OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = LOG_FMT_AUTO }, LOG_FMT_AUTO, GPUSSIM_LOG_FORMAT_XML, FLAGS,
+      .unit = "log_fmt" },
+        { "auto", "from log_path's extension", 0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_AUTO }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_LOG_FORMAT_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
-        { "csv",  "one row per frame",     0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_LOG_FORMAT_CSV },  0, 0, FLAGS, .unit = "log_fmt" },
-    { "pool", "statistics printed in the summary", OFFSET(pool_flags), AV_OPT_TYPE_FLAGS,
+        { "csv",  "one row per frame, then pooled rows", 0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_LOG_FORMAT_CSV }, 0, 0, FLAGS, .unit = "log_fmt" },
+        { "xml",  "libvmaf's XML layout", 0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_LOG_FORMAT_XML }, 0, 0, FLAGS, .unit = "log_fmt" },
+    { "names", "names of the distorted inputs, in input order (a|b|c), for the summary and the log",
+      OFFSET(names_opt), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "pool", "statistics printed in the summary and written to the log", OFFSET(pool_flags), AV_OPT_TYPE_FLAGS,
       { .i64 = POOL_MEAN | POOL_HARMONIC | POOL_MIN }, 0, INT_MAX, FLAGS, .unit = "pool" },
         { "mean",          NULL, 0, AV_OPT_TYPE_CONST, { .i64 = POOL_MEAN },     0, 0, FLAGS, .unit = "pool" },
         { "harmonic_mean", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = POOL_HARMONIC }, 0, 0, FLAGS, .unit = "pool" },
@@ -609,9 +617,19 @@ static int open_log(AVFilterContext *ctx)
     if ((ret = check_log_path(ctx)) < 0)
         return ret;
     wp.path = s->log_path;
-    wp.format = s->log_fmt;
-    /* JSON frames carry pts * time_base; the CSV keeps its columns */
-    wp.timestamps = s->log_fmt == GPUSSIM_LOG_FORMAT_JSON;
+    wp.format = GPUSSIM_LOG_FORMAT_JSON;
+    if (s->log_fmt != LOG_FMT_AUTO)
+        wp.format = s->log_fmt;
+    else
+        gpussim_log_format_from_path(s->log_path, &wp.format);
+    /* JSON frames and CSV rows carry pts * time_base (libvmaf's XML has no place for it) */
+    wp.timestamps = wp.format != GPUSSIM_LOG_FORMAT_XML;
+    /* the summary's statistics are the log's too (libvmaf's four always) */
+    wp.pool_stats = (s->pool_flags & POOL_MEDIAN ? GPUSSIM_LOG_POOL_MEDIAN : 0) |
+                    (s->pool_flags & POOL_P5 ? GPUSSIM_LOG_POOL_P5 : 0) |
+                    (s->pool_flags & POOL_P1 ? GPUSSIM_LOG_POOL_P1 : 0);
+    if (s->names_opt)
+        wp.rendition_names = (const char *const *)s->rendition_names;
     wp.first_frame = -1;   /* unknown: -ss/trim happen upstream */
     wp.log_cb = log_from_library;
     wp.log_opaque = ctx;
@@ -1497,6 +1515,37 @@ static int config_output(AVFilterLink *outlink)
     return open_log(ctx);
 }
 
+/* names=a|b|c: one name per distorted input (the filter cannot see the
+ * input files' names), for the summary and the ladder log's sections. */
+static av_cold int parse_names(AVFilterContext *ctx)
+{
+    GpussimFilterContext *s = ctx->priv;
+    const char *p = s->names_opt;
+    int n = 1;
+
+    if (!p)
+        return 0;
+    for (const char *c = p; *c; c++)
+        n += *c == '|';
+    if (n != s->nb_renditions) {
+        av_log(ctx, AV_LOG_ERROR, "names=%s: %d name(s) for %d distorted input(s) (one name per input "
+               "but the reference, in input order, separated by '|')\n", s->names_opt, n, s->nb_renditions);
+        return AVERROR(EINVAL);
+    }
+    for (int k = 0; k < n; k++) {
+        const size_t len = strcspn(p, "|");
+        if (!len) {
+            av_log(ctx, AV_LOG_ERROR, "names=%s: name %d is empty\n", s->names_opt, k + 1);
+            return AVERROR(EINVAL);
+        }
+        s->rendition_names[k] = av_strndup(p, len);
+        if (!s->rendition_names[k])
+            return AVERROR(ENOMEM);
+        p += len + (p[len] == '|');
+    }
+    return 0;
+}
+
 static av_cold int init(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
@@ -1523,7 +1572,7 @@ static av_cold int init(AVFilterContext *ctx)
         s->eof_action = EOF_ACTION_REPEAT;
     if (s->clip_db && !s->db)
         av_log(ctx, AV_LOG_WARNING, "clip_db has no effect without db=1\n");
-    return 0;
+    return parse_names(ctx);
 }
 
 static void print_summary(AVFilterContext *ctx)
@@ -1544,9 +1593,12 @@ static void print_summary(AVFilterContext *ctx)
             continue;
 #define ADD(...) n += snprintf(line + n, n < (int)sizeof(line) ? sizeof(line) - n : 0, __VA_ARGS__)
         if (k)
-            ADD("gpussim r%d.%s:", k, name);
+            ADD("gpussim r%d.%s", k, name);
         else
-            ADD("gpussim %s:", name);
+            ADD("gpussim %s", name);
+        if (s->rendition_names[k])
+            ADD(" (%s)", s->rendition_names[k]);
+        ADD(":");
         if (s->pool_flags & POOL_MEAN)     ADD(" mean %.6f", st.mean);
         if (s->pool_flags & POOL_HARMONIC) ADD(" harmonic_mean %.6f", st.harmonic_mean);
         if (s->pool_flags & POOL_MIN)      ADD(" min %.6f", st.min);
@@ -1630,6 +1682,8 @@ static av_cold void uninit(AVFilterContext *ctx)
         for (int i = 0; i < s->nb_names * s->nb_renditions; i++)
             gpussim_pool_destroy(&s->pools[i]);
     av_freep(&s->pools);
+    for (int k = 0; k < GPUSSIM_MAX_DISTORTED; k++)
+        av_freep(&s->rendition_names[k]);
     gpussim_libav_uninit(&s->dev);
 }
 

@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define GPUSSIM_API_VERSION_MAJOR 1
-#define GPUSSIM_API_VERSION_MINOR 6
+#define GPUSSIM_API_VERSION_MINOR 7
 
 /** Where the metrics run. AUTO follows the frames (gpussim_params.memory,
  *  device_vendor; the rules are gpussim_backend_order()'s): host frames go

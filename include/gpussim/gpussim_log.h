@@ -2,15 +2,17 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * gpussim logs: the per-frame scores and pooled statistics of a run, written
- * as frames complete (libvmaf's JSON layout, or CSV), read back, and merged.
- * Every front-end (the gpussim tool, the FFmpeg filter) writes through this
- * writer, so their files have one layout. @since API 1.2
+ * as frames complete (libvmaf's JSON or XML layout, or CSV), read back, and
+ * merged. Every front-end (the gpussim tool, the FFmpeg filter) writes
+ * through this writer, so their files have one layout. @since API 1.2
  *
  * JSON layout (keys in this order; the first five are libvmaf's):
  *   "version":   "gpussim <library version>"
  *   "frames":    [ { "frameNum": N, "metrics": { name: value, ... } }, ... ]
  *                (a frame may add "timestamp": seconds, after "metrics")
- *   "pooled_metrics": { name: { "min", "max", "mean", "harmonic_mean" } }
+ *   "pooled_metrics": { name: { "min", "max", "mean", "harmonic_mean"
+ *                (libvmaf's four, always), then "median", "p5", "p1" when
+ *                asked for (gpussim_log_writer_params.pool_stats, API 1.7) } }
  *   "pooled_metrics_frames_left_out": { name: frames whose value is NaN }
  *   "aggregate_metrics": {}
  *   "fps":       frames per second of the run (null when unknown)
@@ -21,21 +23,53 @@
  *                  "first_frame" (index in the whole input of frame 0, or null),
  *                  "sync_offset" (only when the writer was given one: see
  *                  gpussim_log_writer_params.sync_offsets; @since API 1.6) }
- *   "pool_state": { name: gpussim_pool_serialize() blob }
+ *   "pool_state": { name: "gpussim-pool64 <count> <crc32> <base64>" }: the
+ *                pool's values as little-endian IEEE-754 doubles in base64,
+ *                the count, and the CRC-32 of gpussim_pool_serialize()'s
+ *                text of the same pool (API 1.7; 60% of the size of that
+ *                text, which older logs hold and the reader still accepts)
  * Values are %.17g (exact doubles); non-finite values are null.
  *
  * Ladder logs (a context with several distorted pictures per reference,
  * gpussim_renditions() > 1; @since API 1.3): "frames", "pooled_metrics",
  * "pooled_metrics_frames_left_out", "aggregate_metrics" and "pool_state"
  * move into one section per rendition, each a libvmaf-layout object:
- *   "version", "renditions": [ { "rendition": 0, "frames": [...],
+ *   "version", "renditions": [ { "rendition": 0, "name": "...", "frames": [...],
  *   "pooled_metrics": {...}, "pooled_metrics_frames_left_out": {...},
  *   "aggregate_metrics": {}, "pool_state": {...} }, { "rendition": 1, ... } ],
  *   "fps", "config": { ..., "renditions": N }
+ * ("name" only when the writer was given names: API 1.7). A reader of pair
+ * logs reads rendition 0 of either kind as (log.get("renditions") or [log])[0].
  * Rendition 0's frames are streamed as for a pair; the other renditions'
  * frames wait in temporary files and are written when the log is closed.
- * CSV: "Frame,rendition[,timestamp],name,..." with one row per rendition
- * and frame.
+ *
+ * CSV (@since API 1.2; layout of API 1.7): a header "Frame[,rendition,name]
+ * [,timestamp],<score>,...", one row per frame (and rendition: rendition 0's
+ * row first; "name" only when names were given), a timestamp cell empty when
+ * unknown; values %.17g, nan/inf/-inf spelled out. When the log is closed,
+ * pooled rows follow: the Frame cell names the statistic ("min", "max",
+ * "mean", "harmonic_mean", then those asked for), the timestamp cell is
+ * empty, the values are the pooled ones. A frame row's Frame cell is a
+ * number, a pooled row's is not: a CSV reader takes both as rows.
+ *
+ * XML (@since API 1.7): libvmaf's layout (vmaf --xml):
+ *   <VMAF version="gpussim <library version>">
+ *     <params qualityWidth="W" qualityHeight="H" />
+ *     <fyi fps="F" />                (%.2f, as libvmaf; "nan" when unknown)
+ *     <frames>
+ *       <frame frameNum="N" name="value" ... />
+ *     </frames>
+ *     <pooled_metrics>
+ *       <metric name="NAME" min=".." max=".." mean=".." harmonic_mean=".." />
+ *     </pooled_metrics>                (and median, p5, p1 when asked for)
+ *     <aggregate_metrics />
+ *   </VMAF>
+ * with values %.17g (nan/inf/-inf spelled out). A ladder log's <frames> and
+ * <pooled_metrics> are rendition 0's (<frames rendition="0" name="...">);
+ * each other rendition follows as
+ *   <rendition index="K" name="..."> <frames>...</frames>
+ *   <pooled_metrics>...</pooled_metrics> </rendition>
+ * before </VMAF>. CSV and XML carry no pool state: only JSON logs merge.
  *
  * Ownership: a writer owns its FILE unless it was given one; a parsed log is
  * one allocation tree freed by gpussim_log_free(). Thread safety: one writer
@@ -58,8 +92,31 @@ extern "C" {
 enum gpussim_log_format {
     GPUSSIM_LOG_FORMAT_JSON = 0, /**< libvmaf's layout plus "config" and "pool_state" */
     /** "Frame,name,..." then one row per frame ("Frame,timestamp,..." when
-     *  timestamps are given); nan/inf/-inf spelled out; no pooled block */
+     *  timestamps are given), then pooled rows (API 1.7); see above */
     GPUSSIM_LOG_FORMAT_CSV,
+    GPUSSIM_LOG_FORMAT_XML, /**< libvmaf's XML layout (see above). @since API 1.7 */
+};
+
+/**
+ * The format a log file name asks for by its extension: ".json", ".csv" or
+ * ".xml" (any case). The front-ends use it when no format is given.
+ * @return 1 and *format set, or 0 (another or no extension; *format
+ *         unchanged). @since API 1.7
+ */
+GPUSSIM_API int gpussim_log_format_from_path(const char *path, enum gpussim_log_format *format);
+
+/** Pooled statistics a log writes (gpussim_log_writer_params.pool_stats).
+ *  @since API 1.7 */
+enum gpussim_log_pool_stat {
+    GPUSSIM_LOG_POOL_MIN = 1 << 0,
+    GPUSSIM_LOG_POOL_MAX = 1 << 1,
+    GPUSSIM_LOG_POOL_MEAN = 1 << 2,
+    GPUSSIM_LOG_POOL_HARMONIC_MEAN = 1 << 3,
+    /** libvmaf's four: always written (libvmaf's readers expect them) */
+    GPUSSIM_LOG_POOL_LIBVMAF = 0xf,
+    GPUSSIM_LOG_POOL_MEDIAN = 1 << 4, /**< "median": gpussim_pool_percentile(50) */
+    GPUSSIM_LOG_POOL_P5 = 1 << 5,     /**< "p5": gpussim_pool_percentile(5) */
+    GPUSSIM_LOG_POOL_P1 = 1 << 6,     /**< "p1": gpussim_pool_percentile(1) */
 };
 
 /** What a writer needs besides the scores. Zero-initialise. @since API 1.2 */
@@ -68,7 +125,8 @@ struct gpussim_log_writer_params {
     FILE *file;       /**< with path NULL: an open stream, flushed but never closed */
     enum gpussim_log_format format;
     /** Whether each frame carries a timestamp (seconds). JSON: a
-     *  "timestamp" key in each frame object; CSV: a second column. */
+     *  "timestamp" key in each frame object; CSV: a timestamp column (an
+     *  empty cell for NaN); XML: none (libvmaf's layout has no place). */
     int timestamps;
     /** Index in the whole input of the first frame written (a chunk's
      *  offset), -1 when unknown (written as null). */
@@ -82,7 +140,18 @@ struct gpussim_log_writer_params {
      *  not written. It took one of API 1.5's eight reserved pointers (the
      *  size is unchanged). @since API 1.6 */
     const int *sync_offsets;
-    void *reserved[7]; /**< must be zero */
+    /** One name per rendition (gpussim_renditions() strings, or NULL
+     *  entries: unnamed), e.g. the input file names: a ladder log's
+     *  sections get "name" (JSON), a name column (CSV), a name attribute
+     *  (XML); a pair log does not write it. NULL: no names. Copied by
+     *  gpussim_log_open(). @since API 1.7 */
+    const char *const *rendition_names;
+    /** enum gpussim_log_pool_stat bits: the pooled statistics written
+     *  besides libvmaf's four (which are always written); 0: only those.
+     *  Took, with rendition_names, two of API 1.6's seven reserved
+     *  pointers (the size is unchanged). @since API 1.7 */
+    unsigned pool_stats;
+    void *reserved[5]; /**< must be zero */
 };
 
 typedef struct GpussimLogWriter GpussimLogWriter;
@@ -172,6 +241,13 @@ struct gpussim_log {
      *  version, config and fps). gpussim_log_rendition() picks one. */
     int nb_renditions;
     struct gpussim_log **renditions;
+    /** The section's "name" (a ladder's rendition), NULL when absent.
+     *  @since API 1.7 */
+    const char *name;
+    /** enum gpussim_log_pool_stat bits of the statistics the section's
+     *  pooled_metrics hold (median, p5, p1 checked against the pool state
+     *  when there is one). @since API 1.7 */
+    unsigned pool_stats;
 };
 
 /** Rendition k of a parsed log (0: the log itself), NULL past the end.
@@ -242,7 +318,9 @@ GPUSSIM_API void gpussim_log_free(struct gpussim_log **log);
  * config without features (a recovered log, rewritten: merged only alone).
  * labels[i] names logs[i] in messages (a file name); labels may be NULL
  * ("log 1", "log 2", ...). params->format must be JSON; timestamps are kept
- * when every log has them. Ladder logs merge rendition by rendition into a
+ * when every log has them; the pooled statistics are params->pool_stats', or
+ * the first log's when 0, its rendition names params->rendition_names, or the
+ * first log's when NULL. Ladder logs merge rendition by rendition into a
  * ladder log; every log must then have the same number of renditions.
  *
  * Order: when every log has a first_frame the

@@ -61,7 +61,9 @@ def read_csv(path):
     import csv
     with open(path) as f:
         rows = list(csv.DictReader(f))
-    return [{k: float(v) for k, v in r.items() if k != "Frame"} for r in rows]
+    # frame rows only (pooled rows name their statistic in Frame), scores only
+    return [{k: float(v) for k, v in r.items() if k not in ("Frame", "timestamp", "rendition", "name")}
+            for r in rows if r["Frame"].isdigit()]
 
 
 def same(a, b, tol):
