@@ -22,7 +22,7 @@ skip=$(sed -n 's/^# SKIP: *//p' test-suite.log 2>/dev/null | head -1)
 error=$(sed -n 's/^# ERROR: *//p' test-suite.log 2>/dev/null | head -1)
 if [ "$status" -ne 0 ]; then
     for f in $(find . -name '*.log' -newer Makefile | grep -v test-suite.log); do
-        grep -q -E '^(FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "==== $f"; tail -40 "$f"; }
+        grep -q -E '^:test-result: (FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "==== $f"; tail -40 "$f"; }
     done
 fi
 pass=${pass:-0} fail=$(( ${fail:-0} + ${error:-0} )) skip=${skip:-0}
