@@ -40,6 +40,9 @@ struct options {
     int repeat_last;             /* --repeat-last: the shorter input's last frame repeated */
     int shortest;                /* --shortest: ending with the shorter input is not an error */
     int force_raw;               /* --force-raw: no container/image detection */
+    /* --scale WxH or auto (scale_auto: the reference's size): decoded
+     * inputs of another size are scaled (bicubic); 0 = off */
+    int scale_width, scale_height, scale_auto;
     int quiet, verbose;
 };
 
