@@ -10,6 +10,7 @@
 
 #include "cli_msg.h"
 #include "input_av.h"
+#include "terminal.h"
 
 static int av_input_error(struct cli_input *in, const char *fmt, ...) CLI_PRINTF(2, 3);
 
@@ -246,6 +247,15 @@ static int64_t io_seek(void *opaque, int64_t offset, int whence)
 
 /* ---- decoding ----------------------------------------------------------------- */
 
+/* FFmpeg's own messages (errors only), after the progress line is erased */
+static void av_log_to_terminal(void *avcl, int level, const char *fmt, va_list vl)
+{
+    if (level > av_log_get_level())
+        return;
+    cli_progress_erase();
+    av_log_default_callback(avcl, level, fmt, vl);
+}
+
 /* Decodes the next frame into r->frame: 1, 0 at the end, -1 error (in->err).
  * Packets the decoder refuses are skipped with a warning, as ffmpeg does
  * (their frames are missing, which the frame count then shows). */
@@ -300,6 +310,7 @@ int cli_av_open(struct cli_input *in)
     in->kind = CLI_INPUT_AV;
     r->stream = -1;
     av_log_set_level(AV_LOG_ERROR);
+    av_log_set_callback(av_log_to_terminal);
     if (in->is_regular) {
         /* read from the start, with seeks */
         if (fseeko(in->f, 0, SEEK_SET) < 0)
