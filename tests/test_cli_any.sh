@@ -15,7 +15,9 @@
 #   2. 10-bit HEVC MKV against 10-bit VP9 WebM: scored in 10 bits, no note
 #   3. the distorted input from a pipe (-d -)
 #   4. --scale auto: a 640x360 rendition of a 1280x720 reference equals the
-#      filter with [0:v]scale=1280:720:flags=bicubic; --scale 1280x720 the same
+#      filter with [0:v]scale=1280:720:flags=bicubic; --scale 1280x720 the same;
+#      a ladder (640x360 MKV, 960x540 WebM) scaled: each rendition equals its
+#      pair run
 #   5. NV12 sources (raw video in NUT) are read as they are (no conversion
 #      note; the filter's numbers, which reads NV12 too) and score like
 #      their yuv420p twins; an RGB source is converted to the reference's
@@ -135,6 +137,23 @@ clip ref720.mp4 "$x264 -crf 16" "-c:a aac -b:a 96k" null "" "testsrc2=s=1280x720
 clip dis360.mkv "$x264 -crf 30" "-c:a libopus -b:a 64k" "scale=640:360" 0.007 "testsrc2=s=1280x720:r=24:d=1"
 same scale "--scale auto: 640x360 MKV rendition of a 1280x720 MP4" dis360.mkv ref720.mp4 "--scale auto" "scale=1280:720:flags=bicubic"
 same scalewh "--scale 1280x720" dis360.mkv ref720.mp4 "--scale 1280x720" "scale=1280:720:flags=bicubic"
+# a ladder of two renditions, each scaled: rendition k equals its pair run
+clip dis540.webm "-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 0 -crf 40 -pix_fmt yuv420p" "-c:a libopus -b:a 64k" \
+    "scale=960:540" "" "testsrc2=s=1280x720:r=24:d=1"
+"$CLI" -q -r "$TMP/ref720.mp4" -d "$TMP/dis540.webm" --feature all --backend cpu --scale auto -o "$TMP/pair540.json"
+if "$CLI" -r "$TMP/ref720.mp4" -d "$TMP/dis360.mkv" -d "$TMP/dis540.webm" --feature all --backend cpu --scale auto \
+    -o "$TMP/ladder.json" 2>"$TMP/ladder.err" &&
+    python3 - "$TMP/ladder.json" "$TMP/scale.cli.json" "$TMP/pair540.json" <<'EOF'
+import json, sys
+lad = json.load(open(sys.argv[1]))["renditions"]
+for k, p in enumerate(sys.argv[2:]):
+    want = [f["metrics"] for f in json.load(open(p))["frames"]]
+    got = [f["metrics"] for f in lad[k]["frames"]]
+    if got != want or not got:
+        sys.exit(f"rendition {k} differs from its pair run")
+EOF
+then pass "a ladder of a 640x360 MKV and a 960x540 WebM, --scale auto: each rendition equals its pair run"
+else failed "ladder with --scale auto: $(cat "$TMP/ladder.err")"; fi
 if grep -q "note: $TMP/dis360.mkv: its 640x360 yuv420p frames are scaled (bicubic) to 1280x720 4:2:0 8-bit (yuv420p) with libswscale" \
     "$TMP/scale.err"; then
     pass "  ... with a note saying what was scaled"
