@@ -23,7 +23,8 @@
 #      their yuv420p twins; an RGB source is converted to the reference's
 #      format, with a note. (P010 shares the NV12 path; no container here
 #      stores it.)
-#   6. a shorter distorted input with --shortest: the filter's frame count
+#   6. a shorter distorted input with --shortest: the filter's frame count; a
+#      dropped frame (index pairing leaves the filter's pairs): one warning
 #   7. refusals (exit 2, nothing written): sizes that differ without
 #      --scale (the message names --scale auto), frame rates that differ, an
 #      audio-only file, a file FFmpeg cannot read
@@ -183,6 +184,16 @@ same short "a 36-frame distorted MKV against the 48-frame MP4 (--shortest)" dis-
 if grep -q "ended after 36 frames" "$TMP/short.err"; then
     pass "  ... with the warning naming 36 frames"
 else failed "  ... no warning: $(cat "$TMP/short.err")"; fi
+
+# a frame dropped from the distorted input (its timestamps kept): the pairs
+# stop being the filter's there, and a warning says so at that frame
+ff -i "$TMP/dis.mkv" -map 0 -c:a copy -vf "select='not(eq(n\,10))'" -fps_mode passthrough \
+    -c:v libx264 -preset veryfast "$TMP/dis-drop.mkv" || fail "could not make dis-drop.mkv"
+"$CLI" -r "$TMP/ref.mp4" -d "$TMP/dis-drop.mkv" --shortest --feature float_ssim -o "$TMP/drop.json" 2>"$TMP/drop.err"
+if grep -q "warning: frame 10: $TMP/dis-drop.mkv's frame is at 0.458 s on its timeline, the reference's at 0.417 s: the inputs' frames stop lining up here" "$TMP/drop.err" &&
+    [ "$(grep -c 'stop lining up' "$TMP/drop.err")" = 1 ]; then
+    pass "a dropped distorted frame: one warning, at frame 10, with both times"
+else failed "dropped frame: $(cat "$TMP/drop.err")"; fi
 
 # ---- 7. refusals -----------------------------------------------------------------
 refused() { # NAME MESSAGE ARGS...
