@@ -23,11 +23,13 @@
 #      their yuv420p twins; an RGB source is converted to the reference's
 #      format, with a note. (P010 shares the NV12 path; no container here
 #      stores it.)
-#   6. a shorter distorted input with --shortest: the filter's frame count; a
-#      dropped frame (index pairing leaves the filter's pairs): one warning
-#   7. refusals (exit 2, nothing written): sizes that differ without
-#      --scale (the message names --scale auto), frame rates that differ, an
-#      audio-only file, a file FFmpeg cannot read
+#   6. a shorter distorted input with --shortest: the filter's frame count
+#   7. paired by time as the filter: 30 fps against 24 fps both ways, a
+#      distorted input missing a frame; a ladder (paired by index) warns at
+#      a missing frame
+#   8. refusals (exit 2, nothing written): sizes that differ without
+#      --scale (the message names --scale auto), a ladder rendition at
+#      another frame rate, an audio-only file, a file FFmpeg cannot read
 # Skips (77) when FFmpeg is not built (GPUSSIM_FFMPEG_DIR, make ffmpeg); fails
 # when it is but the tool was built without its libraries.
 
@@ -185,17 +187,26 @@ if grep -q "ended after 36 frames" "$TMP/short.err"; then
     pass "  ... with the warning naming 36 frames"
 else failed "  ... no warning: $(cat "$TMP/short.err")"; fi
 
-# a frame dropped from the distorted input (its timestamps kept): the pairs
-# stop being the filter's there, and a warning says so at that frame
+# ---- 7. paired by time ------------------------------------------------------------
+# frame rates that differ, both ways, and a frame dropped from the distorted
+# input (its timestamps kept): each distorted frame gets the reference frame
+# nearest in time, as in the filter
+clip dis30.mkv "$x264 -crf 30" "-c:a libopus -b:a 64k" "fps=30" 0.007
+clip ref30.mp4 "$x264 -crf 16" "-c:a aac -b:a 96k" "fps=30"
 ff -i "$TMP/dis.mkv" -map 0 -c:a copy -vf "select='not(eq(n\,10))'" -fps_mode passthrough \
     -c:v libx264 -preset veryfast "$TMP/dis-drop.mkv" || fail "could not make dis-drop.mkv"
-"$CLI" -r "$TMP/ref.mp4" -d "$TMP/dis-drop.mkv" --shortest --feature float_ssim -o "$TMP/drop.json" 2>"$TMP/drop.err"
+same rate30 "a 30 fps distorted MKV against a 24 fps MP4" dis30.mkv ref.mp4
+same rate24 "a 24 fps distorted MKV against a 30 fps MP4" dis.mkv ref30.mp4
+same drop "a distorted MKV missing frame 10 (timestamps kept)" dis-drop.mkv ref.mp4 "--shortest"
+# a ladder pairs by index: a rendition missing a frame is warned about there,
+# one at another rate refused
+"$CLI" -r "$TMP/ref.mp4" -d "$TMP/dis.mkv" -d "$TMP/dis-drop.mkv" --shortest --feature float_ssim -o "$TMP/drop.json" 2>"$TMP/drop.err"
 if grep -q "warning: frame 10: $TMP/dis-drop.mkv's frame is at 0.458 s on its timeline, the reference's at 0.417 s: the inputs' frames stop lining up here" "$TMP/drop.err" &&
     [ "$(grep -c 'stop lining up' "$TMP/drop.err")" = 1 ]; then
-    pass "a dropped distorted frame: one warning, at frame 10, with both times"
-else failed "dropped frame: $(cat "$TMP/drop.err")"; fi
+    pass "a ladder with a rendition missing a frame: one warning, at frame 10, with both times"
+else failed "ladder with a dropped frame: $(cat "$TMP/drop.err")"; fi
 
-# ---- 7. refusals -----------------------------------------------------------------
+# ---- 8. refusals -----------------------------------------------------------------
 refused() { # NAME MESSAGE ARGS...
     name=$1 msg=$2
     shift 2
@@ -212,9 +223,9 @@ refused() { # NAME MESSAGE ARGS...
 refused "640x360 against 1280x720 without --scale" \
     "distorted $TMP/dis360.mkv is 640x360 4:2:0 8-bit (--scale auto scales a decoded input to the reference's size)" \
     -r "$TMP/ref720.mp4" -d "$TMP/dis360.mkv"
-clip dis30.mkv "$x264 -crf 30" "-c:a libopus -b:a 64k" "fps=30"
-refused "30 fps against 24 fps" "the reference $TMP/ref.mp4 is 24 fps, the distorted input $TMP/dis30.mkv 30 fps: gpussim pairs frame i with frame i" \
-    -r "$TMP/ref.mp4" -d "$TMP/dis30.mkv"
+refused "a ladder with a 30 fps rendition of a 24 fps reference" \
+    "the reference $TMP/ref.mp4 is 24 fps, $TMP/dis30.mkv 30 fps: a ladder (or --sync-window) pairs frame i with frame i" \
+    -r "$TMP/ref.mp4" -d "$TMP/dis.mkv" -d "$TMP/dis30.mkv"
 ff -f lavfi -i "$aud" -c:a pcm_s16le "$TMP/audio.wav"
 refused "an audio file" "$TMP/audio.wav is audio (WAV), not video" -r "$TMP/ref.mp4" -d "$TMP/audio.wav"
 head -c 3000 "$TMP/ref.mp4" >"$TMP/cut.mp4"

@@ -312,9 +312,15 @@ static int adapt_decoded(const struct options *o, struct cli_input **in, int nb_
     return 0;
 }
 
-/* Decoded inputs are paired by index, which is the filter's pairing by time
- * (each input's timeline from its own first frame, the nearest frame) when
- * their frame rates agree; at different rates the pairs would drift apart. */
+/* Two decoded inputs are paired by time as the filter pairs them
+ * (cli_av_follow()); a ladder's, or with --sync-window (an offset in
+ * frames), by index, which is the filter's pairing when their frame rates
+ * agree: at different rates the pairs would drift apart. */
+static int by_time(const struct options *o, struct cli_input **in, int nb_in)
+{
+    return nb_in == 2 && in[0]->kind == CLI_INPUT_AV && in[1]->kind == CLI_INPUT_AV && !o->sync_window;
+}
+
 static int check_frame_rates(struct cli_input **in, int nb_in)
 {
     for (int i = 1; i < nb_in; i++) {
@@ -322,19 +328,19 @@ static int check_frame_rates(struct cli_input **in, int nb_in)
         if (in[0]->kind != CLI_INPUT_AV || in[i]->kind != CLI_INPUT_AV || r0 <= 0 || ri <= 0 ||
             fabs(r0 - ri) <= 1e-3 * r0)
             continue;
-        cli_error("the reference %s is %.6g fps, the distorted input %s %.6g fps: gpussim pairs frame "
-                  "i with frame i, which at different rates pairs frames that do not show the same "
-                  "moment; convert one to the other's rate first (ffmpeg -i %s -vf fps=%.6g ...), or "
-                  "score with the FFmpeg filter, which pairs frames by time",
+        cli_error("the reference %s is %.6g fps, %s %.6g fps: a ladder (or --sync-window) pairs "
+                  "frame i with frame i, which at different rates pairs frames that do not show the "
+                  "same moment; convert it to the reference's rate first (ffmpeg -i %s -vf fps=%.6g "
+                  "...), or score it as a pair, which pairs frames by time",
                   in[0]->path, r0, in[i]->path, ri, in[i]->path, r0);
         return -1;
     }
     return 0;
 }
 
-/* The frames of a decoded pair should show the same moment: each input's
- * time from its first paired frame (the filter's timeline) within half a
- * frame. A dropped or repeated frame breaks that; said once. */
+/* The frames of decoded inputs paired by index should show the same moment:
+ * each input's time from its first paired frame (the filter's timeline)
+ * within half a frame. A dropped or repeated frame breaks that; said once. */
 struct time_check {
     int active, warned;
     double base[CLI_MAX_INPUTS];
@@ -369,14 +375,15 @@ static void check_pair_times(struct time_check *tc, const struct cli_pairing *p,
 static uint64_t expected_pairs(const struct options *o, const struct cli_pairing *p)
 {
     uint64_t n = 0;
-    for (int i = 0; i < p->nb_in; i++) {
+    /* paired by time: one pair per distorted frame */
+    for (int i = by_time(o, p->in, p->nb_in) ? 1 : 0; i < p->nb_in; i++) {
         uint64_t h = p->in[i]->nb_frames_hint;
         if (!h) {
             n = 0;
             break;
         }
         h = h > p->skipped[i] ? h - p->skipped[i] : 0;
-        n = !i ? h : o->repeat_last ? (h > n ? h : n) : (h < n ? h : n);
+        n = !n ? h : o->repeat_last ? (h > n ? h : n) : (h < n ? h : n);
     }
     n = n > o->skip ? n - o->skip : 0;
     if (o->frames && (!n || o->frames < n))
@@ -677,7 +684,7 @@ int main(int argc, char **argv)
     if (refuse_shared_stream(in, nb_in) < 0 || refuse_output_is_input(o.out_path, in, nb_in) < 0 ||
         open_decoded(in, nb_in) < 0 || refuse_compressed(in, nb_in) < 0)
         goto fail;
-    if (adapt_decoded(&o, in, nb_in) < 0 || check_frame_rates(in, nb_in) < 0)
+    if (adapt_decoded(&o, in, nb_in) < 0 || (!by_time(&o, in, nb_in) && check_frame_rates(in, nb_in) < 0))
         goto fail;
     for (int i = 0; i < nb_in && !o.quiet; i++)
         if (in[i]->note[0])
@@ -700,7 +707,8 @@ int main(int argc, char **argv)
      * that leaves the output untouched */
     cli_pairing_init(&pairing, in, nb_in, o.repeat_last, &stop_signal);
     /* (--sync-window serves buffered frames, whose times are not kept) */
-    time_check.active = in[0]->kind == CLI_INPUT_AV && in[0]->frame_rate > 0 && !o.sync_window;
+    time_check.active = in[0]->kind == CLI_INPUT_AV && in[0]->frame_rate > 0 && !o.sync_window &&
+                        !by_time(&o, in, nb_in);
     for (int i = 1; i < nb_in; i++)
         time_check.active &= in[i]->kind == CLI_INPUT_AV;
     char what[64];
@@ -713,6 +721,10 @@ int main(int argc, char **argv)
             goto fail;
     if (o.sync_window && cli_pairing_sync(&pairing, &fmt, o.sync_window, o.quiet, o.verbose) < 0)
         goto fail;
+    /* from the first pair on, a decoded pair is paired by time (the drops
+     * before it counted frames) */
+    if (by_time(&o, in, nb_in))
+        cli_av_follow(in[0], in[1]);
     for (uint64_t i = 0; i <= o.skip; i++) {
         ret = cli_pairing_next(&pairing);
         if (ret < 0)

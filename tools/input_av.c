@@ -51,6 +51,13 @@ int cli_av_read_frame(struct cli_input *in)
     return cli_av_open(in);
 }
 
+int cli_av_follow(struct cli_input *in, struct cli_input *leader)
+{
+    (void)in;
+    (void)leader;
+    return -1;
+}
+
 void cli_av_close(struct cli_input *in)
 {
     (void)in;
@@ -90,9 +97,20 @@ struct cli_av_reader {
     int src_width, src_height;
     enum AVPixelFormat src_format;
     enum AVPixelFormat dst_format; /* planar format of in->buf (swscale's output) */
-    int pending;  /* frame holds the first frame, decoded by cli_av_open() */
+    int pending;  /* frame holds the next frame, decoded ahead (by cli_av_open(), a peek) */
     int flushing; /* the demuxer ended: the decoder gives what it holds */
     uint64_t decode_errors;
+    /* times in microseconds on the input's timeline, as the filter counts
+     * them (vf_gpussim.c frame_time(), frame_span()): of the frame in frame
+     * (when pending) and of the frame in in->buf, with their durations; a
+     * frame without a timestamp comes one frame after the previous one */
+    int64_t next_us, cur_us, next_dur_us, cur_dur_us;
+    int64_t interval_us; /* between the last two frames decoded; 0 unknown */
+    int64_t nb_decoded;
+    /* cli_av_follow(): this input's frames are picked by the leader's time */
+    struct cli_input *leader;
+    int follow_started;
+    int64_t base_us, leader_base_us;
 };
 
 int cli_av_available(void)
@@ -256,6 +274,16 @@ static void av_log_to_terminal(void *avcl, int level, const char *fmt, va_list v
     av_log_default_callback(avcl, level, fmt, vl);
 }
 
+/* How long the frame in in->buf lasts (us): the longer of its duration and
+ * the input's frame interval, as the filter's frame_span(). */
+static int64_t frame_span(const struct cli_input *in)
+{
+    const struct cli_av_reader *r = in->av;
+    if (r->cur_dur_us > 0 || r->interval_us > 0)
+        return FFMAX(r->cur_dur_us, r->interval_us);
+    return 40000;
+}
+
 /* Decodes the next frame into r->frame: 1, 0 at the end, -1 error (in->err).
  * Packets the decoder refuses are skipped with a warning, as ffmpeg does
  * (their frames are missing, which the frame count then shows). */
@@ -264,8 +292,23 @@ static int decode_next(struct cli_input *in)
     struct cli_av_reader *r = in->av;
     for (;;) {
         int ret = avcodec_receive_frame(r->dec, r->frame);
-        if (ret >= 0)
+        if (ret >= 0) {
+            const AVFrame *f = r->frame;
+            const int64_t ts = f->best_effort_timestamp;
+            const int64_t last = r->next_us;
+            r->next_dur_us = f->duration > 0 ? av_rescale_q(f->duration, r->time_base, AV_TIME_BASE_Q) : 0;
+            if (ts != AV_NOPTS_VALUE)
+                r->next_us = av_rescale_q(ts + r->ts_offset, r->time_base, AV_TIME_BASE_Q);
+            else if (r->nb_decoded)
+                r->next_us = last + (r->next_dur_us > 0 ? r->next_dur_us
+                                     : r->interval_us > 0 ? r->interval_us : 40000);
+            else
+                r->next_us = 0;
+            if (r->nb_decoded)
+                r->interval_us = r->next_us - last;
+            r->nb_decoded++;
             return 1;
+        }
         if (ret == AVERROR_EOF)
             return 0;
         if (ret != AVERROR(EAGAIN)) {
@@ -489,7 +532,24 @@ static int scale_frame(struct cli_input *in, AVFrame *f)
     return 0;
 }
 
-int cli_av_read_frame(struct cli_input *in)
+/* The time of the frame the next read_next() gives (decoding it ahead):
+ * 1, 0 at the end, -1 error (in->err). */
+static int peek_time(struct cli_input *in, int64_t *t)
+{
+    struct cli_av_reader *r = in->av;
+    if (!r->pending) {
+        av_frame_unref(r->frame);
+        const int ret = decode_next(in);
+        if (ret <= 0)
+            return ret;
+        r->pending = 1;
+    }
+    *t = r->next_us;
+    return 1;
+}
+
+/* The input's next frame into in->buf: 1, 0 at the end, -1 error. */
+static int read_next(struct cli_input *in)
 {
     struct cli_av_reader *r = in->av;
     int ret;
@@ -502,13 +562,15 @@ int cli_av_read_frame(struct cli_input *in)
             return ret;
     }
     AVFrame *f = r->frame;
+    r->cur_us = r->next_us;
+    r->cur_dur_us = r->next_dur_us;
     if (f->width != r->src_width || f->height != r->src_height)
         return av_input_error(in, "%s: frame %llu is %dx%d, but earlier frames were %dx%d: sizes changed "
                               "mid-stream, which gpussim does not follow",
                               in->path, (unsigned long long)in->frames_read, f->width, f->height,
                               r->src_width, r->src_height);
-    const int64_t ts = f->best_effort_timestamp;
-    in->frame_time = ts == AV_NOPTS_VALUE ? NAN : (double)(ts + r->ts_offset) * av_q2d(r->time_base);
+    in->frame_time = f->best_effort_timestamp == AV_NOPTS_VALUE
+                   ? NAN : (double)(f->best_effort_timestamp + r->ts_offset) * av_q2d(r->time_base);
 
     struct cli_video_format ff;
     enum sample_layout layout;
@@ -521,6 +583,76 @@ int cli_av_read_frame(struct cli_input *in)
         return -1;
     in->frames_read++;
     return 1;
+}
+
+/* The filter's pairing (vf_gpussim.c, "pairing": align=start): each input's
+ * time counts from its own first paired frame, and the leader's next frame
+ * (at t) takes this input's frame nearest to t (ties: the earlier one),
+ * which may be the one already in buf (a repeated frame) or one after
+ * frames passed over. Past this input's last frame by more than half a
+ * frame, it has ended. When the leader has ended, a frame past what the
+ * leader's last frame covered is served as the next one (the pairing then
+ * says this input has more), else the end. */
+static int follow_leader(struct cli_input *in)
+{
+    struct cli_av_reader *r = in->av;
+    struct cli_input *leader = r->leader;
+    int64_t tl, tn;
+    int ret = peek_time(leader, &tl);
+    if (ret < 0)
+        return av_input_error(in, "%s", leader->err);
+    if (!r->follow_started) {
+        /* the first pair: both timelines start here */
+        if (ret > 0) {
+            r->leader_base_us = tl;
+            r->follow_started = 1;
+        }
+        ret = read_next(in);
+        r->base_us = r->cur_us;
+        return ret;
+    }
+    if (ret == 0) {
+        const int64_t t_last = leader->av->cur_us - r->leader_base_us;
+        for (;;) {
+            ret = peek_time(in, &tn);
+            if (ret <= 0)
+                return ret;
+            ret = read_next(in);
+            if (ret <= 0 || 2 * (tn - r->base_us - t_last) > frame_span(leader))
+                return ret;
+        }
+    }
+    const int64_t t = tl - r->leader_base_us;
+    for (;;) {
+        ret = peek_time(in, &tn);
+        if (ret < 0)
+            return -1;
+        if (ret == 0) {
+            /* past the last frame: nearer to where its successor would be */
+            if (2 * (t - (r->cur_us - r->base_us)) > frame_span(in))
+                return 0;
+            break;
+        }
+        if (FFABS(tn - r->base_us - t) >= FFABS(r->cur_us - r->base_us - t))
+            break;
+        ret = read_next(in);
+        if (ret <= 0)
+            return ret;
+    }
+    return 1;
+}
+
+int cli_av_follow(struct cli_input *in, struct cli_input *leader)
+{
+    if (in->kind != CLI_INPUT_AV || leader->kind != CLI_INPUT_AV)
+        return -1;
+    in->av->leader = leader;
+    return 0;
+}
+
+int cli_av_read_frame(struct cli_input *in)
+{
+    return in->av->leader ? follow_leader(in) : read_next(in);
 }
 
 void cli_av_close(struct cli_input *in)
