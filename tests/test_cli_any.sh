@@ -25,11 +25,12 @@
 #      stores it.)
 #   6. a shorter distorted input with --shortest: the filter's frame count
 #   7. paired by time as the filter: 30 fps against 24 fps both ways, a
-#      distorted input missing a frame; a ladder (paired by index) warns at
-#      a missing frame
+#      distorted input missing a frame, and a ladder of the three against
+#      the filter's inputs=4
 #   8. refusals (exit 2, nothing written): sizes that differ without
-#      --scale (the message names --scale auto), a ladder rendition at
-#      another frame rate, an audio-only file, a file FFmpeg cannot read
+#      --scale (the message names --scale auto), --sync-window (frame
+#      offsets) at another frame rate, an audio-only file, a file FFmpeg
+#      cannot read
 # Skips (77) when FFmpeg is not built (GPUSSIM_FFMPEG_DIR, make ffmpeg); fails
 # when it is but the tool was built without its libraries.
 
@@ -198,13 +199,28 @@ ff -i "$TMP/dis.mkv" -map 0 -c:a copy -vf "select='not(eq(n\,10))'" -fps_mode pa
 same rate30 "a 30 fps distorted MKV against a 24 fps MP4" dis30.mkv ref.mp4
 same rate24 "a 24 fps distorted MKV against a 30 fps MP4" dis.mkv ref30.mp4
 same drop "a distorted MKV missing frame 10 (timestamps kept)" dis-drop.mkv ref.mp4 "--shortest"
-# a ladder pairs by index: a rendition missing a frame is warned about there,
-# one at another rate refused
-"$CLI" -r "$TMP/ref.mp4" -d "$TMP/dis.mkv" -d "$TMP/dis-drop.mkv" --shortest --feature float_ssim -o "$TMP/drop.json" 2>"$TMP/drop.err"
-if grep -q "warning: frame 10: $TMP/dis-drop.mkv's frame is at 0.458 s on its timeline, the reference's at 0.417 s: the inputs' frames stop lining up here" "$TMP/drop.err" &&
-    [ "$(grep -c 'stop lining up' "$TMP/drop.err")" = 1 ]; then
-    pass "a ladder with a rendition missing a frame: one warning, at frame 10, with both times"
-else failed "ladder with a dropped frame: $(cat "$TMP/drop.err")"; fi
+# a ladder: the first rendition leads, the others and the reference follow
+# its time (the filter's input 0)
+ff -i "$TMP/dis.mkv" -i "$TMP/dis30.mkv" -i "$TMP/dis-drop.mkv" -i "$TMP/ref.mp4" \
+    -lavfi "gpussim=inputs=4:feature=all:log_path=$TMP/ladder-f.json" -f null - || failed "ladder: ffmpeg failed"
+"$CLI" -r "$TMP/ref.mp4" -d "$TMP/dis.mkv" -d "$TMP/dis30.mkv" -d "$TMP/dis-drop.mkv" --feature all --backend cpu \
+    -o "$TMP/ladder-c.json" 2>"$TMP/ladder-c.err"
+if python3 - "$TMP/ladder-f.json" "$TMP/ladder-c.json" <<'EOF'
+import json, sys
+a, b = (json.load(open(p))["renditions"] for p in sys.argv[1:])
+if len(a) != 3 or len(b) != 3:
+    sys.exit("not 3 renditions")
+for k, (x, y) in enumerate(zip(a, b)):
+    fx, fy = [f["metrics"] for f in x["frames"]], [f["metrics"] for f in y["frames"]]
+    if len(fx) != 48 or len(fy) != 48:
+        sys.exit(f"rendition {k}: {len(fx)} and {len(fy)} frames")
+    for i, (p, q) in enumerate(zip(fx, fy)):
+        for key, v in p.items():
+            if (v != q[key]) if not key.startswith("ssim") else abs(v - q[key]) > 1e-9:
+                sys.exit(f"rendition {k} frame {i} {key}: filter {v!r} != CLI {q[key]!r}")
+EOF
+then pass "a ladder (24 fps, 30 fps, a missing frame) equals the filter's (inputs=4), every rendition"
+else failed "ladder against the filter: $(cat "$TMP/ladder-c.err")"; fi
 
 # ---- 8. refusals -----------------------------------------------------------------
 refused() { # NAME MESSAGE ARGS...
@@ -223,9 +239,9 @@ refused() { # NAME MESSAGE ARGS...
 refused "640x360 against 1280x720 without --scale" \
     "distorted $TMP/dis360.mkv is 640x360 4:2:0 8-bit (--scale auto scales a decoded input to the reference's size)" \
     -r "$TMP/ref720.mp4" -d "$TMP/dis360.mkv"
-refused "a ladder with a 30 fps rendition of a 24 fps reference" \
-    "the reference $TMP/ref.mp4 is 24 fps, $TMP/dis30.mkv 30 fps: a ladder (or --sync-window) pairs frame i with frame i" \
-    -r "$TMP/ref.mp4" -d "$TMP/dis.mkv" -d "$TMP/dis30.mkv"
+refused "--sync-window with a 30 fps distorted input of a 24 fps reference" \
+    "the reference $TMP/ref.mp4 is 24 fps, $TMP/dis30.mkv 30 fps: with --sync-window frame i is paired with frame i" \
+    -r "$TMP/ref.mp4" -d "$TMP/dis30.mkv" --sync-window 2
 ff -f lavfi -i "$aud" -c:a pcm_s16le "$TMP/audio.wav"
 refused "an audio file" "$TMP/audio.wav is audio (WAV), not video" -r "$TMP/ref.mp4" -d "$TMP/audio.wav"
 head -c 3000 "$TMP/ref.mp4" >"$TMP/cut.mp4"

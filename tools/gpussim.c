@@ -312,13 +312,17 @@ static int adapt_decoded(const struct options *o, struct cli_input **in, int nb_
     return 0;
 }
 
-/* Two decoded inputs are paired by time as the filter pairs them
- * (cli_av_follow()); a ladder's, or with --sync-window (an offset in
- * frames), by index, which is the filter's pairing when their frame rates
- * agree: at different rates the pairs would drift apart. */
+/* Decoded inputs are paired by time as the filter pairs them
+ * (cli_av_follow(): the first distorted input leads, as the filter's input
+ * 0); with --sync-window (an offset in frames) by index, which is the
+ * filter's pairing when their frame rates agree: at different rates the
+ * pairs would drift apart. */
 static int by_time(const struct options *o, struct cli_input **in, int nb_in)
 {
-    return nb_in == 2 && in[0]->kind == CLI_INPUT_AV && in[1]->kind == CLI_INPUT_AV && !o->sync_window;
+    int all = !o->sync_window;
+    for (int i = 0; i < nb_in; i++)
+        all &= in[i]->kind == CLI_INPUT_AV;
+    return all;
 }
 
 static int check_frame_rates(struct cli_input **in, int nb_in)
@@ -328,45 +332,14 @@ static int check_frame_rates(struct cli_input **in, int nb_in)
         if (in[0]->kind != CLI_INPUT_AV || in[i]->kind != CLI_INPUT_AV || r0 <= 0 || ri <= 0 ||
             fabs(r0 - ri) <= 1e-3 * r0)
             continue;
-        cli_error("the reference %s is %.6g fps, %s %.6g fps: a ladder (or --sync-window) pairs "
-                  "frame i with frame i, which at different rates pairs frames that do not show the "
-                  "same moment; convert it to the reference's rate first (ffmpeg -i %s -vf fps=%.6g "
-                  "...), or score it as a pair, which pairs frames by time",
+        cli_error("the reference %s is %.6g fps, %s %.6g fps: with --sync-window frame i is paired "
+                  "with frame i (plus the offset), which at different rates pairs frames that do not "
+                  "show the same moment; convert it to the reference's rate first (ffmpeg -i %s -vf "
+                  "fps=%.6g ...), or leave out --sync-window: frames are then paired by time",
                   in[0]->path, r0, in[i]->path, ri, in[i]->path, r0);
         return -1;
     }
     return 0;
-}
-
-/* The frames of decoded inputs paired by index should show the same moment:
- * each input's time from its first paired frame (the filter's timeline)
- * within half a frame. A dropped or repeated frame breaks that; said once. */
-struct time_check {
-    int active, warned;
-    double base[CLI_MAX_INPUTS];
-};
-
-static void check_pair_times(struct time_check *tc, const struct cli_pairing *p, uint64_t index)
-{
-    struct cli_input **in = p->in;
-    if (!tc->active || tc->warned)
-        return;
-    if (p->pairs == 1) {
-        for (int i = 0; i < p->nb_in; i++)
-            tc->base[i] = in[i]->frame_time;
-        return;
-    }
-    for (int i = 1; i < p->nb_in; i++) {
-        const double tr = in[0]->frame_time - tc->base[0], td = in[i]->frame_time - tc->base[i];
-        if (p->repeated[0] || p->repeated[i] || !(fabs(td - tr) > 0.5 / in[0]->frame_rate))
-            continue;
-        cli_msg("warning", "frame %llu: %s's frame is at %.3f s on its timeline, the reference's at "
-                "%.3f s: the inputs' frames stop lining up here (a dropped or repeated frame, or a "
-                "variable rate); gpussim pairs by index, the FFmpeg filter by time",
-                (unsigned long long)index, in[i]->path, td, tr);
-        tc->warned = 1;
-        return;
-    }
 }
 
 /* Pairs the run is expected to score, for the progress line: the inputs'
@@ -375,8 +348,8 @@ static void check_pair_times(struct time_check *tc, const struct cli_pairing *p,
 static uint64_t expected_pairs(const struct options *o, const struct cli_pairing *p)
 {
     uint64_t n = 0;
-    /* paired by time: one pair per distorted frame */
-    for (int i = by_time(o, p->in, p->nb_in) ? 1 : 0; i < p->nb_in; i++) {
+    /* paired by time: one pair per frame of the first distorted input */
+    for (int i = by_time(o, p->in, p->nb_in) ? 1 : 0; i < (by_time(o, p->in, p->nb_in) ? 2 : p->nb_in); i++) {
         uint64_t h = p->in[i]->nb_frames_hint;
         if (!h) {
             n = 0;
@@ -655,7 +628,6 @@ int main(int argc, char **argv)
     int status = EXIT_SETUP_ERROR;
     double fps = NAN;
     FILE *no_log = NULL; /* stdout is a terminal and no -o: the log goes nowhere */
-    struct time_check time_check;
 
     if (argc >= 2 && !strcmp(argv[1], "merge"))
         return merge_main(argc, argv);
@@ -665,7 +637,6 @@ int main(int argc, char **argv)
     memset(inputs, 0, sizeof(inputs));
     memset(&run, 0, sizeof(run));
     memset(&pairing, 0, sizeof(pairing));
-    memset(&time_check, 0, sizeof(time_check));
     for (int i = 0; i < 1 + GPUSSIM_MAX_DISTORTED; i++)
         in[i] = &inputs[i];
 
@@ -706,11 +677,6 @@ int main(int argc, char **argv)
      * opened, so that an input without a frame to score is a setup error
      * that leaves the output untouched */
     cli_pairing_init(&pairing, in, nb_in, o.repeat_last, &stop_signal);
-    /* (--sync-window serves buffered frames, whose times are not kept) */
-    time_check.active = in[0]->kind == CLI_INPUT_AV && in[0]->frame_rate > 0 && !o.sync_window &&
-                        !by_time(&o, in, nb_in);
-    for (int i = 1; i < nb_in; i++)
-        time_check.active &= in[i]->kind == CLI_INPUT_AV;
     char what[64];
     snprintf(what, sizeof(what), "--skip-ref %llu", (unsigned long long)o.skip_ref);
     if (cli_pairing_drop(&pairing, 0, o.skip_ref, what) < 0)
@@ -723,16 +689,15 @@ int main(int argc, char **argv)
         goto fail;
     /* from the first pair on, a decoded pair is paired by time (the drops
      * before it counted frames) */
-    if (by_time(&o, in, nb_in))
-        cli_av_follow(in[0], in[1]);
+    for (int i = 0; i < nb_in && by_time(&o, in, nb_in); i++)
+        if (i != 1)
+            cli_av_follow(in[i], in[1], i > 1);
     for (uint64_t i = 0; i <= o.skip; i++) {
         ret = cli_pairing_next(&pairing);
         if (ret < 0)
             goto fail;
-        if (ret > 0) {
-            check_pair_times(&time_check, &pairing, i);
+        if (ret > 0)
             continue;
-        }
         if (o.skip) {
             cli_error("--skip %llu: the inputs hold only %llu frames", (unsigned long long)o.skip,
                       (unsigned long long)i);
@@ -802,8 +767,6 @@ int main(int argc, char **argv)
         }
         if (stop_signal) /* a whole pair read, but the run is over */
             break;
-        if (index)
-            check_pair_times(&time_check, &pairing, o.skip + index);
         if (submit_pair(&run, &ref_pic, dis_ptr, nb_in - 1, index, in[1]->frame_time) < 0) {
             status = EXIT_SCORING_ERROR;
             break;

@@ -51,10 +51,11 @@ int cli_av_read_frame(struct cli_input *in)
     return cli_av_open(in);
 }
 
-int cli_av_follow(struct cli_input *in, struct cli_input *leader)
+int cli_av_follow(struct cli_input *in, struct cli_input *leader, int after_leader)
 {
     (void)in;
     (void)leader;
+    (void)after_leader;
     return -1;
 }
 
@@ -107,9 +108,11 @@ struct cli_av_reader {
     int64_t next_us, cur_us, next_dur_us, cur_dur_us;
     int64_t interval_us; /* between the last two frames decoded; 0 unknown */
     int64_t nb_decoded;
-    /* cli_av_follow(): this input's frames are picked by the leader's time */
+    int ended; /* the last read found no frame */
+    /* cli_av_follow(): this input's frames are picked by the leader's time;
+     * after_leader: read after the leader's frame of the same pair */
     struct cli_input *leader;
-    int follow_started;
+    int after_leader, follow_started;
     int64_t base_us, leader_base_us;
 };
 
@@ -558,8 +561,10 @@ static int read_next(struct cli_input *in)
     } else {
         av_frame_unref(r->frame);
         ret = decode_next(in);
-        if (ret <= 0)
+        if (ret <= 0) {
+            r->ended = !ret;
             return ret;
+        }
     }
     AVFrame *f = r->frame;
     r->cur_us = r->next_us;
@@ -593,12 +598,27 @@ static int read_next(struct cli_input *in)
  * frame, it has ended. When the leader has ended, a frame past what the
  * leader's last frame covered is served as the next one (the pairing then
  * says this input has more), else the end. */
+/* The time of the leader's frame of this pair: its next one (peeked) for an
+ * input read before it, the one it just gave for one read after it.
+ * 1, 0 the leader has ended, -1 error. */
+static int leader_time(struct cli_input *in, int64_t *t)
+{
+    const struct cli_av_reader *r = in->av;
+    const struct cli_av_reader *l = r->leader->av;
+    if (!r->after_leader)
+        return peek_time(r->leader, t);
+    if (l->ended || !l->nb_decoded)
+        return 0;
+    *t = l->cur_us;
+    return 1;
+}
+
 static int follow_leader(struct cli_input *in)
 {
     struct cli_av_reader *r = in->av;
     struct cli_input *leader = r->leader;
     int64_t tl, tn;
-    int ret = peek_time(leader, &tl);
+    int ret = leader_time(in, &tl);
     if (ret < 0)
         return av_input_error(in, "%s", leader->err);
     if (!r->follow_started) {
@@ -642,11 +662,12 @@ static int follow_leader(struct cli_input *in)
     return 1;
 }
 
-int cli_av_follow(struct cli_input *in, struct cli_input *leader)
+int cli_av_follow(struct cli_input *in, struct cli_input *leader, int after_leader)
 {
     if (in->kind != CLI_INPUT_AV || leader->kind != CLI_INPUT_AV)
         return -1;
     in->av->leader = leader;
+    in->av->after_leader = after_leader;
     return 0;
 }
 

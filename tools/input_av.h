@@ -46,12 +46,13 @@ int cli_av_set_output(struct cli_input *in, const struct cli_video_format *fmt);
 int cli_av_read_frame(struct cli_input *in);
 
 /** Pairs in's frames with leader's by time, as the FFmpeg filter does: from
- *  the next read on, each cli_input_read_frame() of in (read before the
- *  leader's) gives in's frame nearest to the leader's next frame on their
- *  timelines (each from its own first frame from here), repeating or passing
- *  over frames; 0 once in ends before that frame. Both inputs decoded.
- *  @return 0, -1 when one is not decoded. */
-int cli_av_follow(struct cli_input *in, struct cli_input *leader);
+ *  the next read on, each cli_input_read_frame() of in gives in's frame
+ *  nearest to the leader's frame of the same pair on their timelines (each
+ *  from its own first frame from here), repeating or passing over frames;
+ *  0 once in ends before that frame. after_leader: in is read after the
+ *  leader in each pair (else before: the leader's next frame is decoded
+ *  ahead). Both inputs decoded. @return 0, -1 when one is not decoded. */
+int cli_av_follow(struct cli_input *in, struct cli_input *leader, int after_leader);
 
 void cli_av_close(struct cli_input *in);
 
