@@ -730,12 +730,14 @@ int main(int argc, char **argv)
         wp.file = stdout;
     }
     wp.format = o.format;
-    /* decoded inputs carry timestamps: the distorted frame's, as the
-     * filter's log (JSON; the CSV keeps its columns) */
-    wp.timestamps = o.format == GPUSSIM_LOG_FORMAT_JSON && in[1]->kind == CLI_INPUT_AV && !o.sync_window;
     wp.first_frame = (int64_t)o.skip;
     wp.sync_offsets = pairing.has_sync ? pairing.sync_offset : NULL;
     wp.log_cb = cli_log_callback;
+    /* decoded inputs: each JSON frame carries the distorted frame's time, as
+     * the filter's log does (with --sync-window, buffered frames' times are
+     * not kept) */
+    if (o.format == GPUSSIM_LOG_FORMAT_JSON && in[1]->kind == CLI_INPUT_AV && !o.sync_window)
+        wp.timestamps = 1;
     if (gpussim_log_open(&run.out, run.ctx, &wp) < 0)
         goto fail; /* the library named the file and the reason */
 

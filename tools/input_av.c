@@ -590,14 +590,6 @@ static int read_next(struct cli_input *in)
     return 1;
 }
 
-/* The filter's pairing (vf_gpussim.c, "pairing": align=start): each input's
- * time counts from its own first paired frame, and the leader's next frame
- * (at t) takes this input's frame nearest to t (ties: the earlier one),
- * which may be the one already in buf (a repeated frame) or one after
- * frames passed over. Past this input's last frame by more than half a
- * frame, it has ended. When the leader has ended, a frame past what the
- * leader's last frame covered is served as the next one (the pairing then
- * says this input has more), else the end. */
 /* The time of the leader's frame of this pair: its next one (peeked) for an
  * input read before it, the one it just gave for one read after it.
  * 1, 0 the leader has ended, -1 error. */
@@ -613,6 +605,14 @@ static int leader_time(struct cli_input *in, int64_t *t)
     return 1;
 }
 
+/* The filter's pairing (vf_gpussim.c, "pairing": align=start): each input's
+ * time counts from its own first paired frame, and the leader's frame of
+ * the pair (at t) takes this input's frame nearest to t (ties: the earlier one),
+ * which may be the one already in buf (a repeated frame) or one after
+ * frames passed over. Past this input's last frame by more than half a
+ * frame, it has ended. When the leader has ended, a frame past what the
+ * leader's last frame covered is served as the next one (the pairing then
+ * says this input has more), else the end. */
 static int follow_leader(struct cli_input *in)
 {
     struct cli_av_reader *r = in->av;

@@ -15,7 +15,8 @@
  * copied to planar: the same samples); any other is converted with
  * libswscale, and the input's `note` says so. A decoded frame is copied into
  * in->buf, like the raw and y4m readers' frames, so the pairing and the
- * pipeline treat every input alike.
+ * pipeline treat every input alike; cli_av_follow() makes an input's reads
+ * pick frames by time, as the filter pairs them.
  */
 #ifndef GPUSSIM_TOOLS_INPUT_AV_H
 #define GPUSSIM_TOOLS_INPUT_AV_H
