@@ -151,8 +151,9 @@ ok "  ... the table on stderr" $CHECK table "$TMP/err" "$TMP/out"
 
 "$CLI" -r "$REF" -d "$DIS" $RAW $FEAT --csv 2>"$TMP/err" | cat >"$TMP/out"
 rc=$?
-if head -n 1 "$TMP/out" | grep -q '^Frame,' && [ "$(wc -l <"$TMP/out")" -ge 4 ] && ! grep -q 'gpussim\|mean' "$TMP/out"; then
-    pass "--csv into a pipe: only CSV rows in the pipe"
+if head -n 1 "$TMP/out" | grep -q '^Frame,' && [ "$(wc -l <"$TMP/out")" -ge 4 ] &&
+    ! grep -q "^gpussim: \|^  metric \|$(printf '\r')" "$TMP/out" && $CHECK table "$TMP/err" "$TMP/o.json"; then
+    pass "--csv into a pipe: only CSV in the pipe, the table on stderr"
 else failed "--csv into a pipe: $(head -c 200 "$TMP/out")"; fi
 
 run -r "$REF" -d "$DIS" $RAW $FEAT -q -o "$TMP/q.json"

@@ -769,7 +769,9 @@ int main(int argc, char **argv)
         }
         if (stop_signal) /* a whole pair read, but the run is over */
             break;
-        if (submit_pair(&run, &ref_pic, dis_ptr, nb_in - 1, index, in[1]->frame_time) < 0) {
+        /* the distorted frame's time: decoded inputs only (others have none) */
+        const double time = in[1]->kind == CLI_INPUT_AV ? in[1]->frame_time : NAN;
+        if (submit_pair(&run, &ref_pic, dis_ptr, nb_in - 1, index, time) < 0) {
             status = EXIT_SCORING_ERROR;
             break;
         }
