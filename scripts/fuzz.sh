@@ -35,8 +35,8 @@ lib=$(awk '/^libgpussim_la_SOURCES = /{on = 1; next} on && /^[^[:space:]]/{on = 
 [ -n "$lib" ] || { echo "fuzz: no library sources found in Makefile.am" >&2; exit 1; }
 declare -A extra=(
     [api]="tests/naive_ref.c"
-    [input]="tools/input.c tools/cli_msg.c"
-    [options]="tools/options.c tools/cli_msg.c"
+    [input]="tools/input.c tools/cli_msg.c tools/input_av.c tools/terminal.c"
+    [options]="tools/options.c tools/cli_msg.c tools/input_av.c tools/terminal.c"
     [pool]=""
     [log]=""
 )

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cli_msg.h"
+#include "terminal.h"
 
 void (*cli_msg_sink)(const char *level, const char *msg);
 
@@ -20,7 +21,9 @@ void cli_msg(const char *level, const char *fmt, ...)
         return;
     }
     /* one fprintf per message: stderr is locked per call, so lines from the
-     * library's worker threads never interleave with ours */
+     * library's worker threads never interleave with ours; a progress line
+     * on the terminal is erased first (drawn again at its next update) */
+    cli_progress_erase();
     fprintf(stderr, "gpussim: %s: %s\n", level, msg);
 }
 

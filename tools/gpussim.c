@@ -5,8 +5,10 @@
  * float_ssim, float_ms_ssim, float_ansnr/float_anpsnr and integer ssim,
  * on the CPU or a GPU, and print libvmaf-layout JSON or CSV.
  *
- * Flow: parse options, open both inputs (raw or y4m) and check they share
- * one format, create the library context (features, options and the default
+ * Flow: parse options, open the inputs (raw, y4m, or any file FFmpeg's
+ * libraries decode when the tool is built with them: tools/input_av.c, with
+ * --scale and the reference's format applied to the decoded ones) and check
+ * they share one format, create the library context (features, options and the default
  * rule are the library's), form the pairs (tools/pairing.c: per-input
  * skips, the sync offset, --skip, and the first pair read before the log is
  * opened, so that nothing to score leaves the output untouched), open the
@@ -14,7 +16,10 @@
  * workers compute, collect results in order and write each frame (flushed)
  * as it completes. Whatever goes wrong after scoring began, and on
  * SIGINT/SIGTERM, the frames scored so far are in the output, which is then
- * closed properly (pooled statistics) before the non-zero exit.
+ * closed properly (pooled statistics) before the non-zero exit. A person
+ * sees a progress line (stderr on a terminal) and the pooled table at the
+ * end (tools/terminal.c); the log goes to -o or stdout, never to a terminal
+ * unless asked for (-o -).
  *
  * `gpussim merge` merges chunk logs through gpussim_log_merge(); `gpussim
  * plot` draws logs (tools/plot.c).
@@ -36,9 +41,11 @@
 
 #include "cli_msg.h"
 #include "input.h"
+#include "input_av.h"
 #include "options.h"
 #include "pairing.h"
 #include "plot.h"
+#include "terminal.h"
 
 /* exit statuses (documented in docs/cli.md, "Exit status"; a stop signal gives 128 + its number) */
 #define EXIT_SCORING_ERROR 1 /* failed after scoring began; output has the frames before it */
@@ -88,9 +95,14 @@ static int resolve_format(const struct options *o, struct cli_input **in, int nb
         fmt[i] = in[i]->has_format ? &in[i]->fmt : nb_opts == 4 ? &opt_fmt : &y4m->fmt;
     for (int i = 1; i < nb_in; i++)
         if (!cli_format_equal(fmt[0], fmt[i])) {
-            cli_error("the inputs differ in format: reference %s is %s, distorted %s is %s", in[0]->path,
+            const int sized = fmt[0]->width != fmt[i]->width || fmt[0]->height != fmt[i]->height;
+            cli_error("the inputs differ in format: reference %s is %s, distorted %s is %s%s", in[0]->path,
                       cli_format_describe(fmt[0], a, sizeof(a)), in[i]->path,
-                      cli_format_describe(fmt[i], b, sizeof(b)));
+                      cli_format_describe(fmt[i], b, sizeof(b)),
+                      !sized ? ""
+                      : cli_av_available() && (in[i]->kind == CLI_INPUT_AV || in[0]->kind == CLI_INPUT_AV)
+                          ? " (--scale auto scales a decoded input to the reference's size)"
+                          : "");
             return -1;
         }
     *out = *fmt[0];
@@ -175,6 +187,8 @@ static int refuse_compressed(struct cli_input **in, int nb_in)
         fprintf(stderr, "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe - | gpussim -r - -d %s\n", rp, dp);
     else
         fprintf(stderr, "    ffmpeg -i %s -strict -1 -f yuv4mpegpipe - | gpussim -r %s -d -\n", dp, rp);
+    fprintf(stderr, "gpussim reads such files itself when built with FFmpeg's libraries: run 'make "
+                    "ffmpeg' in the build folder (gpussim --version says which it has)\n");
     return -1;
 }
 
@@ -218,6 +232,138 @@ static int refuse_output_is_input(const char *out_path, struct cli_input **in, i
     return 0;
 }
 
+/* ---- inputs decoded with FFmpeg's libraries -------------------------------------- */
+
+/* Compressed inputs are decoded with FFmpeg's libraries when the tool has
+ * them (audio files stay refused: no video). Without them they stay marked
+ * compressed and refuse_compressed() explains. */
+static int open_decoded(struct cli_input **in, int nb_in)
+{
+    for (int i = 0; i < nb_in && cli_av_available(); i++) {
+        struct cli_input *c = in[i];
+        if (!c->compressed || c->compressed_class == CLI_COMPRESSED_AUDIO)
+            continue;
+        if (cli_av_open(c) < 0) {
+            char what[96];
+            cli_error("%s is %s: %s", c->path, compressed_what(c, what, sizeof(what)), c->err);
+            return -1;
+        }
+        c->compressed = NULL;
+    }
+    return 0;
+}
+
+/* --scale and the reference's format for the decoded inputs: --scale WxH
+ * scales every input of another size to WxH, --scale auto the distorted
+ * ones to the reference's size (a y4m file of another size is then read
+ * through FFmpeg's libraries too); a decoded distorted input of another
+ * depth or chroma than the reference is converted to the reference's.
+ * Each change is a note (unless quiet). */
+static int adapt_decoded(const struct options *o, struct cli_input **in, int nb_in)
+{
+    struct cli_video_format ref = in[0]->fmt;
+    const int have_ref = in[0]->has_format;
+    int tw = o->scale_width, th = o->scale_height;
+    if ((o->scale_auto || o->scale_width) && !cli_av_available()) {
+        cli_error("--scale needs FFmpeg's libraries, which this gpussim was built without: run 'make "
+                  "ffmpeg' in the build folder");
+        return -1;
+    }
+    if (o->scale_auto) {
+        if (!have_ref && !(o->width && o->height)) {
+            cli_error("--scale auto: the reference's size is not known (give -w and -h for a raw "
+                      "reference)");
+            return -1;
+        }
+        tw = have_ref ? ref.width : o->width;
+        th = have_ref ? ref.height : o->height;
+    }
+    for (int i = 0; i < nb_in; i++) {
+        struct cli_input *c = in[i];
+        const int scaled = tw && (i > 0 || !o->scale_auto);
+        if (scaled && c->kind == CLI_INPUT_Y4M && (c->fmt.width != tw || c->fmt.height != th)) {
+            if (!c->is_regular) {
+                cli_error("--scale: %s is %dx%d y4m from a pipe, which gpussim cannot scale (give "
+                          "it as a file, or scale it with FFmpeg)",
+                          c->path, c->fmt.width, c->fmt.height);
+                return -1;
+            }
+            if (cli_av_open(c) < 0) {
+                cli_error("%s: %s", c->path, c->err);
+                return -1;
+            }
+        }
+        if (c->kind != CLI_INPUT_AV)
+            continue;
+        struct cli_video_format t = c->fmt;
+        if (scaled) {
+            t.width = tw;
+            t.height = th;
+        }
+        if (i > 0 && have_ref) {
+            t.chroma = ref.chroma;
+            t.bit_depth = ref.bit_depth;
+        }
+        if (cli_av_set_output(c, &t) < 0) {
+            cli_error("%s", c->err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Decoded inputs are paired by time as the filter pairs them
+ * (cli_av_follow(): the first distorted input leads, as the filter's input
+ * 0); with --sync-window (an offset in frames) by index, which is the
+ * filter's pairing when their frame rates agree: at different rates the
+ * pairs would drift apart. */
+static int by_time(const struct options *o, struct cli_input **in, int nb_in)
+{
+    int all = !o->sync_window;
+    for (int i = 0; i < nb_in; i++)
+        all &= in[i]->kind == CLI_INPUT_AV;
+    return all;
+}
+
+static int check_frame_rates(struct cli_input **in, int nb_in)
+{
+    for (int i = 1; i < nb_in; i++) {
+        const double r0 = in[0]->frame_rate, ri = in[i]->frame_rate;
+        if (in[0]->kind != CLI_INPUT_AV || in[i]->kind != CLI_INPUT_AV || r0 <= 0 || ri <= 0 ||
+            fabs(r0 - ri) <= 1e-3 * r0)
+            continue;
+        cli_error("the reference %s is %.6g fps, %s %.6g fps: with --sync-window frame i is paired "
+                  "with frame i (plus the offset), which at different rates pairs frames that do not "
+                  "show the same moment; convert it to the reference's rate first (ffmpeg -i %s -vf "
+                  "fps=%.6g ...), or leave out --sync-window: frames are then paired by time",
+                  in[0]->path, r0, in[i]->path, ri, in[i]->path, r0);
+        return -1;
+    }
+    return 0;
+}
+
+/* Pairs the run is expected to score, for the progress line: the inputs'
+ * known lengths less what was dropped before pairing, --skip and --frames;
+ * 0 unknown. */
+static uint64_t expected_pairs(const struct options *o, const struct cli_pairing *p)
+{
+    uint64_t n = 0;
+    /* paired by time: one pair per frame of the first distorted input */
+    for (int i = by_time(o, p->in, p->nb_in) ? 1 : 0; i < (by_time(o, p->in, p->nb_in) ? 2 : p->nb_in); i++) {
+        uint64_t h = p->in[i]->nb_frames_hint;
+        if (!h) {
+            n = 0;
+            break;
+        }
+        h = h > p->skipped[i] ? h - p->skipped[i] : 0;
+        n = !n ? h : o->repeat_last ? (h > n ? h : n) : (h < n ? h : n);
+    }
+    n = n > o->skip ? n - o->skip : 0;
+    if (o->frames && (!n || o->frames < n))
+        n = o->frames;
+    return n;
+}
+
 /* ---- the scoring pipeline ------------------------------------------------------- */
 
 /* SIGINT/SIGTERM: stop reading, finish the frames in flight, write a
@@ -250,6 +396,9 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* frames in flight whose timestamps wait for their results (a ring) */
+#define TIME_RING 256
+
 /* frames listed per score in the NaN warning */
 #define NAN_FRAMES_LISTED 8
 
@@ -263,8 +412,9 @@ struct run {
     int failed;           /* a frame failed in the library, or the log: stop and report */
     uint64_t good_frames; /* frames before the first failed one */
     uint64_t (*nan_frames)[NAN_FRAMES_LISTED]; /* per score: the first NaN frames */
-    int progress;
-    double start, last_progress;
+    struct cli_progress progress;
+    double start;
+    double times[TIME_RING]; /* frame i's timestamp at times[i % TIME_RING] (decoded inputs) */
 };
 
 /* Collects one result and writes it. @return 1, 0 nothing ready, -1 failure */
@@ -293,7 +443,7 @@ static int collect_one(struct run *run, int wait)
                 run->nan_frames[c][n] = run->written;
         }
     /* the library's writer flushes the frame and names a write error */
-    if (gpussim_log_write_frame(run->out, res.values, NAN) < 0) {
+    if (gpussim_log_write_frame(run->out, res.values, run->times[run->written % TIME_RING]) < 0) {
         run->good_frames = run->written;
         run->failed = 2;
         return -1;
@@ -302,25 +452,16 @@ static int collect_one(struct run *run, int wait)
     return 1;
 }
 
-static void show_progress(struct run *run, int final)
-{
-    if (!run->progress)
-        return;
-    const double t = now_seconds();
-    if (!final && t - run->last_progress < 0.5)
-        return;
-    run->last_progress = t;
-    const uint64_t n = run->written;
-    const double el = t - run->start;
-    fprintf(stderr, "\rgpussim: %llu frames, %.1f fps   %s", (unsigned long long)n, el > 0 ? (double)n / el : 0.0,
-            final ? "\n" : "");
-}
-
 /* Submits the pair in the input buffers; when the context has max_in_flight
  * frames pending, its oldest result is collected first. */
 static int submit_pair(struct run *run, const struct gpussim_picture *ref,
-                       const struct gpussim_picture *const *dis, int nb_dis, uint64_t index)
+                       const struct gpussim_picture *const *dis, int nb_dis, uint64_t index, double time)
 {
+    /* room in the timestamp ring */
+    while (run->submitted - run->collected >= TIME_RING)
+        if (collect_one(run, 1) < 0)
+            return -1;
+    run->times[run->submitted % TIME_RING] = time;
     for (;;) {
         const int64_t ret = gpussim_submit_multi(run->ctx, ref, dis, nb_dis);
         if (ret >= 0)
@@ -342,7 +483,7 @@ static int submit_pair(struct run *run, const struct gpussim_picture *ref,
         if (ret == 0)
             break;
     }
-    show_progress(run, 0);
+    cli_progress_update(&run->progress, run->written);
     return 0;
 }
 
@@ -508,6 +649,7 @@ int main(int argc, char **argv)
     struct cli_pairing pairing;
     int status = EXIT_SETUP_ERROR;
     double fps = NAN;
+    FILE *no_log = NULL; /* stdout is a terminal and no -o: the log goes nowhere */
 
     if (argc >= 2 && !strcmp(argv[1], "merge"))
         return merge_main(argc, argv);
@@ -532,9 +674,14 @@ int main(int argc, char **argv)
         }
     for (int i = 0; o.force_raw && i < nb_in; i++)
         in[i]->compressed = NULL;
-    if (refuse_compressed(in, nb_in) < 0 || refuse_shared_stream(in, nb_in) < 0 ||
-        refuse_output_is_input(o.out_path, in, nb_in) < 0)
+    if (refuse_shared_stream(in, nb_in) < 0 || refuse_output_is_input(o.out_path, in, nb_in) < 0 ||
+        open_decoded(in, nb_in) < 0 || refuse_compressed(in, nb_in) < 0)
         goto fail;
+    if (adapt_decoded(&o, in, nb_in) < 0 || (!by_time(&o, in, nb_in) && check_frame_rates(in, nb_in) < 0))
+        goto fail;
+    for (int i = 0; i < nb_in && !o.quiet; i++)
+        if (in[i]->note[0])
+            cli_msg("note", "%s", in[i]->note);
     if (resolve_format(&o, in, nb_in, &fmt) < 0)
         goto fail;
     for (int i = 0; i < nb_in; i++)
@@ -562,6 +709,11 @@ int main(int argc, char **argv)
             goto fail;
     if (o.sync_window && cli_pairing_sync(&pairing, &fmt, o.sync_window, o.quiet, o.verbose) < 0)
         goto fail;
+    /* from the first pair on, a decoded pair is paired by time (the drops
+     * before it counted frames) */
+    for (int i = 0; i < nb_in && by_time(&o, in, nb_in); i++)
+        if (i != 1)
+            cli_av_follow(in[i], in[1], i > 1);
     for (uint64_t i = 0; i <= o.skip; i++) {
         ret = cli_pairing_next(&pairing);
         if (ret < 0)
@@ -585,10 +737,20 @@ int main(int argc, char **argv)
     /* the output before any frame is scored: an unwritable path is a setup error */
     struct gpussim_log_writer_params wp;
     memset(&wp, 0, sizeof(wp));
-    if (o.out_path && strcmp(o.out_path, "-"))
+    if (o.out_path && strcmp(o.out_path, "-")) {
         wp.path = o.out_path;
-    else
+    } else if (!o.out_path && isatty(STDOUT_FILENO)) {
+        /* a log is for programs: on a terminal a person gets the table;
+         * the writer still pools the scores for it */
+        no_log = fopen("/dev/null", "w");
+        if (!no_log) {
+            cli_error("cannot open /dev/null: %s", strerror(errno));
+            goto fail;
+        }
+        wp.file = no_log;
+    } else {
         wp.file = stdout;
+    }
     wp.format = o.format;
     /* the CSV's timestamp column: empty cells while the frame rate is unknown */
     wp.timestamps = o.format == GPUSSIM_LOG_FORMAT_CSV;
@@ -597,14 +759,21 @@ int main(int argc, char **argv)
     wp.first_frame = (int64_t)o.skip;
     wp.sync_offsets = pairing.has_sync ? pairing.sync_offset : NULL;
     wp.log_cb = cli_log_callback;
+    /* decoded inputs: each JSON frame carries the distorted frame's time, as
+     * the filter's log does (with --sync-window, buffered frames' times are
+     * not kept) */
+    if (o.format == GPUSSIM_LOG_FORMAT_JSON && in[1]->kind == CLI_INPUT_AV && !o.sync_window)
+        wp.timestamps = 1;
     if (gpussim_log_open(&run.out, run.ctx, &wp) < 0)
         goto fail; /* the library named the file and the reason */
 
     /* scoring has begun: from here on every exit leaves the frames scored */
     status = EXIT_SUCCESS;
     install_stop_handlers();
-    run.progress = !o.quiet && isatty(STDERR_FILENO);
-    run.start = run.last_progress = now_seconds();
+    run.start = now_seconds();
+    cli_progress_start(&run.progress, !o.quiet && isatty(STDERR_FILENO), expected_pairs(&o, &pairing));
+    for (int i = 0; i < TIME_RING; i++)
+        run.times[i] = NAN;
 
     struct gpussim_picture ref_pic, dis_pic[GPUSSIM_MAX_DISTORTED];
     const struct gpussim_picture *dis_ptr[GPUSSIM_MAX_DISTORTED];
@@ -626,7 +795,9 @@ int main(int argc, char **argv)
         }
         if (stop_signal) /* a whole pair read, but the run is over */
             break;
-        if (submit_pair(&run, &ref_pic, dis_ptr, nb_in - 1, index) < 0) {
+        /* the distorted frame's time: decoded inputs only (others have none) */
+        const double time = in[1]->kind == CLI_INPUT_AV ? in[1]->frame_time : NAN;
+        if (submit_pair(&run, &ref_pic, dis_ptr, nb_in - 1, index, time) < 0) {
             status = EXIT_SCORING_ERROR;
             break;
         }
@@ -651,12 +822,20 @@ int main(int argc, char **argv)
     } else if (cli_pairing_report_end(&pairing, nb_frames, o.strict_length)) {
         status = EXIT_SCORING_ERROR; /* --strict-length, the inputs differ in length: named above */
     }
-    show_progress(&run, 1);
+    cli_progress_end(&run.progress);
     warn_nan_scores(&run);
+    if (!o.quiet)
+        cli_print_table(stderr, run.out, run.names, run.nb_names, o.nb_dis, o.dis_paths,
+                        gpussim_backend_name(run.ctx), elapsed);
+    if (no_log)
+        cli_msg("note", "no log written: stdout is a terminal (-o FILE writes the log to FILE, "
+                "-o - to stdout anyway)");
 
 fail:
     if (run.out && gpussim_log_close(&run.out, fps) < 0 && status == EXIT_SUCCESS)
         status = EXIT_SCORING_ERROR;
+    if (no_log)
+        fclose(no_log);
     gpussim_destroy(&run.ctx);
     free(run.nan_frames);
     cli_pairing_free(&pairing);

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "input.h"
+#include "input_av.h"
 
 #define Y4M_SIGNATURE "YUV4MPEG2 "
 #define Y4M_SIGNATURE_LEN 10
@@ -438,12 +439,13 @@ int cli_input_start(struct cli_input *in, const struct cli_video_format *fmt)
      * buffer is allocated, so a few bytes of header never reserve gigabytes.
      * (From a pipe, the buffer's pages are only touched as data arrives; a
      * failed allocation is an error naming the size.) */
-    if (in->is_regular) {
+    if (in->kind != CLI_INPUT_AV && in->is_regular) {
         const long pos = ftell(in->f);
         const uint64_t used = pos < 0 ? 0 : (uint64_t)pos - (in->prefix_len - in->prefix_pos);
         const uint64_t avail = in->file_size > used ? in->file_size - used : 0;
         const uint64_t need = in->frame_size + (in->kind == CLI_INPUT_Y4M ? 6 : 0); /* "FRAME\n" */
         char desc[64];
+        in->nb_frames_hint = avail / need;
         if (avail > 0 && avail < need)
             return input_error(in,
                                "%s: truncated input: its %llu bytes%s cannot hold one %s frame "
@@ -535,6 +537,8 @@ static int read_frame_header(struct cli_input *in)
 
 int cli_input_read_frame(struct cli_input *in)
 {
+    if (in->kind == CLI_INPUT_AV)
+        return cli_av_read_frame(in);
     if (in->kind == CLI_INPUT_Y4M) {
         const int ret = read_frame_header(in);
         if (ret <= 0)
@@ -574,6 +578,7 @@ void cli_input_picture(const struct cli_input *in, struct gpussim_picture *pic)
 
 void cli_input_close(struct cli_input *in)
 {
+    cli_av_close(in);
     if (in->f && in->f != stdin)
         fclose(in->f);
     in->f = NULL;

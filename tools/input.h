@@ -32,7 +32,10 @@ struct cli_video_format {
 enum cli_input_kind {
     CLI_INPUT_RAW = 0,
     CLI_INPUT_Y4M,
+    CLI_INPUT_AV, /**< decoded with FFmpeg's libraries (input_av.h) */
 };
+
+struct cli_av_reader;
 
 struct cli_input {
     const char *path; /**< as given, for messages */
@@ -56,6 +59,19 @@ struct cli_input {
     uint64_t file_size; /**< regular files only */
     /** a warning for the caller to print (raw file size not a whole number of frames) */
     char warning[320];
+    /** a note for the caller to print unless quiet (a decoded input converted or scaled) */
+    char note[320];
+
+    /** frames in the input as far as known before reading it (a raw or y4m
+     *  file's size, a container's frame count or duration), 0 unknown; for
+     *  the progress line's percentage only */
+    uint64_t nb_frames_hint;
+    /** CLI_INPUT_AV: the decoder, the stream's frame rate (0 unknown), and
+     *  the time of the frame in buf on FFmpeg's timeline (seconds from the
+     *  file's start, as ffmpeg without -copyts: the filter's timestamps) */
+    struct cli_av_reader *av;
+    double frame_rate;
+    double frame_time;
 
     /* bytes read while sniffing the file type, replayed before the file */
 #define CLI_SNIFF_LEN 1024 /* an MPEG-TS sync byte every 188 bytes: 5 packets */

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "cli_msg.h"
+#include "input_av.h"
 #include "options.h"
 
 static int parse_int(const char *s, long min, long max, int *out)
@@ -56,9 +57,11 @@ static void usage(FILE *f)
     fputs("usage: gpussim -r REF -d DIS [options]\n"
           "\n"
           "Scores DIS against REF with libvmaf's SSIM-family metrics (bit-identical values).\n"
-          "Inputs are .y4m (format from the header) or raw planar YUV (needs -w -h -p -b);\n"
-          "'-' reads one of them from stdin. Compressed video goes through FFmpeg:\n"
-          "  ffmpeg -i dis.mp4 -strict -1 -f yuv4mpegpipe - | gpussim -r ref.y4m -d -\n"
+          "Inputs are .y4m (format from the header), raw planar YUV (needs -w -h -p -b),\n"
+          "or, when built with FFmpeg's libraries (make ffmpeg; gpussim --version says so),\n"
+          "any file FFmpeg decodes (MP4, MKV, WebM, TS...: its first video stream; such\n"
+          "inputs are paired by time, as the FFmpeg filter pairs them, unless\n"
+          "--sync-window); '-' reads one of them from stdin.\n"
           "\n"
           "  -r, --reference FILE    reference video\n"
           "  -d, --distorted FILE    distorted video; repeat (up to 16) to score several\n"
@@ -67,6 +70,9 @@ static void usage(FILE *f)
           "  -h, --height N          raw input height\n"
           "  -p, --pixel-format F    raw chroma: 420, 422, 444 or 400 (gray)\n"
           "  -b, --bitdepth N        raw bit depth: 8, 10, 12 or 16 (>8: 16-bit little-endian)\n"
+          "      --scale WxH|auto    scale decoded inputs of another size to WxH; auto: the\n"
+          "                          distorted ones to the reference's size (bicubic, as\n"
+          "                          FFmpeg's scale filter with flags=bicubic)\n"
           "      --feature NAME[=opt=val[:opt=val...]]\n"
           "                          float_ssim (scale, enable_lcs, enable_db, clip_db),\n"
           "                          float_ms_ssim|ms_ssim (enable_lcs, enable_db, clip_db),\n"
@@ -97,10 +103,11 @@ static void usage(FILE *f)
           "      --strict-length     when one input ends first, end there with an error\n"
           "                          (exit 1, the frames scored kept): for QC pipelines\n"
           "      --force-raw         read inputs without a y4m signature as raw YUV even if\n"
-          "                          they start like a container, image or audio file\n"
-          "  -o, --output FILE       write scores to FILE instead of stdout (as frames\n"
-          "                          complete); never one of the inputs\n"
-          "  -q, --quiet             no progress, library messages only for warnings and errors\n"
+          "                          they start like a container, image or audio file\n"          "  -o, --output FILE       write the log to FILE (as frames complete); never one\n"
+          "                          of the inputs. '-o -' or none: stdout, unless stdout\n"
+          "                          is a terminal (no -o: the table alone, no log)\n"
+          "  -q, --quiet             no progress line or table; library messages only for\n"
+          "                          warnings and errors\n"
           "  -v, --verbose           more library messages\n"
           "      --help, --version\n"
           "\n"
@@ -151,6 +158,7 @@ enum {
     OPT_SHORTEST,
     OPT_STRICT_LENGTH,
     OPT_FORCE_RAW,
+    OPT_SCALE,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -186,6 +194,7 @@ int cli_parse_options(int argc, char **argv, struct options *o)
         { "shortest", no_argument, NULL, OPT_SHORTEST },
         { "strict-length", no_argument, NULL, OPT_STRICT_LENGTH },
         { "force-raw", no_argument, NULL, OPT_FORCE_RAW },
+        { "scale", required_argument, NULL, OPT_SCALE },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
         { NULL, 0, NULL, 0 },
@@ -297,6 +306,24 @@ int cli_parse_options(int argc, char **argv, struct options *o)
         case OPT_SHORTEST: o->shortest = 1; break;
         case OPT_STRICT_LENGTH: o->strict_length = 1; break;
         case OPT_FORCE_RAW: o->force_raw = 1; break;
+        case OPT_SCALE: {
+            char *end;
+            long w = 0, h = 0;
+            if (!strcmp(optarg, "auto")) {
+                o->scale_auto = 1;
+                break;
+            }
+            w = strtol(optarg, &end, 10);
+            if (end != optarg && *end == 'x')
+                h = strtol(end + 1, &end, 10);
+            if (*end || w < 1 || w > 32768 || h < 1 || h > 32768) {
+                cli_error("--scale: expected WIDTHxHEIGHT (1..32768 each) or auto, got '%s'", optarg);
+                return -1;
+            }
+            o->scale_width = (int)w;
+            o->scale_height = (int)h;
+            break;
+        }
         case OPT_DEVICE:
             if (parse_int(optarg, 0, 1024, &o->device) < 0) {
                 cli_error("--device: expected a device index >= 0, got '%s'", optarg);
@@ -338,7 +365,12 @@ int cli_parse_options(int argc, char **argv, struct options *o)
                 return -1;
             break;
         case OPT_HELP: usage(stdout); return 1;
-        case OPT_VERSION: printf("gpussim %s\n", PACKAGE_VERSION); return 1;
+        case OPT_VERSION:
+            if (cli_av_version())
+                printf("gpussim %s, decoding with %s\n", PACKAGE_VERSION, cli_av_version());
+            else
+                printf("gpussim %s, without FFmpeg's libraries (y4m and raw input only)\n", PACKAGE_VERSION);
+            return 1;
         case ':':
             cli_error("option %s needs a value", argv[optind - 1]);
             return -1;

@@ -43,6 +43,9 @@ struct options {
     int shortest;                /* --shortest: the default, accepted for compatibility */
     int strict_length;           /* --strict-length: inputs of different length are an error */
     int force_raw;               /* --force-raw: no container/image detection */
+    /* --scale WxH or auto (scale_auto: the reference's size): decoded
+     * inputs of another size are scaled (bicubic); 0 = off */
+    int scale_width, scale_height, scale_auto;
     int quiet, verbose;
 };
 

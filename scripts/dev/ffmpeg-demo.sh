@@ -41,3 +41,10 @@ To use them from any shell:
   export PATH="$bin:$(dirname "$cli"):\$PATH"
 or install the library, its headers, gpussim.pc and the CLI: make -C $(dirname "$cli") install
 EOF
+# the CLI built with FFmpeg's libraries (make ffmpeg) scores the same files
+if "$cli" --version 2>/dev/null | grep -q 'decoding with FFmpeg'; then
+    cat <<EOF
+The CLI reads the same files (any video FFmpeg decodes; a progress line, then the pooled table):
+  $cli -r $dir/ref.mp4 -d $dir/dis.mp4 -o scores.json
+EOF
+fi
