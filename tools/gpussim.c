@@ -502,11 +502,7 @@ static int create_context(struct run *run, const struct options *o, const struct
     p.device = o->device;
     p.threads = o->threads;
     p.planes = o->planes;
-    p.format.width = fmt->width;
-    p.format.height = fmt->height;
-    p.format.bit_depth = fmt->bit_depth;
-    p.format.chroma = fmt->chroma;
-    p.format.packing = GPUSSIM_PACKING_PLANAR;
+    p.format = cli_library_format(fmt);
     p.log_cb = cli_log_callback;
     p.log_level = (enum gpussim_log_level)log_level;
     p.nb_distorted = o->nb_dis;

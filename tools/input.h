@@ -29,6 +29,19 @@ struct cli_video_format {
     enum gpussim_chroma chroma; /**< 420, 422, 444, GRAY (y4m Cmono, -p 400) */
 };
 
+/** The library's description of frames of this format: the readers hand
+ *  the library planar frames (decoded semi-planar ones are copied to planar). */
+static inline struct gpussim_format cli_library_format(const struct cli_video_format *fmt)
+{
+    struct gpussim_format f = { 0 };
+    f.width = fmt->width;
+    f.height = fmt->height;
+    f.bit_depth = fmt->bit_depth;
+    f.chroma = fmt->chroma;
+    f.packing = GPUSSIM_PACKING_PLANAR;
+    return f;
+}
+
 enum cli_input_kind {
     CLI_INPUT_RAW = 0,
     CLI_INPUT_Y4M,

@@ -265,11 +265,7 @@ int cli_pairing_sync(struct cli_pairing *p, const struct cli_video_format *fmt, 
     int ret = -1;
     struct gpussim_sync_params sp;
     memset(&sp, 0, sizeof(sp));
-    sp.format.width = fmt->width;
-    sp.format.height = fmt->height;
-    sp.format.bit_depth = fmt->bit_depth;
-    sp.format.chroma = fmt->chroma;
-    sp.format.packing = GPUSSIM_PACKING_PLANAR;
+    sp.format = cli_library_format(fmt);
     sp.window = window;
     sp.log_cb = sync_log;
     sp.log_opaque = &log_level;
