@@ -106,7 +106,6 @@ typedef struct InFlight {
     struct gpussim_picture pics[MAX_INPUTS];
     double *values;    /* ENTRY_DONE: the frame's scores */
     int nb_values;
-    uint64_t index;
 } InFlight;
 
 /* One input's frames not yet done with, and its timeline. */
@@ -561,7 +560,6 @@ static int config_library(AVFilterContext *ctx)
 
 /* ---- log file ------------------------------------------------------------ */
 
-/* The library's writer: the log's layout is the gpussim tool's. */
 /* The logs gpussim instances of this process wrote. FFmpeg rebuilds the
  * filter graph when an input's size or format changes mid-stream; the new
  * instance reopening log_path would truncate the frames the first one wrote
@@ -606,6 +604,7 @@ static int check_log_path(AVFilterContext *ctx)
     return AVERROR(EEXIST);
 }
 
+/* The library's writer: the log's layout is the gpussim tool's. */
 static int open_log(AVFilterContext *ctx)
 {
     GpussimFilterContext *s = ctx->priv;
@@ -690,6 +689,10 @@ typedef struct QueuedFrame {
 
 enum { MATCH_OK, MATCH_NEED_INPUT, MATCH_BEFORE_START, MATCH_ENDED };
 
+/* A frame's duration when nothing says it (no timestamps, one frame read):
+ * 25 fps. */
+#define GUESSED_INTERVAL_US 40000
+
 static const char *input_name(const GpussimFilterContext *s, int i, char *buf, size_t size)
 {
     if (i == s->nb_inputs - 1)
@@ -708,7 +711,7 @@ static int64_t frame_time(AVFilterContext *ctx, int i, const AVFrame *f)
     /* no timestamp: one frame interval after the previous frame */
     if (f->duration > 0)
         return q->last_t + av_rescale_q(f->duration, l->time_base, AV_TIME_BASE_Q);
-    return q->nb_read ? q->last_t + (q->interval > 0 ? q->interval : 40000) : 0;
+    return q->nb_read ? q->last_t + (q->interval > 0 ? q->interval : GUESSED_INTERVAL_US) : 0;
 }
 
 
@@ -733,19 +736,23 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *f, int i)
 
 /* ---- frames ---------------------------------------------------------------- */
 
+/* The name of value i of a result: the score's name, prefixed "r<k>." for
+ * rendition k > 0 (rendition 0 keeps the pair's names). */
+static const char *value_name(const GpussimFilterContext *s, int i, char *buf, size_t size)
+{
+    if (i < s->nb_names)
+        return s->names[i];
+    snprintf(buf, size, "r%d.%s", i / s->nb_names, s->names[i % s->nb_names]);
+    return buf;
+}
+
 /* Attaches a frame's scores to it as metadata, when it is sent. */
 static void set_metadata(GpussimFilterContext *s, const double *values, int nb_values, AVFrame *out)
 {
-    char key[128], val[32], rend[16];
+    char key[160], val[32], name[144];
 
     for (int i = 0; i < nb_values; i++) {
-        const int k = i / s->nb_names;
-        /* rendition 0 keeps the pair's keys */
-        if (k)
-            snprintf(rend, sizeof(rend), "r%d.", k);
-        else
-            rend[0] = '\0';
-        snprintf(key, sizeof(key), "lavfi.gpussim.%s%s", rend, s->names[i % s->nb_names]);
+        snprintf(key, sizeof(key), "lavfi.gpussim.%s", value_name(s, i, name, sizeof(name)));
         snprintf(val, sizeof(val), "%.17g", values[i]);
         av_dict_set(&out->metadata, key, val, 0);
     }
@@ -760,12 +767,10 @@ static int record_scores(AVFilterContext *ctx, const double *values, int nb_valu
 
     for (int i = 0; i < nb_values; i++) {
         const double v = values[i];
-        char rend[16] = "";
-        if (i >= s->nb_names)
-            snprintf(rend, sizeof(rend), "r%d.", i / s->nb_names);
+        char name[144];
         if (isnan(v))
-            av_log(ctx, AV_LOG_WARNING, "frame %" PRIu64 ": %s%s is not a number\n", s->nb_scored,
-                   rend, s->names[i % s->nb_names]);
+            av_log(ctx, AV_LOG_WARNING, "frame %" PRIu64 ": %s is not a number\n", s->nb_scored,
+                   value_name(s, i, name, sizeof(name)));
         else if (!s->log || s->log_error)
             /* while the log is written, its pools are the only ones: they
              * are merged into these when it closes (close_log) */
@@ -874,7 +879,6 @@ static int collect_results(AVFilterContext *ctx, int wait)
         if (!e->values)
             return AVERROR(ENOMEM);
         e->nb_values = res.nb_values;
-        e->index = res.index;
         e->state = ENTRY_DONE;
         inflight_release(e);
         if (wait)
@@ -1036,7 +1040,7 @@ static int64_t frame_span(AVFilterContext *ctx, int i, const QueuedFrame *qf)
                     ? av_rescale_q(qf->frame->duration, ctx->inputs[i]->time_base, AV_TIME_BASE_Q) : 0;
     if (d > 0 || s->in[i].interval > 0)
         return FFMAX(d, s->in[i].interval);
-    return s->in[0].interval > 0 ? s->in[0].interval : 40000;
+    return s->in[0].interval > 0 ? s->in[0].interval : GUESSED_INTERVAL_US;
 }
 
 /* Finds input i's partner of a distorted frame at time t (input 0's
@@ -1585,17 +1589,14 @@ static void print_summary(AVFilterContext *ctx)
         char line[512];
         int n = 0;
         const int k = i / s->nb_names;
-        const char *name = s->names[i % s->nb_names];
+        char name[144];
         /* the lcs and per-scale terms are many: they go to the verbose level */
-        const int detail = gpussim_score_is_term(name);
+        const int detail = gpussim_score_is_term(s->names[i % s->nb_names]);
 
         if (gpussim_pool_stats(s->pools[i], &st) < 0 || !st.count)
             continue;
 #define ADD(...) n += snprintf(line + n, n < (int)sizeof(line) ? sizeof(line) - n : 0, __VA_ARGS__)
-        if (k)
-            ADD("gpussim r%d.%s", k, name);
-        else
-            ADD("gpussim %s", name);
+        ADD("gpussim %s", value_name(s, i, name, sizeof(name)));
         if (s->rendition_names[k])
             ADD(" (%s)", s->rendition_names[k]);
         ADD(":");
