@@ -17,12 +17,20 @@
 #         hevc10_2160p_{ref,dis}.mp4  3840x2160 10-bit HEVC (hevc_nvenc when
 #                                     the machine has it, else libx265),
 #                                     $FRAMES_2160 frames (default 600)
-#       $CLIPS: which of them (default "h264 hevc10").
+#         h264_2160p_{ref,dis}.mp4    3840x2160 8-bit H.264 (libx264
+#                                     veryfast), $FRAMES_2160 frames
+#         av1_2160p_{ref,dis}.mkv     3840x2160 8-bit AV1 (libaom realtime,
+#                                     cpu-used 8), $FRAMES_AV1 frames
+#                                     (default 240)
+#       $CLIPS: which of them (default "h264 hevc10"; also h264_2160p, av1).
 #   bench/bench_ffmpeg_e2e.sh run DIR OUTDIR [SET...]
 #       SETs (default: all of them, in this order):
 #         h264-1080p     NVDEC both inputs, CUDA frames: decode only vs
 #                        gpussim=feature=all
 #         hevc10-2160p   the same on the 2160p 10-bit HEVC clips
+#         h264-2160p     the same on the 2160p 8-bit H.264 clips
+#         av1-2160p      AV1 decoded by dav1d (software), hwupload to CUDA
+#                        on both inputs: decode + upload only vs gpussim
 #         sw-1080p       software decoding: decode only vs
 #                        gpussim=feature=all (backend auto: the library
 #                        uploads the frames to the GPU)
@@ -40,6 +48,8 @@
 #       (default "all").
 #       $FFMPEG_BASE: a second ffmpeg (e.g. linked with another libgpussim)
 #       whose gpussim pipeline is measured alongside ("base" rows).
+#       $LOOP: -stream_loop $LOOP on every input (each clip played
+#       LOOP + 1 times: longer runs, and a decoder restart at every loop).
 #       $DEC_ARGS: extra decoder options for every input (e.g.
 #       "-extra_hw_frames 8", to reproduce NVDEC's set-up failure).
 #   bench/bench_ffmpeg_e2e.sh surfaces DIR OUTDIR
@@ -74,6 +84,28 @@ if [ "$mode" = clips ]; then
         "$ff" -hide_banner -loglevel error -nostdin -y -f lavfi -i "$src1" -frames:v "$n1" \
             -vf scale=960:540:flags=bicubic,scale=1920:1080:flags=bicubic $x264 -crf 32 \
             "$dir/h264_1080p_dis.mp4"
+    src3="testsrc2=s=3840x2160:r=30,format=yuv420p"
+    if [ "${clips#*h264_2160p}" != "$clips" ]; then
+        x264u="-c:v libx264 -preset veryfast -g 60"
+        [ -f "$dir/h264_2160p_ref.mp4" ] ||
+            "$ff" -hide_banner -loglevel error -nostdin -y -f lavfi -i "$src3" -frames:v "$n2" \
+                $x264u -crf 20 "$dir/h264_2160p_ref.mp4"
+        [ -f "$dir/h264_2160p_dis.mp4" ] ||
+            "$ff" -hide_banner -loglevel error -nostdin -y -f lavfi -i "$src3" -frames:v "$n2" \
+                -vf scale=1920:1080:flags=bicubic,scale=3840:2160:flags=bicubic $x264u -crf 32 \
+                "$dir/h264_2160p_dis.mp4"
+    fi
+    if [ "${clips#*av1}" != "$clips" ]; then
+        n3=${FRAMES_AV1:-240}
+        aom="-c:v libaom-av1 -usage realtime -cpu-used 8 -row-mt 1 -tiles 4x4 -g 60"
+        [ -f "$dir/av1_2160p_ref.mkv" ] ||
+            "$ff" -hide_banner -loglevel error -nostdin -y -f lavfi -i "$src3" -frames:v "$n3" \
+                $aom -crf 24 -b:v 0 "$dir/av1_2160p_ref.mkv"
+        [ -f "$dir/av1_2160p_dis.mkv" ] ||
+            "$ff" -hide_banner -loglevel error -nostdin -y -f lavfi -i "$src3" -frames:v "$n3" \
+                -vf scale=1920:1080:flags=bicubic,scale=3840:2160:flags=bicubic $aom -crf 40 -b:v 0 \
+                "$dir/av1_2160p_dis.mkv"
+    fi
     [ "${clips#*hevc10}" != "$clips" ] || { ls -la "$dir"; exit 0; }
     src2="testsrc2=s=3840x2160:r=30,format=p010le"
     if "$ff" -hide_banner -loglevel error -f lavfi -i "$src2" -frames:v 1 -c:v hevc_nvenc \
@@ -231,27 +263,48 @@ for set in $sets; do
     case $set in
     h264-1080p | procs*-1080p) clip=h264_1080p ;;
     hevc10-2160p) clip=hevc10_2160p ;;
+    h264-2160p) clip=h264_2160p ;;
+    av1-2160p) clip=av1_2160p ;;
     sw-1080p) clip=h264_1080p ;;
     *) echo "unknown set $set" >&2; exit 2 ;;
     esac
-    d=$dir/${clip}_dis.mp4 r=$dir/${clip}_ref.mp4
+    ext=mp4
+    [ "$clip" != av1_2160p ] || ext=mkv
+    d=$dir/${clip}_dis.$ext r=$dir/${clip}_ref.$ext
     frames=$(count_frames "$r")
+    loop=
+    if [ -n "${LOOP:-}" ]; then
+        loop="-stream_loop $LOOP"
+        frames=$((frames * (LOOP + 1)))
+    fi
     n=1
     case $set in procs*) n=${set#procs}; n=${n%%-*} ;; esac
+    up=
     if [ "$set" = sw-1080p ]; then
-        k=sw in="$dec -i $d $dec -i $r" name=sw
+        k=sw in="$loop $dec -i $d $loop $dec -i $r" name=sw
+    elif [ "$set" = av1-2160p ]; then
+        # dav1d on the CPU, then each input uploaded to CUDA frames
+        k=cuda in="-init_hw_device cuda=gpu -filter_hw_device gpu $loop -c:v libdav1d $dec -i $d"
+        in="$in $loop -c:v libdav1d $dec -i $r" name=dav1d+upload
+        up="[0:v]hwupload[u0];[1:v]hwupload[u1];"
     else
-        k=cuda in="$nv $dec -i $d $nv $dec -i $r" name=nvdec
+        k=cuda in="$loop $nv $dec -i $d $loop $nv $dec -i $r" name=nvdec
     fi
-    pipes=("$name decode only|$ff|$k|2|$in -map 0:v -map 1:v -f null -")
+    pre="[0:v][1:v]"
+    [ -z "$up" ] || pre="${up}[u0][u1]"
+    if [ -n "$up" ]; then
+        pipes=("$name decode only|$ff|$k|2|$in -lavfi [0:v]hwupload[o0];[1:v]hwupload[o1] -map [o0] -map [o1] -f null -")
+    else
+        pipes=("$name decode only|$ff|$k|2|$in -map 0:v -map 1:v -f null -")
+    fi
     # the same two streams through a two-input filter that does nothing
     # (streamselect passes input 0 on): what any two-input filter can reach
     # under ffmpeg's scheduler, which feeds a filter graph only from the
     # input it currently waits for
     [ "${TWO_INPUT_BASELINE:-1}" = 0 ] ||
-        pipes+=("$name -> 2-input no-op|$ff|$k|1|$in -lavfi [0:v][1:v]streamselect=inputs=2:map=0 -f null -")
+        pipes+=("$name -> 2-input no-op|$ff|$k|1|$in -lavfi ${pre}streamselect=inputs=2:map=0 -f null -")
     for f in ${FEATURES:-all}; do
-        g="[0:v][1:v]gpussim=feature=$f"
+        g="${pre}gpussim=feature=$f"
         pipes+=("$name -> gpussim $f|$ff|$k|1|$in -lavfi $g -f null -")
         [ -z "${FFMPEG_BASE:-}" ] ||
             pipes+=("base: $name -> gpussim $f|$FFMPEG_BASE|$k|1|$in -lavfi $g -f null -")
