@@ -4,10 +4,13 @@
  * One reference, several distorted pictures (gpussim_submit_multi): every
  * value of a ladder frame must be bit-identical (memcmp of the doubles) to
  * the same pair scored by a pair context of the same backend. The CPU
- * backend's native ladder (reference terms shared) always runs; the
- * fallback (pairs in consecutive slots) runs on Vulkan and CUDA when their
- * device exists, else that part is skipped (exit 77 only when nothing but
- * the CPU could be checked and GPUSSIM_LADDER_REQUIRE_GPU is set).
+ * backend's native ladder (reference terms shared) always runs; Vulkan's
+ * native ladder (one command buffer, the reference's terms computed once)
+ * and CUDA's ladder (the fallback: pairs in consecutive slots) run when
+ * their device exists, else that part is skipped (exit 77 only when
+ * nothing but the CPU could be checked and GPUSSIM_LADDER_REQUIRE_GPU is
+ * set). 3 renditions (two pictures a decimation dispatch on Vulkan) and 6
+ * (an odd picture left alone).
  * Also: the errors of a wrong count or a bad distorted picture.
  */
 #include <errno.h>
@@ -36,6 +39,8 @@ static const struct ladder_case cases[] = {
     { "10-bit random 444",         190, 177, 10, GPUSSIM_CHROMA_444, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   1, 0 },
     { "10-bit checker 420 scale=2", 256, 200, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_CHECKER,  0, 2 },
     { "10-bit gradient 422 planes=all", 660, 390, 10, GPUSSIM_CHROMA_422, GPUSSIM_PLANES_ALL, PATTERN_GRADIENT, 1, 0 },
+    /* above 12 bits: integer SSIM's 64-bit moments */
+    { "16-bit random 420",         200, 180, 16, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   0, 0 },
 };
 
 static void fill_params(struct gpussim_params *p, const struct ladder_case *c, enum gpussim_backend_type b,
@@ -238,7 +243,7 @@ static void test_errors(void)
               test_last_error);
         gpussim_destroy(&ctx);
     }
-    /* the fallback: max_in_flight counts ladder frames */
+    /* max_in_flight counts ladder frames (native or not) */
     fill_params(&p, c, GPUSSIM_BACKEND_VULKAN, NB_DIS);
     p.max_in_flight = 1;
     err = gpussim_create(&ctx, &p);
@@ -275,7 +280,7 @@ int main(void)
         if (!skipped && backends[b] != GPUSSIM_BACKEND_CPU)
             gpu_ran = 1;
     }
-    /* wider than the 4 slots of the GPU backends: scored in waves */
+    /* wider than the 4 slots of the GPU backends: the fallback scores in waves */
     NB_DIS = 6;
     run_case(&cases[0], GPUSSIM_BACKEND_CPU);
     run_case(&cases[2], GPUSSIM_BACKEND_VULKAN);
