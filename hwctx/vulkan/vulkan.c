@@ -18,6 +18,11 @@
  * timeline semaphore; wait() checks it (no CPU wait in submit), then adds the
  * partials on the host in a fixed order.
  *
+ * A ladder context (nb_distorted > 1) builds a ladder program instead: a
+ * frame's one command buffer holds the reference and every distorted
+ * picture, the reference's terms computed once (vulkan_program.c,
+ * build_ladder_program); submit_multi / wait_multi run it.
+ *
  * Layers of the Vulkan backend, each including only those below it:
  *   vulkan_fns.h       the entry points (X-macro lists)
  *   vulkan_internal.h  the backend's state (types only)
