@@ -8,8 +8,12 @@
  * host sums, frames kept in flight as an application would).
  *
  *   bench_vulkan [--frames N] [--warmup N] [--depth 8|10] [--sizes 1080,2160] [--device I] [--steps]
+ *                [--ladder N]
  *
  * --steps also prints the device time of every dispatch of the last frame.
+ * --ladder N: all four metrics, a ladder frame (one reference, N distorted
+ * pictures, gpussim_submit_multi: one command buffer, the reference's terms
+ * computed once) next to one pair's frame, with their ratio.
  *
  * Prints a table; never part of make check.
  */
@@ -38,14 +42,18 @@ static void log_cb(void *o, enum gpussim_log_level l, const char *m)
     }
 }
 
-/* Two distinct 4:2:0 frames: textured content, the distorted one noisier. */
-static void make_frames(int w, int h, int bd, struct gpussim_picture pic[2][2], uint8_t *bufs[2][2])
+#define MAX_PICS (1 + GPUSSIM_MAX_DISTORTED)
+
+/* Two distinct 4:2:0 frames of nb_pics pictures: textured content, the
+ * reference (k = 0) and distorted ones, noisier with k. */
+static void make_frames(int w, int h, int bd, int nb_pics, struct gpussim_picture pic[2][MAX_PICS],
+                        uint8_t *bufs[2][MAX_PICS])
 {
     const int bps = bd > 8 ? 2 : 1;
     const unsigned maxv = (1u << bd) - 1;
     unsigned r = 1;
     for (int f = 0; f < 2; f++)
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < nb_pics; k++) {
             const size_t luma = (size_t)w * h, chroma = (size_t)((w + 1) / 2) * ((h + 1) / 2);
             uint8_t *b = malloc((luma + 2 * chroma) * bps);
             bufs[f][k] = b;
@@ -53,7 +61,7 @@ static void make_frames(int w, int h, int bd, struct gpussim_picture pic[2][2], 
                 r = r * 1664525u + 1013904223u;
                 const size_t x = i % (size_t)w, y = i / (size_t)w;
                 unsigned v = (unsigned)((x * 3 + y * 2 + (x * y) / 97 + f * 17) & maxv);
-                v = (v + (r >> 26) * (k ? 4 : 1)) & maxv;
+                v = (v + (r >> 26) * (k ? 4 * k : 1)) & maxv;
                 if (bps == 1)
                     b[i] = (uint8_t)v;
                 else
@@ -68,9 +76,72 @@ static void make_frames(int w, int h, int bd, struct gpussim_picture pic[2][2], 
         }
 }
 
+struct run_figures {
+    double med_ms, min_ms, fps;
+};
+
+/* Scores warmup + frames frames (pairs, or ladder frames of nb_dis
+ * distorted pictures) with frames kept in flight; the device time of the
+ * measured ones (median, minimum) and the pipelined frame rate. */
+static int run_frames(const struct gpussim_params *p, int nb_dis, int frames, int warmup,
+                      struct gpussim_picture pic[2][MAX_PICS], struct run_figures *out)
+{
+    GpussimContext *ctx = NULL;
+    int err = gpussim_create(&ctx, p);
+    if (err < 0) {
+        fprintf(stderr, "cannot create a Vulkan context: %s\n", gpussim_strerror(err));
+        return 77;
+    }
+    double *dev_ms = calloc((size_t)frames, sizeof(double));
+    int nb_ms = 0;
+    double t0 = 0;
+    const int total = warmup + frames;
+    int submitted = 0, collected = 0;
+    while (collected < total) {
+        if (submitted < total) {
+            const struct gpussim_picture *d[GPUSSIM_MAX_DISTORTED];
+            for (int k = 0; k < nb_dis; k++)
+                d[k] = &pic[submitted & 1][1 + k];
+            const int64_t r = nb_dis > 1 ? gpussim_submit_multi(ctx, &pic[submitted & 1][0], d, nb_dis)
+                                         : gpussim_submit(ctx, &pic[submitted & 1][0], d[0]);
+            if (r >= 0) {
+                submitted++;
+                continue;
+            }
+            if (r != -11 /* EAGAIN */) {
+                fprintf(stderr, "submit: %s\n", gpussim_strerror((int)r));
+                return 1;
+            }
+        }
+        struct gpussim_result res;
+        step_len = 0;
+        const int c = gpussim_collect(ctx, &res, 1);
+        if (c != 1) {
+            fprintf(stderr, "collect: %s\n", gpussim_strerror(c));
+            return 1;
+        }
+        if (collected == warmup - 1 || (warmup == 0 && collected == 0))
+            t0 = now_s();
+        if (collected >= warmup) {
+            double ms;
+            if (gpussim_internal_last_device_ms(ctx, &ms) == 0)
+                dev_ms[nb_ms++] = ms;
+        }
+        collected++;
+    }
+    const double wall = now_s() - t0;
+    qsort(dev_ms, (size_t)nb_ms, sizeof(double), cmp_double);
+    out->med_ms = nb_ms ? dev_ms[nb_ms / 2] : -1.0;
+    out->min_ms = nb_ms ? dev_ms[0] : -1.0;
+    out->fps = (frames - (warmup == 0)) / wall;
+    free(dev_ms);
+    gpussim_destroy(&ctx);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int frames = 200, warmup = 20, depth = 8, device = 0, steps = 0;
+    int frames = 200, warmup = 20, depth = 8, device = 0, steps = 0, ladder = 0;
     const char *sizes = "1080,2160";
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--steps")) {
@@ -90,6 +161,12 @@ int main(int argc, char **argv)
             sizes = argv[i + 1];
         else if (!strcmp(argv[i], "--device"))
             device = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--ladder"))
+            ladder = atoi(argv[i + 1]);
+    }
+    if (ladder == 1 || ladder < 0 || ladder > GPUSSIM_MAX_DISTORTED) {
+        fprintf(stderr, "--ladder takes 2..%d distorted pictures\n", GPUSSIM_MAX_DISTORTED);
+        return 2;
     }
     static const struct {
         const char *name;
@@ -101,19 +178,28 @@ int main(int argc, char **argv)
         { "ssim (integer)", GPUSSIM_METRIC_SSIM },
         { "all four", GPUSSIM_METRIC_ALL },
     };
-    printf("bench_vulkan: %d-bit 4:2:0 luma, %d frames after %d warm-up, host pictures\n", depth, frames,
-           warmup);
-    printf("%-6s %-16s %14s %14s %12s\n", "size", "metrics", "device ms(med)", "device ms(min)",
-           "fps(pipe)");
+    const size_t first_set = ladder ? sizeof(sets) / sizeof(sets[0]) - 1 : 0;
+    if (ladder) {
+        printf("bench_vulkan: %d-bit 4:2:0 luma, all four metrics, a ladder of %d distorted pictures "
+               "vs one pair, %d frames after %d warm-up, host pictures\n", depth, ladder, frames, warmup);
+        printf("%-6s %14s %16s %12s %16s %12s %12s\n", "size", "pair ms(med)", "ladder ms(med)",
+               "ladder/pair", "ms/rendition", "fps(pair)", "fps(ladder)");
+    } else {
+        printf("bench_vulkan: %d-bit 4:2:0 luma, %d frames after %d warm-up, host pictures\n", depth,
+               frames, warmup);
+        printf("%-6s %-16s %14s %14s %12s\n", "size", "metrics", "device ms(med)", "device ms(min)",
+               "fps(pipe)");
+    }
     char *list = strdup(sizes);
     char *save = NULL;
+    const int nb_pics = 1 + (ladder ? ladder : 1);
     /* strtok_r: drivers may use strtok's hidden state */
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         const int hh = atoi(tok), ww = hh == 2160 ? 3840 : hh == 1080 ? 1920 : hh * 16 / 9;
-        struct gpussim_picture pic[2][2];
-        uint8_t *bufs[2][2];
-        make_frames(ww, hh, depth, pic, bufs);
-        for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++) {
+        struct gpussim_picture pic[2][MAX_PICS];
+        uint8_t *bufs[2][MAX_PICS];
+        make_frames(ww, hh, depth, nb_pics, pic, bufs);
+        for (size_t s = first_set; s < sizeof(sets) / sizeof(sets[0]); s++) {
             struct gpussim_params p;
             gpussim_default_params(&p);
             p.backend = GPUSSIM_BACKEND_VULKAN;
@@ -123,57 +209,29 @@ int main(int argc, char **argv)
             p.log_cb = log_cb;
             if (steps)
                 p.log_level = GPUSSIM_LOG_DEBUG;
-            GpussimContext *ctx = NULL;
-            int err = gpussim_create(&ctx, &p);
-            if (err < 0) {
-                fprintf(stderr, "cannot create a Vulkan context: %s\n", gpussim_strerror(err));
-                return 77;
+            struct run_figures pair, lad;
+            int err = run_frames(&p, 1, frames, warmup, pic, &pair);
+            if (err)
+                return err;
+            if (!ladder) {
+                printf("%-6d %-16s %14.3f %14.3f %12.1f\n", hh, sets[s].name, pair.med_ms, pair.min_ms,
+                       pair.fps);
+            } else {
+                if (steps && step_len)
+                    fputs(step_log, stdout);
+                p.nb_distorted = ladder;
+                err = run_frames(&p, ladder, frames, warmup, pic, &lad);
+                if (err)
+                    return err;
+                printf("%-6d %14.3f %16.3f %12.2f %16.3f %12.1f %12.1f\n", hh, pair.med_ms, lad.med_ms,
+                       lad.med_ms / pair.med_ms, lad.med_ms / ladder, pair.fps, lad.fps);
             }
-            double *dev_ms = calloc((size_t)frames, sizeof(double));
-            int nb_ms = 0;
-            double t0 = 0;
-            const int total = warmup + frames;
-            int submitted = 0, collected = 0;
-            while (collected < total) {
-                if (submitted < total) {
-                    const int64_t r = gpussim_submit(ctx, &pic[submitted & 1][0], &pic[submitted & 1][1]);
-                    if (r >= 0) {
-                        submitted++;
-                        continue;
-                    }
-                    if (r != -11 /* EAGAIN */) {
-                        fprintf(stderr, "submit: %s\n", gpussim_strerror((int)r));
-                        return 1;
-                    }
-                }
-                struct gpussim_result res;
-                step_len = 0;
-                const int c = gpussim_collect(ctx, &res, 1);
-                if (c != 1) {
-                    fprintf(stderr, "collect: %s\n", gpussim_strerror(c));
-                    return 1;
-                }
-                if (collected == warmup - 1 || (warmup == 0 && collected == 0))
-                    t0 = now_s();
-                if (collected >= warmup) {
-                    double ms;
-                    if (gpussim_internal_last_device_ms(ctx, &ms) == 0)
-                        dev_ms[nb_ms++] = ms;
-                }
-                collected++;
-            }
-            const double wall = now_s() - t0;
-            qsort(dev_ms, (size_t)nb_ms, sizeof(double), cmp_double);
-            printf("%-6d %-16s %14.3f %14.3f %12.1f\n", hh, sets[s].name, nb_ms ? dev_ms[nb_ms / 2] : -1.0,
-                   nb_ms ? dev_ms[0] : -1.0, (frames - (warmup == 0)) / wall);
             if (steps && step_len)
                 fputs(step_log, stdout);
             fflush(stdout);
-            free(dev_ms);
-            gpussim_destroy(&ctx);
         }
         for (int f = 0; f < 2; f++)
-            for (int k = 0; k < 2; k++)
+            for (int k = 0; k < nb_pics; k++)
                 free(bufs[f][k]);
     }
     free(list);

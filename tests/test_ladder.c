@@ -4,10 +4,13 @@
  * One reference, several distorted pictures (gpussim_submit_multi): every
  * value of a ladder frame must be bit-identical (memcmp of the doubles) to
  * the same pair scored by a pair context of the same backend. The CPU
- * backend's native ladder (reference terms shared) always runs; the
- * fallback (pairs in consecutive slots) runs on Vulkan and CUDA when their
- * device exists, else that part is skipped (exit 77 only when nothing but
- * the CPU could be checked and GPUSSIM_LADDER_REQUIRE_GPU is set).
+ * backend's native ladder (reference terms shared) always runs; Vulkan's
+ * native ladder (one command buffer, the reference's terms computed once)
+ * and CUDA's ladder (the fallback: pairs in consecutive slots) run when
+ * their device exists, else that part is skipped (exit 77 only when
+ * nothing but the CPU could be checked and GPUSSIM_LADDER_REQUIRE_GPU is
+ * set). 3 renditions (two pictures a decimation dispatch on Vulkan) and 6
+ * (an odd picture left alone).
  * Also: the errors of a wrong count or a bad distorted picture.
  */
 #include <errno.h>
@@ -17,7 +20,7 @@
 
 #include "testutil.h"
 
-static int NB_DIS = 3; /* 6 for the waves of a 4-slot backend */
+static int NB_DIS = 3; /* 6 for the waves of a 4-slot backend, 16 the most */
 #define NB_FRAMES 4
 
 struct ladder_case {
@@ -28,14 +31,29 @@ struct ladder_case {
     enum test_pattern pattern;
     int lcs;
     int scale;
+    enum gpussim_packing packing;
+    int msb;
 };
 
 static const struct ladder_case cases[] = {
-    { "8-bit random 420",          200, 180,  8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   1, 0 },
-    { "8-bit gradient 420 planes=all", 384, 360, 8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL, PATTERN_GRADIENT, 0, 0 },
-    { "10-bit random 444",         190, 177, 10, GPUSSIM_CHROMA_444, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   1, 0 },
-    { "10-bit checker 420 scale=2", 256, 200, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_CHECKER,  0, 2 },
-    { "10-bit gradient 422 planes=all", 660, 390, 10, GPUSSIM_CHROMA_422, GPUSSIM_PLANES_ALL, PATTERN_GRADIENT, 1, 0 },
+    { "8-bit random 420",          200, 180,  8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   1, 0,
+      GPUSSIM_PACKING_PLANAR, 0 },
+    { "8-bit gradient 420 planes=all", 384, 360, 8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL, PATTERN_GRADIENT, 0, 0,
+      GPUSSIM_PACKING_PLANAR, 0 },
+    { "10-bit random 444",         190, 177, 10, GPUSSIM_CHROMA_444, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   1, 0,
+      GPUSSIM_PACKING_PLANAR, 0 },
+    { "10-bit checker 420 scale=2", 256, 200, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_CHECKER,  0, 2,
+      GPUSSIM_PACKING_PLANAR, 0 },
+    { "10-bit gradient 422 planes=all", 660, 390, 10, GPUSSIM_CHROMA_422, GPUSSIM_PLANES_ALL, PATTERN_GRADIENT, 1, 0,
+      GPUSSIM_PACKING_PLANAR, 0 },
+    /* above 12 bits: integer SSIM's 64-bit moments */
+    { "16-bit random 420",         200, 180, 16, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   0, 0,
+      GPUSSIM_PACKING_PLANAR, 0 },
+    /* semi-planar chroma: each picture's interleaved plane unpacked twice */
+    { "8-bit nv21 planes=all",     384, 360,  8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL,  PATTERN_RANDOM,   0, 0,
+      GPUSSIM_PACKING_SEMIPLANAR_VU, 0 },
+    { "10-bit p010 planes=all",    384, 360, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL,  PATTERN_GRADIENT, 1, 0,
+      GPUSSIM_PACKING_SEMIPLANAR_UV, 1 },
 };
 
 static void fill_params(struct gpussim_params *p, const struct ladder_case *c, enum gpussim_backend_type b,
@@ -48,6 +66,8 @@ static void fill_params(struct gpussim_params *p, const struct ladder_case *c, e
     p->format.height = c->h;
     p->format.bit_depth = c->bit_depth;
     p->format.chroma = c->chroma;
+    p->format.packing = c->packing;
+    p->format.msb_aligned = c->msb;
     p->planes = c->planes;
     p->enable_lcs = c->lcs;
     p->ssim_scale = c->scale;
@@ -60,7 +80,7 @@ static void fill_params(struct gpussim_params *p, const struct ladder_case *c, e
 static int run_case(const struct ladder_case *c, enum gpussim_backend_type b)
 {
     struct gpussim_params p;
-    struct gpussim_format fmt = { c->w, c->h, c->bit_depth, c->chroma, GPUSSIM_PACKING_PLANAR, 0 };
+    struct gpussim_format fmt = { c->w, c->h, c->bit_depth, c->chroma, c->packing, c->msb };
     struct test_frame ref[NB_FRAMES], dis[NB_FRAMES][GPUSSIM_MAX_DISTORTED];
     struct test_packed pref[NB_FRAMES], pdis[NB_FRAMES][GPUSSIM_MAX_DISTORTED];
     struct gpussim_picture refs[NB_FRAMES], pair_dis[NB_FRAMES];
@@ -238,7 +258,7 @@ static void test_errors(void)
               test_last_error);
         gpussim_destroy(&ctx);
     }
-    /* the fallback: max_in_flight counts ladder frames */
+    /* max_in_flight counts ladder frames (native or not) */
     fill_params(&p, c, GPUSSIM_BACKEND_VULKAN, NB_DIS);
     p.max_in_flight = 1;
     err = gpussim_create(&ctx, &p);
@@ -275,11 +295,14 @@ int main(void)
         if (!skipped && backends[b] != GPUSSIM_BACKEND_CPU)
             gpu_ran = 1;
     }
-    /* wider than the 4 slots of the GPU backends: scored in waves */
+    /* wider than the 4 slots of the GPU backends: the fallback scores in waves */
     NB_DIS = 6;
     run_case(&cases[0], GPUSSIM_BACKEND_CPU);
     run_case(&cases[2], GPUSSIM_BACKEND_VULKAN);
     run_case(&cases[2], GPUSSIM_BACKEND_CUDA);
+    /* the widest ladder: Vulkan's frame of 17 pictures */
+    NB_DIS = GPUSSIM_MAX_DISTORTED;
+    run_case(&cases[0], GPUSSIM_BACKEND_VULKAN);
     NB_DIS = 3;
     test_errors();
     if (!gpu_ran)

@@ -13,6 +13,8 @@
  *     pictures) within spec §5, and the float metrics bit-identical;
  *   - the frame contract: each semaphore value advanced by one, layout
  *     GENERAL and access written back;
+ *   - a ladder (one reference, several distorted frames, one of them the
+ *     reference's own) bit-identical to the pairs, each frame advanced once;
  *   - 10 create/score/destroy cycles on the adopted device, and the device
  *     destroyed at the end (run under the validation layer, that reports
  *     any object gpussim leaked).
@@ -500,6 +502,129 @@ int main(void)
             }
         }
         free(ref_vals);
+    }
+
+    /* A ladder of Vulkan frames (one reference, LADDER_N renditions; the
+     * second rendition is the reference's own frame): every value
+     * bit-identical to the Vulkan backend's pairs on the same samples as
+     * host pictures, and each frame's semaphores advanced once per ladder
+     * frame, also the frame listed twice. */
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        enum { LADDER_N = 3, LADDER_FRAMES = 2 };
+        const struct layout_case *lc = &cases[c];
+        if (lc->packing == GPUSSIM_PACKING_PLANAR ? lc->bit_depth != 8 : !lc->msb && !lc->multiplane)
+            continue; /* yuv420p, p010, one multi-planar nv12 and p012 image */
+        if (!format_supported(lc))
+            continue;
+        struct gpussim_params p;
+        gpussim_default_params(&p);
+        p.format = (struct gpussim_format){ w, h, lc->bit_depth, GPUSSIM_CHROMA_420, lc->packing, lc->msb };
+        p.enable_lcs = 1;
+        p.planes = GPUSSIM_PLANES_ALL;
+        p.log_cb = logcb;
+        p.log_level = GPUSSIM_LOG_WARNING;
+        p.backend = GPUSSIM_BACKEND_VULKAN;
+        p.hw_device = &vkd;
+
+        struct host_frame hr[LADDER_FRAMES], hd[LADDER_FRAMES][LADDER_N];
+        for (int f = 0; f < LADDER_FRAMES; f++) {
+            make_host_frame(&hr[f], w, h, lc, 50 + f, 0);
+            for (int k = 0; k < LADDER_N; k++)
+                if (k == 1)
+                    hd[f][k] = hr[f];
+                else
+                    make_host_frame(&hd[f][k], w, h, lc, 60 + 7 * f + k, 1);
+        }
+        /* the oracle: each rendition as pairs of host pictures */
+        double *pair = NULL;
+        int nv = 0;
+        for (int k = 0; k < LADDER_N; k++) {
+            GpussimContext *vk = NULL;
+            CHECK(gpussim_create(&vk, &p) == 0, "pair context for the ladder check");
+            const char *const *names;
+            nv = gpussim_score_names(vk, &names);
+            if (!pair)
+                pair = calloc((size_t)nv * LADDER_N * LADDER_FRAMES, sizeof(double));
+            for (int f = 0; f < LADDER_FRAMES; f++) {
+                struct gpussim_picture a = { 0 }, b = { 0 };
+                for (int s = 0; s < 3; s++) {
+                    a.data[s] = hr[f].data[s], a.stride[s] = hr[f].stride[s];
+                    b.data[s] = hd[f][k].data[s], b.stride[s] = hd[f][k].stride[s];
+                }
+                CHECK(gpussim_submit(vk, &a, &b) >= 0, "pair submit");
+                struct gpussim_result res;
+                CHECK(gpussim_collect(vk, &res, 1) == 1, "pair collect");
+                memcpy(pair + ((size_t)f * LADDER_N + k) * nv, res.values, sizeof(double) * nv);
+            }
+            gpussim_destroy(&vk);
+        }
+
+        /* the ladder on Vulkan frames, both frames submitted before either is collected */
+        struct test_frame tr[LADDER_FRAMES], td[LADDER_FRAMES][LADDER_N];
+        p.nb_distorted = LADDER_N;
+        GpussimContext *vk = NULL;
+        CHECK(gpussim_create(&vk, &p) == 0, "vulkan ladder context on the adopted device");
+        for (int f = 0; f < LADDER_FRAMES; f++) {
+            upload(&tr[f], &hr[f], w, h, lc);
+            for (int k = 0; k < LADDER_N; k++)
+                if (k != 1)
+                    upload(&td[f][k], &hd[f][k], w, h, lc);
+        }
+        for (int f = 0; f < LADDER_FRAMES; f++) {
+            struct gpussim_picture a = { .memory = GPUSSIM_MEMORY_VULKAN, .hw = &tr[f].desc };
+            struct gpussim_picture b[LADDER_N];
+            const struct gpussim_picture *d[LADDER_N];
+            for (int k = 0; k < LADDER_N; k++) {
+                b[k] = (struct gpussim_picture){ .memory = GPUSSIM_MEMORY_VULKAN,
+                                                 .hw = k == 1 ? &tr[f].desc : &td[f][k].desc };
+                d[k] = &b[k];
+            }
+            CHECK(gpussim_submit_multi(vk, &a, d, LADDER_N) == f, "ladder submit of frame %d (%s)", f,
+                  lc->name);
+            for (int i = 0; i < tr[f].nb_images; i++) {
+                CHECK(tr[f].value[i] == 2, "ladder: reference semaphore %d at %llu, expected 2 (once)", i,
+                      (unsigned long long)tr[f].value[i]);
+                CHECK(tr[f].layout[i] == VK_IMAGE_LAYOUT_GENERAL, "ladder: layout not written back");
+                for (int k = 0; k < LADDER_N; k++)
+                    if (k != 1)
+                        CHECK(td[f][k].value[i] == 2 && td[f][k].layout[i] == VK_IMAGE_LAYOUT_GENERAL,
+                              "ladder: rendition %d's state not advanced once", k);
+            }
+        }
+        int same = 0;
+        for (int f = 0; f < LADDER_FRAMES; f++) {
+            struct gpussim_result res;
+            CHECK(gpussim_collect(vk, &res, 1) == 1, "ladder collect");
+            CHECK(res.index == (uint64_t)f && res.nb_values == nv * LADDER_N, "ladder result %d: %d values",
+                  f, res.nb_values);
+            for (int i = 0; i < nv * LADDER_N; i++) {
+                const double a = pair[(size_t)f * nv * LADDER_N + i], b = res.values[i];
+                if (!memcmp(&a, &b, sizeof(a)))
+                    same++;
+                else
+                    fprintf(stderr, "  ladder %s frame %d rendition %d value %d: pair %.17g ladder %.17g\n",
+                            lc->name, f, i / nv, i % nv, a, b);
+            }
+        }
+        gpussim_destroy(&vk);
+        printf("ladder of %d, %-29s %3d/%3d values bit-identical to the pairs\n", LADDER_N, lc->name, same,
+               nv * LADDER_N * LADDER_FRAMES);
+        failures += nv * LADDER_N * LADDER_FRAMES - same;
+        tested++;
+        flush_uploads();
+        for (int f = 0; f < LADDER_FRAMES; f++) {
+            free_frame(&tr[f]);
+            for (int k = 0; k < LADDER_N; k++)
+                if (k != 1)
+                    free_frame(&td[f][k]);
+            for (int s = 0; s < 3; s++) {
+                free(hr[f].data[s]);
+                for (int k = 0; k < LADDER_N; k++)
+                    if (k != 1)
+                        free(hd[f][k].data[s]);
+            }
+        }
+        free(pair);
     }
 
     /* malformed frame descriptors: a clear -EINVAL, the frame state untouched */

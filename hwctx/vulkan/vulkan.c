@@ -18,6 +18,11 @@
  * timeline semaphore; wait() checks it (no CPU wait in submit), then adds the
  * partials on the host in a fixed order.
  *
+ * A ladder context (nb_distorted > 1) builds a ladder program instead: a
+ * frame's one command buffer holds the reference and every distorted
+ * picture, the reference's terms computed once (vulkan_program.c,
+ * build_ladder_program); submit_multi / wait_multi run it.
+ *
  * Layers of the Vulkan backend, each including only those below it:
  *   vulkan_fns.h       the entry points (X-macro lists)
  *   vulkan_internal.h  the backend's state (types only)
@@ -537,8 +542,10 @@ static int vk_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots
     if ((err = vk_err(be, res, "vkCreateCommandPool")) < 0)
         goto fail;
 
-    /* enough frames in flight to hide the host's unpacking and summing */
-    be->nb_slots = 4;
+    /* enough frames in flight to hide the host's unpacking and summing; a
+     * ladder frame is nb_distorted pairs' work, two of them overlap enough
+     * (and each slot stages all its pictures in host memory) */
+    be->nb_slots = cfg->nb_distorted > 1 ? 2 : 4;
     if (cfg->params.max_in_flight && cfg->params.max_in_flight < be->nb_slots)
         be->nb_slots = cfg->params.max_in_flight;
     be->slots = calloc((size_t)be->nb_slots, sizeof(*be->slots));
@@ -546,6 +553,8 @@ static int vk_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots
         err = -ENOMEM;
         goto fail;
     }
+    /* a ladder frame holds the reference and every distorted picture */
+    be->nb_pics = cfg->nb_distorted > 1 ? 1 + cfg->nb_distorted : 2;
 
     err = vk_program_init(be);
     if (err < 0)
@@ -567,7 +576,7 @@ static int vk_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots
                 .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                 .queryType = VK_QUERY_TYPE_TIMESTAMP,
                 /* frame start/end, then one per step with GPUSSIM_VK_STEP_TIMES */
-                .queryCount = 2 + VK_MAX_STEPS,
+                .queryCount = 2 + (uint32_t)be->max_steps,
             };
             res = f->vkCreateQueryPool(be->dev, &qpi, NULL, &s->query_pool);
             if ((err = vk_err(be, res, "vkCreateQueryPool")) < 0)
@@ -598,13 +607,37 @@ static int vk_submit(void *priv, int idx, const struct gpussim_picture *ref,
 {
     struct vk_backend *be = priv;
     struct vk_slot *s = &be->slots[idx];
-    if (ref->memory == GPUSSIM_MEMORY_VULKAN)
-        return vk_submit_frames(be, s, ref->hw, dis->hw);
+    if (ref->memory == GPUSSIM_MEMORY_VULKAN) {
+        const struct gpussim_vk_frame *fr[2] = { ref->hw, dis->hw };
+        return vk_submit_frames(be, s, fr, 2);
+    }
     vk_stage_host_picture(be, s, ref, 0);
     vk_stage_host_picture(be, s, dis, 1);
     return vk_record_and_submit(be, s, NULL);
 }
 
+/* A ladder frame: the reference and cfg.nb_distorted pictures in one
+ * command buffer (the program of build_ladder_program). */
+static int vk_submit_multi(void *priv, int idx, const struct gpussim_picture *ref,
+                           const struct gpussim_picture *const *dis)
+{
+    struct vk_backend *be = priv;
+    struct vk_slot *s = &be->slots[idx];
+    if (ref->memory == GPUSSIM_MEMORY_VULKAN) {
+        const struct gpussim_vk_frame *fr[VK_MAX_PICS];
+        fr[0] = ref->hw;
+        for (int k = 1; k < be->nb_pics; k++)
+            fr[k] = dis[k - 1]->hw;
+        return vk_submit_frames(be, s, fr, be->nb_pics);
+    }
+    vk_stage_host_picture(be, s, ref, 0);
+    for (int k = 1; k < be->nb_pics; k++)
+        vk_stage_host_picture(be, s, dis[k - 1], k);
+    return vk_record_and_submit(be, s, NULL);
+}
+
+/* Fills sums[0 .. nb_pics - 2]: one for a pair, one per distorted picture
+ * of a ladder (wait and wait_multi). */
 static int vk_wait(void *priv, int idx, int block, struct gpussim_frame_sums *sums)
 {
     struct vk_backend *be = priv;
@@ -665,5 +698,7 @@ const struct gpussim_backend gpussim_backend_vulkan = {
     .uninit = vk_uninit,
     .submit = vk_submit,
     .wait = vk_wait,
+    .submit_multi = vk_submit_multi,
+    .wait_multi = vk_wait,
     .device_time_ms = vk_device_time_ms,
 };

@@ -22,6 +22,7 @@
  *   vulkan.c           instance, device, slots: the backend's entry points
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "vulkan_frame.h"
@@ -62,7 +63,7 @@ static int is_multiplane(VkFormat f)
 
 void vk_frame_release_views(struct vk_backend *be, struct vk_slot *s)
 {
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < VK_MAX_PICS; k++)
         for (int p = 0; p < GPUSSIM_MAX_SCORE_PLANES; p++)
             if (s->view[k][p]) {
                 be->fns.vkDestroyImageView(be->dev, s->view[k][p], NULL);
@@ -220,16 +221,33 @@ static void write_back(struct vk_backend *be, const struct gpussim_vk_frame *fr)
     }
 }
 
-int vk_submit_frames(struct vk_backend *be, struct vk_slot *s, const struct gpussim_vk_frame *ref,
-                     const struct gpussim_vk_frame *dis)
+/* Frame k repeats an earlier one (the same descriptor or first image):
+ * locked, waited on and advanced once. */
+static int repeats_earlier(const struct gpussim_vk_frame *const *fr, int k)
 {
-    const struct gpussim_vk_frame *fr[2] = { ref, dis };
+    for (int j = 0; j < k; j++)
+        if (fr[j] == fr[k] || fr[j]->img[0] == fr[k]->img[0])
+            return 1;
+    return 0;
+}
+
+int vk_submit_frames(struct vk_backend *be, struct vk_slot *s, const struct gpussim_vk_frame *const *fr,
+                     int nb)
+{
     const enum gpussim_packing pk = be->cfg.params.format.packing;
     struct vk_frame_sync fs;
+    char what[32];
+    int dup[VK_MAX_PICS];
     int err;
 
-    for (int k = 0; k < 2; k++) {
-        err = check_frame(be, fr[k], k ? "distorted" : "reference");
+    for (int k = 0; k < nb; k++) {
+        if (!k)
+            snprintf(what, sizeof(what), "reference");
+        else if (nb > 2)
+            snprintf(what, sizeof(what), "distorted #%d", k - 1);
+        else
+            snprintf(what, sizeof(what), "distorted");
+        err = check_frame(be, fr[k], what);
         if (err < 0)
             return err;
     }
@@ -243,30 +261,29 @@ int vk_submit_frames(struct vk_backend *be, struct vk_slot *s, const struct gpus
             goto fail;
     }
 
-    const int same = ref == dis || ref->img[0] == dis->img[0];
-    if (ref->lock)
-        ref->lock(ref->lock_opaque);
-    if (!same && dis->lock)
-        dis->lock(dis->lock_opaque);
-    add_frame_sync(be, ref, &fs);
-    if (!same)
-        add_frame_sync(be, dis, &fs);
+    for (int k = 0; k < nb; k++) {
+        dup[k] = repeats_earlier(fr, k);
+        if (!dup[k] && fr[k]->lock)
+            fr[k]->lock(fr[k]->lock_opaque);
+    }
+    for (int k = 0; k < nb; k++)
+        if (!dup[k])
+            add_frame_sync(be, fr[k], &fs);
     err = vk_record_and_submit(be, s, &fs);
     if (err >= 0) {
         /* store the values signalled, once per semaphore */
         for (int i = 0; i < fs.nb_sems; i++)
-            for (int k = 0; k < 2; k++)
+            for (int k = 0; k < nb; k++)
                 for (int j = 0; j < fr[k]->nb_images; j++)
                     if (fr[k]->sem[j] == fs.signal[i].semaphore)
                         *fr[k]->sem_value[j] = fs.signal[i].value;
-        write_back(be, ref);
-        if (!same)
-            write_back(be, dis);
+        for (int k = 0; k < nb; k++)
+            if (!dup[k])
+                write_back(be, fr[k]);
     }
-    if (!same && dis->unlock)
-        dis->unlock(dis->lock_opaque);
-    if (ref->unlock)
-        ref->unlock(ref->lock_opaque);
+    for (int k = nb - 1; k >= 0; k--)
+        if (!dup[k] && fr[k]->unlock)
+            fr[k]->unlock(fr[k]->lock_opaque);
     if (err < 0)
         goto fail;
     return 0;

@@ -22,9 +22,11 @@
 #include "gpussim/gpussim_vulkan.h"
 #include "internal.h"
 
-#define VK_MAX_STEPS 160
-#define VK_MAX_PIPES 24
-#define VK_MAX_RESULTS 64
+#define VK_MAX_STEPS 160 /* a pair's frame; a ladder's: per picture (be->max_steps) */
+#define VK_MAX_PIPES 32
+#define VK_MAX_RESULTS 64 /* a pair's frame; a ladder's: per distorted picture */
+/* pictures of one frame: the reference and up to GPUSSIM_MAX_DISTORTED */
+#define VK_MAX_PICS (1 + GPUSSIM_MAX_DISTORTED)
 #define VK_PC_MAX 64
 /* descriptor bindings shared by every shader (kernels/vulkan/common.glsl) */
 #define VK_NB_BUFFER_BINDINGS 8
@@ -61,6 +63,18 @@ enum vk_shader {
     SH_ISSIM_V,
     SH_ISSIM_H32,
     SH_ISSIM_V32,
+    /* a ladder frame's: ssim_window_ladder, ansnr_ladder, issim_ladder.comp */
+    SH_SSIM_LAD_REF,
+    SH_SSIM_LAD_DIS_H,
+    SH_SSIM_LAD_DIS_V,
+    SH_ANSNR_LAD_REF_FILTER,
+    SH_ANSNR_LAD_DIS_FILTER,
+    SH_ANSNR_LAD_REF_ROWS,
+    SH_ANSNR_LAD_DIS_ROWS,
+    SH_ISSIM_LAD_REF_H,
+    SH_ISSIM_LAD_DIS_H,
+    SH_ISSIM_LAD_REF_H32,
+    SH_ISSIM_LAD_DIS_H32,
     SH_COUNT
 };
 
@@ -84,7 +98,7 @@ struct vk_step {
 /* The unpack of one (picture, scored plane): a buffer step for host
  * pictures; for Vulkan frames the slot's image set replaces it. */
 struct vk_unpack {
-    int pic, plane;  /* 0 ref / 1 dis; scored plane */
+    int pic, plane;  /* 0 ref / 1.. the distorted pictures; scored plane */
     int src_plane;   /* picture plane it reads */
     int first, step_x;
     VkDeviceSize dst_off, dst_size;
@@ -93,8 +107,14 @@ struct vk_unpack {
 /* Where one reduction's partials land in the results buffer. */
 struct vk_result {
     int reduce; /* the REDUCE stage of cfg.plan that adds them */
+    int dis;    /* the distorted picture (its sums), 0 in a pair's frame */
     VkDeviceSize off;
     uint32_t count; /* workgroups (SSIM, ISSIM) or rows (ANSNR) */
+    /* ANSNR of a ladder frame: the rows' signal floats at sig_off (the
+     * reference's, shared), the noise floats at off; else both at off,
+     * interleaved */
+    int ansnr_split;
+    VkDeviceSize sig_off;
 };
 
 struct vk_slot {
@@ -103,17 +123,17 @@ struct vk_slot {
     struct vk_buffer host; /* [staged pictures | results] */
     uint64_t done_value;   /* timeline value signalled when the frame is done */
     /* Vulkan frames: per (picture, plane) the view and descriptor set */
-    VkImageView view[2][GPUSSIM_MAX_SCORE_PLANES];
-    VkDescriptorSet img_set[2][GPUSSIM_MAX_SCORE_PLANES];
-    int img_pipe[2][GPUSSIM_MAX_SCORE_PLANES];
+    VkImageView view[VK_MAX_PICS][GPUSSIM_MAX_SCORE_PLANES];
+    VkDescriptorSet img_set[VK_MAX_PICS][GPUSSIM_MAX_SCORE_PLANES];
+    int img_pipe[VK_MAX_PICS][GPUSSIM_MAX_SCORE_PLANES];
 };
 
 /* Sync of one submission with the frames it reads (vulkan_frame.c). */
 struct vk_frame_sync {
-    VkImageMemoryBarrier2 barrier[2 * GPUSSIM_VK_MAX_IMAGES];
+    VkImageMemoryBarrier2 barrier[VK_MAX_PICS * GPUSSIM_VK_MAX_IMAGES];
     int nb_barriers;
-    VkSemaphoreSubmitInfo wait[2 * GPUSSIM_VK_MAX_IMAGES];
-    VkSemaphoreSubmitInfo signal[2 * GPUSSIM_VK_MAX_IMAGES];
+    VkSemaphoreSubmitInfo wait[VK_MAX_PICS * GPUSSIM_VK_MAX_IMAGES];
+    VkSemaphoreSubmitInfo signal[VK_MAX_PICS * GPUSSIM_VK_MAX_IMAGES];
     int nb_sems;
 };
 
@@ -148,13 +168,16 @@ struct vk_backend {
     VkShaderModule modules[SH_COUNT];
     struct vk_pipe pipes[VK_MAX_PIPES];
     int nb_pipes;
-    struct vk_step steps[VK_MAX_STEPS];
-    int nb_steps;
+    /* pictures per frame: 2 (a pair), or 1 + nb_distorted (a ladder: the
+     * reference's terms computed once, build_ladder_program) */
+    int nb_pics;
+    struct vk_step *steps;
+    int nb_steps, max_steps;
     int first_compute_step; /* steps before it are the unpacks */
-    struct vk_unpack unpacks[2 * GPUSSIM_MAX_SCORE_PLANES];
+    struct vk_unpack unpacks[VK_MAX_PICS * GPUSSIM_MAX_SCORE_PLANES];
     int nb_unpacks;
-    struct vk_result results_map[VK_MAX_RESULTS];
-    int nb_results;
+    struct vk_result *results_map;
+    int nb_results, max_results;
     double issim_weight[GPUSSIM_MAX_SCORE_PLANES];
 
     struct vk_buffer scratch; /* device: raw pictures, planes, pyramid, moments */
@@ -163,8 +186,8 @@ struct vk_backend {
     VkDeviceSize results_size;
     VkDeviceSize host_size;                /* per slot: raw_size + results_size */
     /* staged layout of picture plane s of picture k (32-bit words) */
-    uint32_t raw_plane_off[2][3], raw_plane_stride[2][3], raw_plane_rows[2][3];
-    uint32_t raw_plane_row_bytes[2][3];
+    uint32_t raw_plane_off[VK_MAX_PICS][3], raw_plane_stride[VK_MAX_PICS][3];
+    uint32_t raw_plane_rows[VK_MAX_PICS][3], raw_plane_row_bytes[VK_MAX_PICS][3];
     int nb_src_planes;
 };
 

@@ -41,6 +41,17 @@
 #include "kernels/vulkan/spv_issim_v.h"
 #include "kernels/vulkan/spv_issim_h32.h"
 #include "kernels/vulkan/spv_issim_v32.h"
+#include "kernels/vulkan/spv_ssim_lad_ref.h"
+#include "kernels/vulkan/spv_ssim_lad_dis_h.h"
+#include "kernels/vulkan/spv_ssim_lad_dis_v.h"
+#include "kernels/vulkan/spv_ansnr_lad_ref_filter.h"
+#include "kernels/vulkan/spv_ansnr_lad_dis_filter.h"
+#include "kernels/vulkan/spv_ansnr_lad_ref_rows.h"
+#include "kernels/vulkan/spv_ansnr_lad_dis_rows.h"
+#include "kernels/vulkan/spv_issim_lad_ref_h.h"
+#include "kernels/vulkan/spv_issim_lad_dis_h.h"
+#include "kernels/vulkan/spv_issim_lad_ref_h32.h"
+#include "kernels/vulkan/spv_issim_lad_dis_h32.h"
 
 #define ALIGN 256 /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16     /* 2-D workgroups are WG x WG */
@@ -67,6 +78,17 @@ static const struct {
     SH(SH_ISSIM_V, issim_v, WG, WG),
     SH(SH_ISSIM_H32, issim_h32, WG, WG),
     SH(SH_ISSIM_V32, issim_v32, WG, WG),
+    SH(SH_SSIM_LAD_REF, ssim_lad_ref, WG, WG),
+    SH(SH_SSIM_LAD_DIS_H, ssim_lad_dis_h, WG, WG),
+    SH(SH_SSIM_LAD_DIS_V, ssim_lad_dis_v, WG, WG),
+    SH(SH_ANSNR_LAD_REF_FILTER, ansnr_lad_ref_filter, WG, WG),
+    SH(SH_ANSNR_LAD_DIS_FILTER, ansnr_lad_dis_filter, WG, WG),
+    SH(SH_ANSNR_LAD_REF_ROWS, ansnr_lad_ref_rows, WG_ROWS, 1),
+    SH(SH_ANSNR_LAD_DIS_ROWS, ansnr_lad_dis_rows, WG_ROWS, 1),
+    SH(SH_ISSIM_LAD_REF_H, issim_lad_ref_h, WG, WG),
+    SH(SH_ISSIM_LAD_DIS_H, issim_lad_dis_h, WG, WG),
+    SH(SH_ISSIM_LAD_REF_H32, issim_lad_ref_h32, WG, WG),
+    SH(SH_ISSIM_LAD_DIS_H32, issim_lad_dis_h32, WG, WG),
 #undef SH
 };
 
@@ -206,7 +228,7 @@ static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
                     const struct vk_bind binds[VK_NB_BUFFER_BINDINGS], const void *pc,
                     uint32_t pc_size, uint32_t nx, uint32_t ny, int barrier)
 {
-    if (be->nb_steps == VK_MAX_STEPS)
+    if (be->nb_steps == be->max_steps)
         return -ENOMEM;
     struct vk_step *st = &be->steps[be->nb_steps];
     int err = get_pipe(be, sh, spec2);
@@ -231,9 +253,10 @@ static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
 static int add_result(struct vk_backend *be, int producer, uint32_t count, size_t elem,
                       VkDeviceSize *top, struct vk_bind *bind)
 {
-    if (be->nb_results == VK_MAX_RESULTS)
+    if (be->nb_results == be->max_results)
         return -ENOMEM;
     struct vk_result *r = &be->results_map[be->nb_results++];
+    memset(r, 0, sizeof(*r));
     r->reduce = gpussim_plan_reduce_of(&be->cfg.plan, producer);
     r->count = count;
     r->off = carve(top, (VkDeviceSize)count * elem);
@@ -519,6 +542,344 @@ static int build_program(struct vk_backend *be)
     return 0;
 }
 
+/* ---- a ladder frame: one reference, nb_distorted pictures -------------------------- */
+
+/*
+ * A ladder frame (cfg.nb_distorted > 1) walks the same plan over the
+ * pictures k = 0 (the reference) .. nb_pics - 1, with the reference's terms
+ * computed once: its unpack and decimations, its SSIM window means and means
+ * of squares at every scale, its ANSNR filtered plane and signal row sums,
+ * its integer SSIM moments. Each distorted picture computes only its own and
+ * the cross terms (the *_ladder.comp passes: the C backend's split of the
+ * pair kernels, kernels/c/plan_c.c), so every partial is the pair's to the
+ * bit. A stage runs in phases: a phase's dispatches (the reference's and
+ * every distorted picture's) read only what earlier phases wrote, so only
+ * its first carries a barrier and the pictures' work overlaps on the device.
+ */
+struct vk_ladder_planes {
+    struct vk_bind fplane[VK_MAX_PICS][GPUSSIM_MAX_SCORE_PLANES]; /* unpacked floats = level 0 */
+    struct vk_bind box[VK_MAX_PICS], pyr[VK_MAX_PICS][GPUSSIM_MSSSIM_SCALES];
+    /* intermediate planes, each stage's in turn: the reference's terms
+     * (tmp[0][0..1]) and each distorted picture's moments or filtered plane */
+    struct vk_bind tmp[VK_MAX_PICS][3];
+};
+
+static struct vk_bind ladder_buf(const struct vk_ladder_planes *lp, int plane,
+                                 enum gpussim_plan_buf b, int level, int k)
+{
+    switch (b) {
+    case GPUSSIM_BUF_BOX: return lp->box[k];
+    case GPUSSIM_BUF_LEVEL: return lp->pyr[k][level];
+    default: return lp->fplane[k][plane];
+    }
+}
+
+/* The first `size` bytes of region b. */
+static struct vk_bind sized(struct vk_bind b, VkDeviceSize size)
+{
+    b.size = size ? size : 4;
+    return b;
+}
+
+/* The last result added belongs to distorted picture k (1..). */
+static void result_of(struct vk_backend *be, int k)
+{
+    be->results_map[be->nb_results - 1].dis = k - 1;
+}
+
+/* The dispatches of one plan stage in a ladder frame. */
+static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladder_planes *lp,
+                            VkDeviceSize *res_top)
+{
+    const struct gpussim_plan *plan = &be->cfg.plan;
+    const struct gpussim_plan_stage *st = &plan->stage[idx];
+    const int p = st->plane, w = st->in_w, h = st->in_h, n = be->nb_pics;
+    struct vk_bind in[VK_MAX_PICS], out[VK_MAX_PICS];
+    int err;
+    for (int k = 0; k < n; k++) {
+        in[k] = ladder_buf(lp, p, st->in, st->in_level, k);
+        out[k] = ladder_buf(lp, p, st->out, st->out_level, k);
+    }
+    switch (st->kind) {
+    case GPUSSIM_STAGE_DECIMATE_BOX:
+    case GPUSSIM_STAGE_DECIMATE_LPF: {
+        /* decimate.comp takes two pictures a dispatch; an odd last one goes
+         * alone (its second pair of bindings repeats the first, unused).
+         * The low-pass runs beside the window pass, as in a pair's frame. */
+        const int box = st->kind == GPUSSIM_STAGE_DECIMATE_BOX;
+        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, box ? st->box_tap : 0.0f };
+        for (int k = 0; k < n; k += 2) {
+            const int k2 = k + 1 < n ? k + 1 : k;
+            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[k], out[k], in[k2], out[k2] };
+            err = add_step(be, box ? SH_DECIMATE_BOX : SH_DECIMATE_LPF, box ? st->factor : 0, b, &pc,
+                           sizeof(pc), (uint32_t)st->out_w, (uint32_t)st->out_h, box && k == 0);
+            if (err < 0)
+                return err;
+            be->steps[err].gz = k2 > k ? 2 : 1;
+        }
+        return 0;
+    }
+    case GPUSSIM_STAGE_SSIM_WINDOWS: {
+        const int ow = st->out_w, oh = st->out_h;
+        const struct pc_ssim pc = { w, h, ow, oh };
+        if (st->same_as >= 0) {
+            /* the same planes and kernel as stage same_as: its partials serve */
+            const int src = gpussim_plan_reduce_of(plan, st->same_as), nb = be->nb_results;
+            for (int i = 0; i < nb; i++) {
+                if (be->results_map[i].reduce != src)
+                    continue;
+                if (be->nb_results == be->max_results)
+                    return -ENOMEM;
+                be->results_map[be->nb_results] = be->results_map[i];
+                be->results_map[be->nb_results++].reduce = gpussim_plan_reduce_of(plan, idx);
+            }
+            return 0;
+        }
+        const VkDeviceSize hsize = (VkDeviceSize)ow * h * sizeof(float);
+        const VkDeviceSize vsize = (VkDeviceSize)ow * oh * sizeof(float);
+        const struct vk_bind mu = sized(lp->tmp[0][0], vsize), exx = sized(lp->tmp[0][1], vsize);
+        /* 1: the reference's two moments, each distorted picture's three
+         * horizontal ones */
+        const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mu, exx };
+        err = add_step(be, SH_SSIM_LAD_REF, 0, br, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 1);
+        for (int k = 1; k < n && err >= 0; k++) {
+            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
+                in[0], in[k], sized(lp->tmp[k][0], hsize), sized(lp->tmp[k][1], hsize),
+                sized(lp->tmp[k][2], hsize),
+            };
+            err = add_step(be, SH_SSIM_LAD_DIS_H, 0, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 0);
+        }
+        /* 2: per distorted picture the vertical pass, the terms, the partials */
+        const uint32_t nwg = div_up((uint32_t)ow, WG) * div_up((uint32_t)oh, WG);
+        for (int k = 1; k < n && err >= 0; k++) {
+            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
+                { 0 }, { 0 }, sized(lp->tmp[k][0], hsize), sized(lp->tmp[k][1], hsize),
+                sized(lp->tmp[k][2], hsize), mu, exx,
+            };
+            err = add_result(be, idx, nwg, 4 * sizeof(double), res_top, &b[VK_OUT_BINDING]);
+            if (err < 0)
+                return err;
+            result_of(be, k);
+            err = add_step(be, SH_SSIM_LAD_DIS_V, 0, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh,
+                           k == 1);
+        }
+        return err < 0 ? err : 0;
+    }
+    case GPUSSIM_STAGE_ANSNR: {
+        const struct pc_ansnr pc = { w, h };
+        const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
+        const struct vk_bind filt_r = sized(lp->tmp[0][0], fsize);
+        /* 1: every picture's filtered plane */
+        for (int k = 0; k < n; k++) {
+            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
+                in[k], { 0 }, k ? sized(lp->tmp[k][0], fsize) : filt_r,
+            };
+            err = add_step(be, k ? SH_ANSNR_LAD_DIS_FILTER : SH_ANSNR_LAD_REF_FILTER, 0, b, &pc,
+                           sizeof(pc), (uint32_t)w, (uint32_t)h, k == 0);
+            if (err < 0)
+                return err;
+        }
+        /* 2: the signal row sums once, each picture's noise row sums */
+        const VkDeviceSize sig_off = carve(res_top, (VkDeviceSize)h * sizeof(float));
+        struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, filt_r };
+        b[VK_OUT_BINDING] = (struct vk_bind){ &be->results, sig_off, (VkDeviceSize)h * sizeof(float) };
+        err = add_step(be, SH_ANSNR_LAD_REF_ROWS, 0, b, &pc, sizeof(pc), (uint32_t)h, 1, 1);
+        for (int k = 1; k < n && err >= 0; k++) {
+            b[3] = sized(lp->tmp[k][0], fsize);
+            err = add_result(be, idx, (uint32_t)h, sizeof(float), res_top, &b[VK_OUT_BINDING]);
+            if (err < 0)
+                return err;
+            result_of(be, k);
+            be->results_map[be->nb_results - 1].ansnr_split = 1;
+            be->results_map[be->nb_results - 1].sig_off = sig_off;
+            err = add_step(be, SH_ANSNR_LAD_DIS_ROWS, 0, b, &pc, sizeof(pc), (uint32_t)h, 1, 0);
+        }
+        return err < 0 ? err : 0;
+    }
+    case GPUSSIM_STAGE_ISSIM: {
+        const struct pc_issim pc = { st->c1base, st->c2base, w, h, st->scaler };
+        const int narrow = st->bit_depth <= 12; /* uint32 horizontal moments are exact */
+        const VkDeviceSize msize = (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
+        const struct vk_bind mx = sized(lp->tmp[0][0], msize), mxx = sized(lp->tmp[0][1], msize);
+        /* 1: the reference's horizontal moments (x, x*x), each distorted
+         * picture's (y, x*y, y*y) */
+        const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mx, mxx };
+        err = add_step(be, narrow ? SH_ISSIM_LAD_REF_H32 : SH_ISSIM_LAD_REF_H, 0, br, &pc, sizeof(pc),
+                       (uint32_t)w, (uint32_t)h, 1);
+        for (int k = 1; k < n && err >= 0; k++) {
+            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
+                in[0], in[k], sized(lp->tmp[k][0], msize), sized(lp->tmp[k][1], msize),
+                sized(lp->tmp[k][2], msize),
+            };
+            err = add_step(be, narrow ? SH_ISSIM_LAD_DIS_H32 : SH_ISSIM_LAD_DIS_H, 0, b, &pc,
+                           sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
+        }
+        /* 2: issim.comp's vertical pass over the five planes (x, y, x*x, x*y, y*y) */
+        const uint32_t nwg = div_up((uint32_t)w, WG) * div_up((uint32_t)h, WG);
+        for (int k = 1; k < n && err >= 0; k++) {
+            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
+                { 0 }, { 0 }, mx, sized(lp->tmp[k][0], msize), mxx, sized(lp->tmp[k][1], msize),
+                sized(lp->tmp[k][2], msize),
+            };
+            err = add_result(be, idx, nwg, sizeof(double), res_top, &b[VK_OUT_BINDING]);
+            if (err < 0)
+                return err;
+            result_of(be, k);
+            err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, b, &pc, sizeof(pc), (uint32_t)w,
+                           (uint32_t)h, k == 1);
+        }
+        be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
+        return err < 0 ? err : 0;
+    }
+    case GPUSSIM_STAGE_UNPACK:
+    case GPUSSIM_STAGE_CONVERT:
+    case GPUSSIM_STAGE_REDUCE:
+        break;
+    }
+    return 0;
+}
+
+static VkDeviceSize max_size(VkDeviceSize a, VkDeviceSize b)
+{
+    return a > b ? a : b;
+}
+
+/* The ladder's frame program: the pair's layout with nb_pics pictures, the
+ * reference's terms kept apart (build_program's counterpart). */
+static int build_ladder_program(struct vk_backend *be)
+{
+    const struct gpussim_config *cfg = &be->cfg;
+    const struct gpussim_plan *plan = &cfg->plan;
+    const int bps = cfg->bytes_per_sample, n = be->nb_pics;
+    VkDeviceSize top = 0, res_top = 0;
+    uint32_t pic_words[VK_MAX_PICS], pic_start[VK_MAX_PICS];
+    int err;
+
+    /* staged pictures, each from an aligned offset: its unpacks bind it alone */
+    be->nb_src_planes = plan->nb_pic_planes;
+    uint32_t words = 0;
+    for (int k = 0; k < n; k++) {
+        words = (words + ALIGN / 4 - 1) / (ALIGN / 4) * (ALIGN / 4);
+        pic_start[k] = words;
+        for (int s = 0; s < be->nb_src_planes; s++) {
+            const int samples = plan->pic_row_samples[s], rows = plan->pic_rows[s];
+            be->raw_plane_row_bytes[k][s] = (uint32_t)(samples * bps);
+            be->raw_plane_stride[k][s] = div_up((uint32_t)(samples * bps), 4);
+            be->raw_plane_rows[k][s] = (uint32_t)rows;
+            be->raw_plane_off[k][s] = words;
+            words += be->raw_plane_stride[k][s] * (uint32_t)rows;
+        }
+        pic_words[k] = words - pic_start[k];
+    }
+    be->raw_size = (VkDeviceSize)words * 4;
+    be->raw_off = carve(&top, be->raw_size);
+
+    /* the planes of every picture; the intermediate planes sized for the
+     * largest stage: the reference's two terms, a distorted picture's three */
+    struct vk_ladder_planes lp;
+    VkDeviceSize box_max = 0, ref_max = 0, dis_max = 0, pyr_max[GPUSSIM_MSSSIM_SCALES] = { 0 };
+    memset(&lp, 0, sizeof(lp));
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        const VkDeviceSize nw = (VkDeviceSize)st->in_w * st->in_h;
+        const VkDeviceSize no = (VkDeviceSize)st->out_w * st->out_h;
+        switch (st->kind) {
+        case GPUSSIM_STAGE_UNPACK:
+            for (int k = 0; k < n; k++)
+                lp.fplane[k][st->plane] = scratch_region(be, &top, nw * sizeof(float));
+            break;
+        case GPUSSIM_STAGE_DECIMATE_BOX:
+            box_max = max_size(box_max, no * sizeof(float));
+            break;
+        case GPUSSIM_STAGE_DECIMATE_LPF:
+            pyr_max[st->out_level] = max_size(pyr_max[st->out_level], no * sizeof(float));
+            break;
+        case GPUSSIM_STAGE_SSIM_WINDOWS:
+            ref_max = max_size(ref_max, no * sizeof(float));
+            dis_max = max_size(dis_max, (VkDeviceSize)st->out_w * st->in_h * sizeof(float));
+            break;
+        case GPUSSIM_STAGE_ANSNR:
+            ref_max = max_size(ref_max, nw * sizeof(float));
+            dis_max = max_size(dis_max, nw * sizeof(float));
+            break;
+        case GPUSSIM_STAGE_ISSIM: {
+            const VkDeviceSize m = nw * (st->bit_depth <= 12 ? sizeof(uint32_t) : sizeof(int64_t));
+            ref_max = max_size(ref_max, m);
+            dis_max = max_size(dis_max, m);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        lp.box[k] = scratch_region(be, &top, box_max);
+        for (int i = 1; i < GPUSSIM_MSSSIM_SCALES; i++)
+            if (pyr_max[i])
+                lp.pyr[k][i] = scratch_region(be, &top, pyr_max[i]);
+        for (int m = 0; m < (k ? 3 : 2); m++)
+            lp.tmp[k][m] = scratch_region(be, &top, k ? dis_max : ref_max);
+    }
+
+    /* the shaders index with 32-bit ints and bind each region whole */
+    const VkDeviceSize max_range = be->props.limits.maxStorageBufferRange;
+    const VkDeviceSize tmp_max = max_size(ref_max, dis_max);
+    if (tmp_max / sizeof(float) > INT32_MAX || tmp_max > max_range || box_max > max_range ||
+        lp.fplane[0][0].size > max_range || (VkDeviceSize)pic_words[0] * 4 > max_range) {
+        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
+                    "vulkan: %dx%d frames need %.0f MiB intermediate planes, above this device's "
+                    "storage-buffer range (%.0f MiB) or 32-bit indexing; use the CPU backend",
+                    cfg->plane[0].width, cfg->plane[0].height, tmp_max / 1048576.0,
+                    max_range / 1048576.0);
+        return -EINVAL;
+    }
+    err = vk_buffer_create(be, &be->scratch, top, 0);
+    if (err < 0)
+        return err;
+
+    /* 1. unpack every (picture, plane) from the staged bytes, to floats */
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        if (st->kind != GPUSSIM_STAGE_UNPACK)
+            continue;
+        for (int k = 0; k < n; k++) {
+            struct vk_unpack *u = &be->unpacks[be->nb_unpacks++];
+            const int p = st->plane;
+            u->pic = k, u->plane = p;
+            u->src_plane = st->src.src_plane;
+            u->first = st->src.first, u->step_x = st->src.step;
+            u->dst_off = lp.fplane[k][p].off;
+            u->dst_size = lp.fplane[k][p].size;
+            const struct pc_unpack pc = {
+                st->in_w, st->in_h, (int32_t)(be->raw_plane_off[k][u->src_plane] - pic_start[k]),
+                (int32_t)be->raw_plane_stride[k][u->src_plane], u->first, u->step_x,
+                (uint32_t)st->src.shift, st->src.mask, st->inv_scaler,
+            };
+            const struct vk_bind raw = { &be->scratch, be->raw_off + (VkDeviceSize)pic_start[k] * 4,
+                                         (VkDeviceSize)pic_words[k] * 4 };
+            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, lp.fplane[k][p] };
+            err = add_step(be, SH_UNPACK_BUF, bps, b, &pc, sizeof(pc), (uint32_t)st->in_w,
+                           (uint32_t)st->in_h, 0);
+            if (err < 0)
+                return err;
+        }
+    }
+    be->first_compute_step = be->nb_steps;
+
+    /* 2. the other stages, in the plan's order */
+    for (int i = 0; i < plan->nb_stages; i++)
+        if ((err = add_ladder_stage(be, i, &lp, &res_top)) < 0)
+            return err;
+
+    be->results_size = res_top ? res_top : ALIGN;
+    err = vk_buffer_create(be, &be->results, be->results_size, 0);
+    if (err < 0)
+        return err;
+    write_step_sets(be);
+    be->host_size = be->raw_size + be->results_size;
+    return 0;
+}
+
 int vk_program_init(struct vk_backend *be)
 {
     const struct vk_fns *f = &be->fns;
@@ -556,10 +917,18 @@ int vk_program_init(struct vk_backend *be)
     if (res != VK_SUCCESS)
         return vk_err(be, res, "vkCreatePipelineCache");
 
-    const uint32_t max_sets = VK_MAX_STEPS + 2 * GPUSSIM_MAX_SCORE_PLANES * (uint32_t)be->nb_slots;
+    /* a ladder's frame: about a pair's dispatches per picture */
+    be->max_steps = be->nb_pics > 2 ? VK_MAX_STEPS * be->nb_pics : VK_MAX_STEPS;
+    be->max_results = VK_MAX_RESULTS * (be->nb_pics - 1);
+    be->steps = calloc((size_t)be->max_steps, sizeof(*be->steps));
+    be->results_map = calloc((size_t)be->max_results, sizeof(*be->results_map));
+    if (!be->steps || !be->results_map)
+        return -ENOMEM;
+    const uint32_t img_sets = (uint32_t)be->nb_pics * GPUSSIM_MAX_SCORE_PLANES * (uint32_t)be->nb_slots;
+    const uint32_t max_sets = (uint32_t)be->max_steps + img_sets;
     const VkDescriptorPoolSize ps[2] = {
-        { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_MAX_STEPS * VK_NB_BUFFER_BINDINGS },
-        { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * GPUSSIM_MAX_SCORE_PLANES * (uint32_t)be->nb_slots },
+        { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)be->max_steps * VK_NB_BUFFER_BINDINGS + img_sets },
+        { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, img_sets },
     };
     VkDescriptorPoolCreateInfo dpi = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -571,7 +940,7 @@ int vk_program_init(struct vk_backend *be)
     if (res != VK_SUCCESS)
         return vk_err(be, res, "vkCreateDescriptorPool");
 
-    int err = build_program(be);
+    int err = be->nb_pics > 2 ? build_ladder_program(be) : build_program(be);
     if (err < 0)
         return err;
 
@@ -588,7 +957,7 @@ int vk_program_init(struct vk_backend *be)
 
     /* per slot: the sets of the Vulkan-frame unpacks (images change per frame) */
     for (int i = 0; i < be->nb_slots; i++)
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < be->nb_pics; k++)
             for (int p = 0; p < be->cfg.nb_planes; p++) {
                 err = alloc_set(be, &be->slots[i].img_set[k][p]);
                 if (err < 0)
@@ -626,6 +995,8 @@ void vk_program_uninit(struct vk_backend *be)
         f->vkDestroyPipelineLayout(be->dev, be->pipe_layout, NULL);
     if (be->set_layout)
         f->vkDestroyDescriptorSetLayout(be->dev, be->set_layout, NULL);
+    free(be->steps);
+    free(be->results_map);
 }
 
 /* ---- one frame ------------------------------------------------------------------- */
@@ -690,7 +1061,7 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
     if (res != VK_SUCCESS)
         return vk_err(be, res, "vkBeginCommandBuffer");
     if (s->query_pool)
-        f->vkCmdResetQueryPool(cmd, s->query_pool, 0, 2 + (be->step_times ? VK_MAX_STEPS : 0));
+        f->vkCmdResetQueryPool(cmd, s->query_pool, 0, 2 + (be->step_times ? (uint32_t)be->max_steps : 0));
 
     /* Orders this frame after everything submitted before it on the queue
      * (the shared scratch buffers), and the frames' images after their
@@ -766,7 +1137,7 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
     if (res != VK_SUCCESS)
         return vk_err(be, res, "vkEndCommandBuffer");
 
-    VkSemaphoreSubmitInfo signal[1 + 2 * GPUSSIM_VK_MAX_IMAGES];
+    VkSemaphoreSubmitInfo signal[1 + VK_MAX_PICS * GPUSSIM_VK_MAX_IMAGES];
     uint32_t nb_signal = 0;
     signal[nb_signal++] = (VkSemaphoreSubmitInfo){
         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
@@ -806,9 +1177,14 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
     static const char *const names[SH_COUNT] = {
         "unpack_buf", "unpack_r8", "unpack_r16", "unpack_rg8", "unpack_rg16", "decimate_box",
         "decimate_lpf", "ssim_h", "ssim_v", "ansnr_filter", "ansnr_rows", "issim_h", "issim_v", "issim_h32", "issim_v32",
+        "ssim_lad_ref", "ssim_lad_dis_h", "ssim_lad_dis_v", "ansnr_lad_rfilt", "ansnr_lad_dfilt",
+        "ansnr_lad_rrows", "ansnr_lad_drows", "issim_lad_rh", "issim_lad_dh", "issim_lad_rh32",
+        "issim_lad_dh32",
     };
-    uint64_t ts[2 + VK_MAX_STEPS];
     if (!s->query_pool)
+        return;
+    uint64_t *ts = malloc((2 + (size_t)be->max_steps) * sizeof(*ts));
+    if (!ts)
         return;
     /* the unpack steps have no timestamp of their own */
     const uint32_t first = 2 + (uint32_t)be->first_compute_step, n = (uint32_t)(be->nb_steps - be->first_compute_step);
@@ -817,8 +1193,10 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
     if (res == VK_SUCCESS)
         res = be->fns.vkGetQueryPoolResults(be->dev, s->query_pool, first, n, n * sizeof(ts[0]),
                                             ts + first, sizeof(ts[0]), VK_QUERY_RESULT_64_BIT);
-    if (res != VK_SUCCESS)
+    if (res != VK_SUCCESS) {
+        free(ts);
         return;
+    }
     const double ns = be->props.limits.timestampPeriod;
     uint64_t prev = ts[0];
     for (int i = be->first_compute_step; i < be->nb_steps; i++) {
@@ -828,12 +1206,13 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
                     (ts[2 + i] - prev) * ns * 1e-6);
         prev = ts[2 + i];
     }
+    free(ts);
 }
 
 void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim_frame_sums *sums)
 {
     const uint8_t *base = (const uint8_t *)s->host.map + be->raw_size;
-    memset(sums, 0, sizeof(*sums));
+    memset(sums, 0, sizeof(*sums) * (size_t)(be->nb_pics - 1));
     for (int i = 0; i < be->nb_results; i++) {
         const struct vk_result *r = &be->results_map[i];
         const struct gpussim_plan_stage *red = &be->cfg.plan.stage[r->reduce];
@@ -847,6 +1226,11 @@ void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim
         case GPUSSIM_RESULT_ANSNR: {
             /* the reference's row floats, added in row order in float */
             const float *rows = (const float *)(base + r->off);
+            if (r->ansnr_split) {
+                v[0] = gpussim_sum_float_rows((const float *)(base + r->sig_off), (int)r->count, 1);
+                v[1] = gpussim_sum_float_rows(rows, (int)r->count, 1);
+                break;
+            }
             v[0] = gpussim_sum_float_rows(rows, (int)r->count, 2);
             v[1] = gpussim_sum_float_rows(rows + 1, (int)r->count, 2);
             break;
@@ -858,6 +1242,6 @@ void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim
         case GPUSSIM_RESULT_NONE:
             break;
         }
-        gpussim_plan_store(red, sums, v);
+        gpussim_plan_store(red, &sums[r->dis], v);
     }
 }

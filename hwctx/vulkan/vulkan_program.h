@@ -15,6 +15,7 @@ void vk_program_uninit(struct vk_backend *be);
 void vk_stage_host_picture(struct vk_backend *be, struct vk_slot *s,
                            const struct gpussim_picture *pic, int k);
 int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct vk_frame_sync *fs);
+/* sums[0 .. nb_pics - 2]: the pair's, or each distorted picture's of a ladder */
 void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim_frame_sums *sums);
 void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s);
 int vk_unpack_image_pipe(struct vk_backend *be, int two_components, int sixteen_bit);
