@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "src/core.h"
 
 #define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
 #define MSSSIM_MIN_SIDE (SSIM_WINDOW << (GPUSSIM_MSSSIM_SCALES - 1)) /* 176 */

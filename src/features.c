@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "src/backends.h"
 
 enum feature_option {
     OPT_SCALE = 1u << 0,
@@ -269,30 +269,29 @@ int gpussim_features_string(const struct gpussim_params *p, char *buf, size_t si
 
 /* ---- backends ------------------------------------------------------------------ */
 
-static const char *const backend_names[] = {
-    [GPUSSIM_BACKEND_AUTO] = "auto", [GPUSSIM_BACKEND_CPU] = "cpu", [GPUSSIM_BACKEND_CUDA] = "cuda",
-    [GPUSSIM_BACKEND_VULKAN] = "vulkan", [GPUSSIM_BACKEND_HIP] = "hip", [GPUSSIM_BACKEND_ZE] = "ze",
-};
-
 const char *gpussim_backend_type_name(enum gpussim_backend_type type)
 {
-    if ((unsigned)type >= sizeof(backend_names) / sizeof(*backend_names))
-        return NULL;
-    return backend_names[type];
+    const struct gpussim_backend_info *b = gpussim_backend_info(type);
+    return type == GPUSSIM_BACKEND_AUTO ? "auto" : b ? b->name : NULL;
 }
 
 int gpussim_backend_from_name(const char *name, enum gpussim_backend_type *type)
 {
     if (!name || !type)
         return -EINVAL;
-    if (!strcmp(name, "level-zero") || !strcmp(name, "level_zero")) {
-        *type = GPUSSIM_BACKEND_ZE;
+    if (!strcmp(name, "auto")) {
+        *type = GPUSSIM_BACKEND_AUTO;
         return 0;
     }
-    for (unsigned i = 0; i < sizeof(backend_names) / sizeof(*backend_names); i++)
-        if (!strcmp(name, backend_names[i])) {
-            *type = (enum gpussim_backend_type)i;
-            return 0;
+    for (int i = 0; i < GPUSSIM_NB_BACKENDS; i++) {
+        const struct gpussim_backend_info *b = &gpussim_backend_table[i];
+        for (int k = -1; k < 2; k++) {
+            const char *n = k < 0 ? b->name : b->alias[k];
+            if (n && !strcmp(name, n)) {
+                *type = b->type;
+                return 0;
+            }
         }
+    }
     return -EINVAL;
 }

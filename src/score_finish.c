@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "internal.h"
+#include "src/core.h"
 
 #define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
 

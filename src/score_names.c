@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "src/core.h"
 #include "mem.h"
 
 static const char *const lcs_names[3] = { "l", "c", "s" };

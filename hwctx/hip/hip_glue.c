@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "hip_glue.h"
-#include "dmabuf.h"
+#include "src/dmabuf.h"
 
 int gpussim_hip_load(struct gpussim_hip_api *api)
 {

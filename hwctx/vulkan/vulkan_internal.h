@@ -20,7 +20,7 @@
 #include "vulkan_fns.h" /* first: VK_NO_PROTOTYPES */
 
 #include "gpussim/gpussim_vulkan.h"
-#include "internal.h"
+#include "src/backend.h"
 
 #define VK_MAX_STEPS 160
 #define VK_MAX_PIPES 24

@@ -31,8 +31,8 @@
 
 #include <level_zero/ze_api.h>
 
-#include "dmabuf.h"
-#include "internal.h"
+#include "src/dmabuf.h"
+#include "src/backend.h"
 #include "kernels/ze/gpussim_ze_spv.h"
 #include "ze_plan.h"
 
@@ -572,8 +572,6 @@ static int ze_wait(void *priv, int slot, int block, struct gpussim_frame_sums *s
 }
 
 const struct gpussim_backend gpussim_backend_ze = {
-    .type = GPUSSIM_BACKEND_ZE,
-    .memory_mask = (1u << GPUSSIM_MEMORY_HOST) | (1u << GPUSSIM_MEMORY_DMABUF),
     .probe = ze_probe,
     .init = ze_init,
     .uninit = ze_uninit,

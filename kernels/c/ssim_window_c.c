@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "metric_tables.h"
+#include "src/metric_tables.h"
 #include "scratch_c.h"
 
 static const float gauss11[GPUSSIM_GAUSSIAN11_LEN] = { GPUSSIM_GAUSSIAN11_TAPS };
