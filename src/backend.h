@@ -34,13 +34,21 @@ struct gpussim_plane_geometry {
     char suffix[4];             /* "" for luma, ".u", ".v" */
 };
 
+/* One SSIM-family feature's options, resolved from the params by
+ * gpussim_feature_values() (src/features.c): one field per row of
+ * GPUSSIM_FEATURE_OPTIONS, named as the option. */
+struct gpussim_feature_values {
+#define GPUSSIM_VALUE_FIELD(name, ...) int name;
+    GPUSSIM_FEATURE_OPTIONS(GPUSSIM_VALUE_FIELD)
+#undef GPUSSIM_VALUE_FIELD
+};
+
 /* Everything a backend needs, validated and with defaults applied. */
 struct gpussim_config {
     struct gpussim_params params; /* as given, defaults filled in */
     unsigned metrics;             /* non-zero GPUSSIM_METRIC_* bits */
-    /* per-family options (float_ssim's; float_ms_ssim's from ms_ssim_options) */
-    int ssim_lcs, ssim_db, ssim_clip_db;
-    int ms_lcs, ms_db, ms_clip_db;
+    /* float_ssim's and float_ms_ssim's options */
+    struct gpussim_feature_values ssim, ms;
     int nb_planes;                /* 1 (luma) or 3 */
     /* Plane p of the picture that score plane i reads, and its subsampling. */
     struct gpussim_plane_geometry plane[GPUSSIM_MAX_SCORE_PLANES];

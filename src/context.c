@@ -53,6 +53,9 @@ void gpussim_default_params(struct gpussim_params *p)
 {
     memset(p, 0, sizeof(*p));
     p->log_level = GPUSSIM_LOG_INFO;
+#define OPTION_DEFAULT(name, field, short_name, type, def, ...) p->field = def;
+    GPUSSIM_FEATURE_OPTIONS(OPTION_DEFAULT)
+#undef OPTION_DEFAULT
 }
 
 static int start_backend(GpussimContext *c, const struct gpussim_backend_info *info)

@@ -21,6 +21,14 @@ int gpussim_format_check(const struct gpussim_logger *log, const struct gpussim_
  * requested metrics; logs and returns -EINVAL naming the limit. */
 int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params *params);
 
+/* The options of the feature of metric (a GPUSSIM_METRIC_* bit) in p,
+ * wherever p keeps them (float_ms_ssim: its own bits or the shared fields). */
+void gpussim_feature_values(const struct gpussim_params *p, unsigned metric,
+                            struct gpussim_feature_values *v);
+/* Checks p's options against their table (ranges, known bits); logs and
+ * returns -EINVAL naming the problem. */
+int gpussim_feature_values_check(const struct gpussim_logger *log, const struct gpussim_params *p);
+
 /* Score names in result order for a configuration. */
 int gpussim_scores_count(const struct gpussim_config *cfg);
 /* Writes the names (static strings joined with suffixes) into names[]; the
