@@ -27,11 +27,11 @@
 
 /* Sizes of everything computed on one scored plane (spec §1.1-1.2, §2.2-2.3). */
 struct gpussim_plane_geometry {
-    int width, height;          /* the plane as stored */
-    int ssim_scale;             /* float_ssim decimation factor (1 = none) */
+    int width, height;           /* the plane as stored */
+    int ssim_scale;              /* float_ssim decimation factor (1 = none) */
     int ssim_width, ssim_height; /* float_ssim plane after decimation */
     int ms_width[GPUSSIM_MSSSIM_SCALES], ms_height[GPUSSIM_MSSSIM_SCALES];
-    char suffix[4];             /* "" for luma, ".u", ".v" */
+    char suffix[4]; /* "" for luma, ".u", ".v" */
 };
 
 /* One SSIM-family feature's options, resolved from the params by
@@ -49,7 +49,7 @@ struct gpussim_config {
     unsigned metrics;             /* non-zero GPUSSIM_METRIC_* bits */
     /* float_ssim's and float_ms_ssim's options */
     struct gpussim_feature_values ssim, ms;
-    int nb_planes;                /* 1 (luma) or 3 */
+    int nb_planes; /* 1 (luma) or 3 */
     /* Plane p of the picture that score plane i reads, and its subsampling. */
     struct gpussim_plane_geometry plane[GPUSSIM_MAX_SCORE_PLANES];
     int chroma_shift_x, chroma_shift_y;

@@ -143,9 +143,11 @@ int gpussim_backend_pick(const struct gpussim_params *p, const struct gpussim_lo
             if (scan)
                 continue;
             if (!last) {
-                gpussim_log(log, GPUSSIM_LOG_VERBOSE, "backend %s unavailable for the %s frames "
-                            "(%s): scoring them through %s", name, gpussim_memory_name(p->memory),
-                            gpussim_strerror(-ENOSYS), gpussim_backend_type_name(order[i + 1]));
+                gpussim_log(log, GPUSSIM_LOG_VERBOSE,
+                            "backend %s unavailable for the %s frames "
+                            "(%s): scoring them through %s",
+                            name, gpussim_memory_name(p->memory), gpussim_strerror(-ENOSYS),
+                            gpussim_backend_type_name(order[i + 1]));
                 continue;
             }
             gpussim_log(log, GPUSSIM_LOG_ERROR,
@@ -184,9 +186,11 @@ int gpussim_backend_pick(const struct gpussim_params *p, const struct gpussim_lo
         }
         if (last)
             return err;
-        gpussim_log(log, GPUSSIM_LOG_VERBOSE, "backend %s unavailable for the %s frames (%s): "
-                    "scoring them through %s", name, gpussim_memory_name(p->memory),
-                    gpussim_strerror(err), gpussim_backend_type_name(order[i + 1]));
+        gpussim_log(log, GPUSSIM_LOG_VERBOSE,
+                    "backend %s unavailable for the %s frames (%s): "
+                    "scoring them through %s",
+                    name, gpussim_memory_name(p->memory), gpussim_strerror(err),
+                    gpussim_backend_type_name(order[i + 1]));
     }
     gpussim_log(log, GPUSSIM_LOG_ERROR, "no backend could be started");
     return -ENODEV;

@@ -14,9 +14,9 @@
 
 struct gpussim_backend_info {
     enum gpussim_backend_type type;
-    const char *name;       /* gpussim_backend_type_name() */
-    const char *alias[2];   /* other names gpussim_backend_from_name() takes */
-    const char *configure;  /* configure's --enable-<this> */
+    const char *name;      /* gpussim_backend_type_name() */
+    const char *alias[2];  /* other names gpussim_backend_from_name() takes */
+    const char *configure; /* configure's --enable-<this> */
     /* Picture memories its submit() reads (GPUSSIM_MEMORY_BIT()s). */
     unsigned reads;
     /* Frame memories it scores once the caller maps the frames to map_to
@@ -47,8 +47,8 @@ const char *gpussim_memory_name(enum gpussim_memory m);
  * vtables, their probes, starting one) or a test's fakes. */
 struct gpussim_backend_env {
     void *opaque;
-    int (*built)(void *opaque, enum gpussim_backend_type type);  /* non-zero: has a vtable */
-    int (*probe)(void *opaque, enum gpussim_backend_type type);  /* 0: a device answers */
+    int (*built)(void *opaque, enum gpussim_backend_type type); /* non-zero: has a vtable */
+    int (*probe)(void *opaque, enum gpussim_backend_type type); /* 0: a device answers */
     /* Starts the backend on hw_device (params.hw_device, or get_device's). */
     int (*start)(void *opaque, enum gpussim_backend_type type, const void *hw_device);
 };

@@ -230,8 +230,8 @@ int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params 
         struct gpussim_plane_geometry *g = &cfg->plane[i];
         g->width = i ? -((-f->width) >> cfg->chroma_shift_x) : f->width;
         g->height = i ? -((-f->height) >> cfg->chroma_shift_y) : f->height;
-        g->ssim_scale = cfg->ssim.scale ? cfg->ssim.scale
-                                           : gpussim_ssim_auto_scale(g->width, g->height);
+        g->ssim_scale =
+            cfg->ssim.scale ? cfg->ssim.scale : gpussim_ssim_auto_scale(g->width, g->height);
         g->ssim_width = g->ssim_scale > 1 ? gpussim_decimated_size(g->width, g->ssim_scale) : g->width;
         g->ssim_height = g->ssim_scale > 1 ? gpussim_decimated_size(g->height, g->ssim_scale) : g->height;
         int cw = g->width, ch = g->height;

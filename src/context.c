@@ -80,10 +80,11 @@ static int start_backend(GpussimContext *c, const struct gpussim_backend_info *i
     c->fb_waves = !native && slots < n;
     c->nb_slots = native ? slots : c->fb_waves ? 1 : slots / n;
     if (c->fb_waves)
-        gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE,
-                    "the %s backend keeps %d pair(s) in flight, fewer than the %d distorted pictures "
-                    "of a frame: each frame is scored in waves of %d pairs, one frame at a time",
-                    info->name, slots, n, slots);
+        gpussim_log(
+            &c->cfg.log, GPUSSIM_LOG_VERBOSE,
+            "the %s backend keeps %d pair(s) in flight, fewer than the %d distorted pictures "
+            "of a frame: each frame is scored in waves of %d pairs, one frame at a time",
+            info->name, slots, n, slots);
     if (c->cfg.params.max_in_flight && c->cfg.params.max_in_flight < c->nb_slots)
         c->nb_slots = c->cfg.params.max_in_flight;
     return 0;
@@ -168,8 +169,9 @@ int gpussim_create(GpussimContext **pctx, const struct gpussim_params *params)
     }
     gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE, "backend %s, %d frame(s) in flight%s",
                 c->info->name, c->nb_slots,
-                c->nb_dis == 1 ? "" : c->fallback ? ", distorted pictures scored as pairs"
-                                                  : ", reference terms shared");
+                c->nb_dis == 1 ? ""
+                : c->fallback  ? ", distorted pictures scored as pairs"
+                               : ", reference terms shared");
     *pctx = c;
     return 0;
 

@@ -23,7 +23,9 @@ struct gpussim_dynsym {
 };
 
 /* A row for a function pointer field f looked up under its own name. */
+/* clang-format off */
 #define GPUSSIM_DYNSYM(f, name) { &(f), name, NULL, 0 }
+/* clang-format on */
 
 /* Opens the first of the NULL-terminated libs that loads, then resolves
  * syms[0..nb_syms). Returns the handle, or NULL when no library opened or

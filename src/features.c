@@ -16,7 +16,10 @@
 /* One row per option of GPUSSIM_FEATURE_OPTIONS (the public table): the
  * value range, where float_ssim's (the shared) value lives in the params,
  * float_ms_ssim's own bit, where the resolved value lands. */
-enum option_type { OPTION_BOOL, OPTION_INT };
+enum option_type {
+    OPTION_BOOL,
+    OPTION_INT
+};
 static const struct feature_option {
     const char *name, *field_name;
     enum option_type type;
@@ -26,9 +29,11 @@ static const struct feature_option {
     size_t value;     /* offsetof(struct gpussim_feature_values, ...) */
     const char *help;
 } options[] = {
-#define OPTION_ROW(name, field, short_name, type, def, min, max, own_bit, help)                     \
-    { #name, #field, OPTION_##type, min, max, offsetof(struct gpussim_params, field), own_bit,      \
+/* clang-format off */
+#define OPTION_ROW(name, field, short_name, type, def, min, max, own_bit, help)                    \
+    { #name, #field, OPTION_##type, min, max, offsetof(struct gpussim_params, field), own_bit,     \
       offsetof(struct gpussim_feature_values, name), help },
+    /* clang-format on */
     GPUSSIM_FEATURE_OPTIONS(OPTION_ROW)
 #undef OPTION_ROW
 };
@@ -47,7 +52,8 @@ static const struct {
     { { "float_ms_ssim", "ms_ssim", GPUSSIM_METRIC_FLOAT_MS_SSIM, "enable_lcs,enable_db,clip_db",
         "float_ms_ssim (+ float_ms_ssim_{l,c,s}_scale0..4 with enable_lcs)" },
       1 },
-    { { "float_ansnr", "ansnr,float_anpsnr", GPUSSIM_METRIC_FLOAT_ANSNR, "", "float_ansnr, float_anpsnr" },
+    { { "float_ansnr", "ansnr,float_anpsnr", GPUSSIM_METRIC_FLOAT_ANSNR, "",
+        "float_ansnr, float_anpsnr" },
       0 },
     { { "ssim", "", GPUSSIM_METRIC_SSIM, "", "ssim (integer)" }, 0 },
 };
@@ -144,8 +150,8 @@ int gpussim_feature_values_check(const struct gpussim_logger *log, const struct 
                 (x >= options[o].min && x <= options[o].max))
                 continue;
             gpussim_log(log, GPUSSIM_LOG_ERROR, "%s %s %d is out of range (%d to %d: %s)",
-                        features[id].info.name, options[o].name, x, options[o].min,
-                        options[o].max, options[o].help);
+                        features[id].info.name, options[o].name, x, options[o].min, options[o].max,
+                        options[o].help);
             return -EINVAL;
         }
     return 0;
@@ -209,8 +215,8 @@ static int parse_option(const struct gpussim_logger *log, int id, char *opt,
     *which = o;
     if (options[o].type == OPTION_BOOL) {
         if (parse_bool(val, value(v, o)) < 0) {
-            gpussim_log(log, GPUSSIM_LOG_ERROR, "feature %s: %s must be true, false, 1 or 0, got '%s'",
-                        fname, key, val);
+            gpussim_log(log, GPUSSIM_LOG_ERROR,
+                        "feature %s: %s must be true, false, 1 or 0, got '%s'", fname, key, val);
             return -EINVAL;
         }
         return 0;

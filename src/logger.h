@@ -23,9 +23,9 @@ struct gpussim_logger {
 #define GPUSSIM_PRINTF(a, b)
 #endif
 
-void gpussim_log(const struct gpussim_logger *log, enum gpussim_log_level level,
-                 const char *fmt, ...) GPUSSIM_PRINTF(3, 4);
-void gpussim_vlog(const struct gpussim_logger *log, enum gpussim_log_level level,
-                  const char *fmt, va_list ap);
+void gpussim_log(const struct gpussim_logger *log, enum gpussim_log_level level, const char *fmt,
+                 ...) GPUSSIM_PRINTF(3, 4);
+void gpussim_vlog(const struct gpussim_logger *log, enum gpussim_log_level level, const char *fmt,
+                  va_list ap);
 
 #endif /* GPUSSIM_LOGGER_H */

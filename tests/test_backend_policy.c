@@ -276,16 +276,18 @@ static void table_rows(void)
     CHECK(n == GPUSSIM_NB_BACKENDS, "host order lists %d backends, the table %d", n,
           GPUSSIM_NB_BACKENDS);
     CHECK(gpussim_backend_table[GPUSSIM_NB_BACKENDS - 1].type == GPUSSIM_BACKEND_CPU &&
-          gpussim_backend_table[GPUSSIM_NB_BACKENDS - 1].vtable, "the CPU is not last or not built");
+              gpussim_backend_table[GPUSSIM_NB_BACKENDS - 1].vtable,
+          "the CPU is not last or not built");
     for (int i = 0; i < GPUSSIM_NB_BACKENDS; i++) {
         const struct gpussim_backend_info *b = &gpussim_backend_table[i];
         CHECK(n > i && order[i] == b->type, "host order[%d] is not the table's %s", i, b->name);
         CHECK(gpussim_backend_info(b->type) == b, "%s: lookup by type", b->name);
         CHECK(!strcmp(gpussim_backend_type_name(b->type), b->name), "%s: type name", b->name);
-        CHECK(gpussim_backend_from_name(b->name, &t) == 0 && t == b->type, "%s: from name", b->name);
+        CHECK(gpussim_backend_from_name(b->name, &t) == 0 && t == b->type, "%s: from name",
+              b->name);
         for (k = 0; k < 2 && b->alias[k]; k++)
-            CHECK(gpussim_backend_from_name(b->alias[k], &t) == 0 && t == b->type,
-                  "%s: alias %s", b->name, b->alias[k]);
+            CHECK(gpussim_backend_from_name(b->alias[k], &t) == 0 && t == b->type, "%s: alias %s",
+                  b->name, b->alias[k]);
         for (k = 0; k < 2 && b->vendor[k]; k++)
             CHECK(gpussim_vendor_backend(b->vendor[k]) == b->type, "%s: vendor %s", b->name,
                   b->vendor[k]);
@@ -308,7 +310,7 @@ static void table_rows(void)
     p.memory = GPUSSIM_MEMORY_HOST;
     CHECK(gpussim_backend_info(GPUSSIM_BACKEND_AUTO) == NULL, "AUTO has a row");
     CHECK(!strcmp(gpussim_backend_type_name(GPUSSIM_BACKEND_AUTO), "auto") &&
-          !gpussim_backend_type_name((enum gpussim_backend_type)(GPUSSIM_BACKEND_ZE + 1)),
+              !gpussim_backend_type_name((enum gpussim_backend_type)(GPUSSIM_BACKEND_ZE + 1)),
           "names outside the table");
     CHECK(gpussim_vendor_backend("NVIDIA") == GPUSSIM_BACKEND_AUTO, "a vendor without a backend");
 }

@@ -80,7 +80,7 @@ static void usage_features(FILE *f)
     /* each option's values, from the library's option table */
 #define OPTION_VALUES(name, field, short_name, type, def, min, max, own_bit, help)                 \
     if (!strcmp(#type, "INT"))                                                                     \
-        fprintf(f, "%s  %-12s %d..%d (default %d)\n", pad, #name, min, max, def);                 \
+        fprintf(f, "%s  %-12s %d..%d (default %d)\n", pad, #name, min, max, def);                  \
     else                                                                                           \
         fprintf(f, "%s  %-12s true, false, 1 or 0 (default %d)\n", pad, #name, def);
     GPUSSIM_FEATURE_OPTIONS(OPTION_VALUES)
@@ -111,8 +111,7 @@ static void usage(FILE *f)
           "      --feature NAME[=opt=val[:opt=val...]]\n",
           f);
     usage_features(f);
-    fputs(          "      --backend B         ",
-          f);
+    fputs("      --backend B         ", f);
     for (int i = 0; gpussim_backend_type_name(i); i++)
         fprintf(f, "%s%s%s", i ? ", " : "", gpussim_backend_type_name(i), i ? "" : " (default)");
     fputs("\n"
@@ -140,7 +139,8 @@ static void usage(FILE *f)
           "      --strict-length     when one input ends first, end there with an error\n"
           "                          (exit 1, the frames scored kept): for QC pipelines\n"
           "      --force-raw         read inputs without a y4m signature as raw YUV even if\n"
-          "                          they start like a container, image or audio file\n"          "  -o, --output FILE       write the log to FILE (as frames complete); never one\n"
+          "                          they start like a container, image or audio file\n"
+          "  -o, --output FILE       write the log to FILE (as frames complete); never one\n"
           "                          of the inputs. '-o -' or none: stdout, unless stdout\n"
           "                          is a terminal (no -o: the table alone, no log)\n"
           "  -q, --quiet             no progress line or table; library messages only for\n"

@@ -21,9 +21,11 @@ static void cuda_load_once(void)
 {
     static const char *const libs[] = { "libcuda.so.1", NULL };
     struct gpussim_cuda_api *a = &cuda_api;
+    /* clang-format off */
 #define SYM(field, name) { &a->field, name, NULL, 0 }
 #define SYM_OR(field, name, fallback) { &a->field, name, fallback, 0 }
 #define OPT(field, name) { &a->field, name, NULL, 1 }
+    /* clang-format on */
     const struct gpussim_dynsym syms[] = {
         SYM(cuInit, "cuInit"),
         SYM(cuDeviceGetCount, "cuDeviceGetCount"),

@@ -381,7 +381,8 @@ static int ze_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots
     if ((err = ze_load(&be->f, why, sizeof(why))) < 0) {
         gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
                     "ze: cannot load the Level Zero loader: %s (install the Level Zero loader and "
-                    "an Intel GPU driver)", why);
+                    "an Intel GPU driver)",
+                    why);
         goto fail;
     }
     if ((err = ze_pick_device(&be->f, cfg->params.device, &be->driver, &be->device)) < 0) {

@@ -250,7 +250,7 @@ enum gpussim_feature_option {
  * gpussim_params keeps meaning the defaults. @since API 1.8
  */
 #define GPUSSIM_FEATURE_OPTIONS(X)                                                                 \
-    X(scale, ssim_scale, scale, INT, 0, 0, 10, 0,                                                 \
+    X(scale, ssim_scale, scale, INT, 0, 0, 10, 0,                                                  \
       "float_ssim decimation factor, 0 = libvmaf's automatic rule")                                \
     X(enable_lcs, enable_lcs, lcs, BOOL, 0, 0, 1, GPUSSIM_FEATURE_LCS,                             \
       "also report luminance, contrast and structure terms")                                       \

@@ -201,8 +201,8 @@ static ALWAYS_INLINE void window_sums(const int ladder, const float *ref, const 
     for (int y = 0; y < h; y++) {
         const int slot = y % K;
         if (ladder)
-            ssim_hfilter_dis_row(ref + (size_t)y * w, dis + (size_t)y * w, w, s->pad,
-                                 RING(1, slot), RING(3, slot), RING(4, slot));
+            ssim_hfilter_dis_row(ref + (size_t)y * w, dis + (size_t)y * w, w, s->pad, RING(1, slot),
+                                 RING(3, slot), RING(4, slot));
         else
             ssim_hfilter_row(ref + (size_t)y * w, dis + (size_t)y * w, w, s->pad, RING(0, slot),
                              RING(1, slot), RING(2, slot), RING(3, slot), RING(4, slot));
