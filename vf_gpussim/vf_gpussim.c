@@ -186,6 +186,8 @@ typedef struct GpussimFilterContext {
 #define OFFSET(x) offsetof(GpussimFilterContext, x)
 #define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
 
+/* FFmpeg's hand-aligned option table: clang-format leaves it as it is */
+/* clang-format off */
 static const AVOption gpussim_options[] = {
     { "feature", "metrics, joined with |: float_ssim, ssim, float_ms_ssim (ms_ssim), "
       "float_ansnr (ansnr), all (default: all that the frame size allows)",
@@ -194,7 +196,7 @@ static const AVOption gpussim_options[] = {
       "CPU), cpu, cuda, vulkan, hip, ze", OFFSET(backend_name), AV_OPT_TYPE_STRING, { .str = "auto" }, 0, 0, FLAGS },
     { "device", "GPU index when the backend opens its own device (software frames; default 0)",
       OFFSET(device), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, INT_MAX, FLAGS },
-#define FEATURE_AVOPTION(name, field, short_name, type, def, min, max, own_bit, help)             \
+#define FEATURE_AVOPTION(name, field, short_name, type, def, min, max, own_bit, help)              \
     { #short_name, help, OFFSET(short_name), AV_OPT_TYPE_##type, { .i64 = def }, min, max, FLAGS },
     GPUSSIM_FEATURE_OPTIONS(FEATURE_AVOPTION)
 #undef FEATURE_AVOPTION
@@ -249,6 +251,7 @@ static const AVOption gpussim_options[] = {
       AV_OPT_TYPE_BOOL, { .i64 = -1 }, -1, 1, FLAGS },
     { NULL }
 };
+/* clang-format on */
 
 AVFILTER_DEFINE_CLASS(gpussim);
 
