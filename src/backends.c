@@ -70,6 +70,9 @@ const struct gpussim_backend_info gpussim_backend_table[GPUSSIM_NB_BACKENDS] = {
       .vtable = &gpussim_backend_cpu },
 };
 
+/* gpussim_backend_order() lists each row at most once */
+_Static_assert(GPUSSIM_NB_BACKENDS <= GPUSSIM_MAX_BACKENDS, "the public order array is too short");
+
 const struct gpussim_backend_info *gpussim_backend_info(enum gpussim_backend_type type)
 {
     for (int i = 0; i < GPUSSIM_NB_BACKENDS; i++)

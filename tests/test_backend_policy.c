@@ -293,6 +293,9 @@ static void table_rows(void)
                   b->vendor[k]);
         CHECK(b->reads & GPUSSIM_MEMORY_BIT(GPUSSIM_MEMORY_HOST), "%s does not read host frames",
               b->name);
+        /* a memory is read directly or mapped, never both (the order lists a row once) */
+        CHECK(!(b->reads & b->maps), "%s both reads and maps memories 0x%x", b->name,
+              b->reads & b->maps);
         /* an explicit backend is accepted exactly for the memories its row
          * reads or maps */
         for (int m = GPUSSIM_MEMORY_HOST; m <= GPUSSIM_MEMORY_DMABUF; m++) {
