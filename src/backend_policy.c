@@ -3,17 +3,20 @@
 /*
  * Device policy, written once for every front-end: which backends can read
  * the frames' memory, in which order AUTO tries them, and when it falls back
- * (gpussim_backend_order() documents the rules). The context supplies what
- * is built and what starts (src/context.c); tests/test_backend_policy.c
- * supplies fakes, so the rules are checked without any GPU.
+ * (gpussim_backend_order() documents the rules). Every fact about a backend
+ * (the memories it reads or maps, its vendor, its rank) comes from the
+ * backend table (src/backends.c); the rules here name no backend. The
+ * context supplies what is built and what starts (src/context.c);
+ * tests/test_backend_policy.c supplies fakes, so the rules are checked
+ * without any GPU.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
-#include "internal.h"
-
-static const char *const memory_names[] = { "host", "CUDA", "Vulkan", "dma-buf" };
+#include "src/backends.h"
 
 /* Case-insensitive substring search (the vendor strings of VAAPI drivers:
  * "Intel iHD driver for Intel(R) Gen Graphics - 24.1.0", "Mesa Gallium
@@ -34,25 +37,33 @@ enum gpussim_backend_type gpussim_vendor_backend(const char *vendor)
 {
     if (!vendor)
         return GPUSSIM_BACKEND_AUTO;
-    if (contains_nocase(vendor, "intel"))
-        return GPUSSIM_BACKEND_ZE;
-    if (contains_nocase(vendor, "amd") || contains_nocase(vendor, "radeon"))
-        return GPUSSIM_BACKEND_HIP;
+    for (int i = 0; i < GPUSSIM_NB_BACKENDS; i++)
+        for (int k = 0; k < 2 && gpussim_backend_table[i].vendor[k]; k++)
+            if (contains_nocase(vendor, gpussim_backend_table[i].vendor[k]))
+                return gpussim_backend_table[i].type;
     return GPUSSIM_BACKEND_AUTO;
 }
 
-/* Whether backend b reads frames in memory m, directly or (Vulkan reading
- * dma-buf frames) after the caller maps them to its device. */
-static int reads_memory(enum gpussim_backend_type b, enum gpussim_memory m)
+/* Whether backend b reads frames in memory m, directly or after the caller
+ * maps them to its device (Vulkan reading dma-buf frames). */
+static int reads_memory(const struct gpussim_backend_info *b, enum gpussim_memory m)
 {
-    switch (m) {
-    case GPUSSIM_MEMORY_HOST:   return 1;
-    case GPUSSIM_MEMORY_CUDA:   return b == GPUSSIM_BACKEND_CUDA;
-    case GPUSSIM_MEMORY_VULKAN: return b == GPUSSIM_BACKEND_VULKAN;
-    case GPUSSIM_MEMORY_DMABUF:
-        return b == GPUSSIM_BACKEND_HIP || b == GPUSSIM_BACKEND_ZE || b == GPUSSIM_BACKEND_VULKAN;
+    return !!((b->reads | b->maps) & GPUSSIM_MEMORY_BIT(m));
+}
+
+/* "a, b or c": the backends that read memory m, in AUTO's order. */
+static void readers_list(enum gpussim_memory m, char *buf, size_t size)
+{
+    const struct gpussim_backend_info *r[GPUSSIM_NB_BACKENDS];
+    int n = 0;
+    for (int i = 0; i < GPUSSIM_NB_BACKENDS; i++)
+        if (reads_memory(&gpussim_backend_table[i], m))
+            r[n++] = &gpussim_backend_table[i];
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const size_t len = strlen(buf);
+        snprintf(buf + len, size - len, "%s%s", !i ? "" : i == n - 1 ? " or " : ", ", r[i]->name);
     }
-    return 0;
 }
 
 int gpussim_backend_order(const struct gpussim_params *p,
@@ -60,7 +71,6 @@ int gpussim_backend_order(const struct gpussim_params *p,
 {
     const struct gpussim_logger log = { p ? p->log_cb : NULL, p ? p->log_opaque : NULL,
                                         p && p->log_level ? p->log_level : GPUSSIM_LOG_INFO };
-    enum gpussim_backend_type native;
     int n = 0;
 
     if (!p || !order)
@@ -74,46 +84,40 @@ int gpussim_backend_order(const struct gpussim_params *p,
         return -EINVAL;
     }
     if (p->backend != GPUSSIM_BACKEND_AUTO) {
-        if (!reads_memory(p->backend, p->memory)) {
-            /* the backend AUTO would take names the way out */
-            const enum gpussim_backend_type want =
-                p->memory == GPUSSIM_MEMORY_CUDA ? GPUSSIM_BACKEND_CUDA : GPUSSIM_BACKEND_VULKAN;
+        const struct gpussim_backend_info *b = gpussim_backend_info(p->backend);
+        if (!reads_memory(b, p->memory)) {
+            /* the backends AUTO would take name the way out */
+            char readers[64];
+            readers_list(p->memory, readers, sizeof(readers));
             gpussim_log(&log, GPUSSIM_LOG_ERROR,
-                        "backend=%s cannot read %s frames: use backend=%s%s (or auto), or copy "
+                        "backend=%s cannot read %s frames: use backend=%s (or auto), or copy "
                         "the frames to host memory to score them on the %s",
-                        gpussim_backend_type_name(p->backend), memory_names[p->memory],
-                        gpussim_backend_type_name(want),
-                        p->memory == GPUSSIM_MEMORY_DMABUF ? ", hip or ze" : "",
-                        gpussim_backend_type_name(p->backend));
+                        b->name, gpussim_memory_name(p->memory), readers, b->name);
             return -EINVAL;
         }
         order[n++] = p->backend;
         return n;
     }
-    switch (p->memory) {
-    case GPUSSIM_MEMORY_HOST:
-        /* the registry's order (src/backends.c): GPUs first, the CPU last */
-        order[n++] = GPUSSIM_BACKEND_CUDA;
-        order[n++] = GPUSSIM_BACKEND_VULKAN;
-        order[n++] = GPUSSIM_BACKEND_HIP;
-        order[n++] = GPUSSIM_BACKEND_ZE;
-        order[n++] = GPUSSIM_BACKEND_CPU;
-        break;
-    case GPUSSIM_MEMORY_CUDA:
-        order[n++] = GPUSSIM_BACKEND_CUDA;
-        break;
-    case GPUSSIM_MEMORY_VULKAN:
-        order[n++] = GPUSSIM_BACKEND_VULKAN;
-        break;
-    case GPUSSIM_MEMORY_DMABUF:
-        /* the vendor's own backend reads the dma-bufs without a second
-         * device; Vulkan reads them on any vendor once mapped */
-        native = gpussim_vendor_backend(p->device_vendor);
-        if (native != GPUSSIM_BACKEND_AUTO)
-            order[n++] = native;
-        order[n++] = GPUSSIM_BACKEND_VULKAN;
-        break;
+    if (p->memory == GPUSSIM_MEMORY_HOST) {
+        /* every backend, in the table's order: GPUs first, the CPU last */
+        for (int i = 0; i < GPUSSIM_NB_BACKENDS; i++)
+            order[n++] = gpussim_backend_table[i].type;
+        return n;
     }
+    /* Frames on a device: the backends that read them where they are (a
+     * vendor's own backend only when the hint names that vendor: it reads
+     * them without a second device), then those that read them once mapped
+     * to their device, on any vendor. */
+    const enum gpussim_backend_type native = gpussim_vendor_backend(p->device_vendor);
+    const unsigned bit = GPUSSIM_MEMORY_BIT(p->memory);
+    for (int i = 0; i < GPUSSIM_NB_BACKENDS; i++) {
+        const struct gpussim_backend_info *b = &gpussim_backend_table[i];
+        if ((b->reads & bit) && (!b->vendor[0] || b->type == native))
+            order[n++] = b->type;
+    }
+    for (int i = 0; i < GPUSSIM_NB_BACKENDS; i++)
+        if (gpussim_backend_table[i].maps & bit)
+            order[n++] = gpussim_backend_table[i].type;
     return n;
 }
 
@@ -130,7 +134,8 @@ int gpussim_backend_pick(const struct gpussim_params *p, const struct gpussim_lo
         return n;
     for (int i = 0; i < n; i++) {
         const enum gpussim_backend_type t = order[i];
-        const char *name = gpussim_backend_type_name(t);
+        const struct gpussim_backend_info *b = gpussim_backend_info(t);
+        const char *name = b->name;
         const int last = i == n - 1;
         const void *hw_device = p->hw_device;
 
@@ -138,26 +143,29 @@ int gpussim_backend_pick(const struct gpussim_params *p, const struct gpussim_lo
             if (scan)
                 continue;
             if (!last) {
-                gpussim_log(log, GPUSSIM_LOG_VERBOSE, "backend %s unavailable for the %s frames "
-                            "(%s): scoring them through %s", name, memory_names[p->memory],
-                            gpussim_strerror(-ENOSYS), gpussim_backend_type_name(order[i + 1]));
+                gpussim_log(log, GPUSSIM_LOG_VERBOSE,
+                            "backend %s unavailable for the %s frames "
+                            "(%s): scoring them through %s",
+                            name, gpussim_memory_name(p->memory), gpussim_strerror(-ENOSYS),
+                            gpussim_backend_type_name(order[i + 1]));
                 continue;
             }
             gpussim_log(log, GPUSSIM_LOG_ERROR,
                         "the %s backend is not built into this libgpussim (configure --enable-%s "
                         "with its toolchain present)",
-                        name, t == GPUSSIM_BACKEND_ZE ? "level-zero" : name);
+                        name, b->configure);
             return -ENOSYS;
         }
         if (scan && env->probe(env->opaque, t) < 0)
             continue;
-        if (p->memory == GPUSSIM_MEMORY_DMABUF && t == GPUSSIM_BACKEND_VULKAN && !hw_device) {
-            /* Vulkan reads dma-buf frames as images the caller maps them
-             * to, on a device it derives from the frames' one */
+        if ((b->maps & GPUSSIM_MEMORY_BIT(p->memory)) && !hw_device) {
+            /* the caller maps the frames to this backend's memory, on a
+             * device it derives from the frames' one */
             if (!p->get_device) {
                 gpussim_log(log, GPUSSIM_LOG_ERROR,
-                            "the vulkan backend reads dma-buf frames only once they are mapped to "
-                            "Vulkan images: give params.hw_device or params.get_device");
+                            "the %s backend reads %s frames only once they are mapped to %s "
+                            "images: give params.hw_device or params.get_device",
+                            name, gpussim_memory_name(p->memory), gpussim_memory_name(b->map_to));
                 return -ENODEV;
             }
             err = p->get_device(p->get_device_opaque, t, &hw_device);
@@ -178,9 +186,11 @@ int gpussim_backend_pick(const struct gpussim_params *p, const struct gpussim_lo
         }
         if (last)
             return err;
-        gpussim_log(log, GPUSSIM_LOG_VERBOSE, "backend %s unavailable for the %s frames (%s): "
-                    "scoring them through %s", name, memory_names[p->memory],
-                    gpussim_strerror(err), gpussim_backend_type_name(order[i + 1]));
+        gpussim_log(log, GPUSSIM_LOG_VERBOSE,
+                    "backend %s unavailable for the %s frames (%s): "
+                    "scoring them through %s",
+                    name, gpussim_memory_name(p->memory), gpussim_strerror(err),
+                    gpussim_backend_type_name(order[i + 1]));
     }
     gpussim_log(log, GPUSSIM_LOG_ERROR, "no backend could be started");
     return -ENODEV;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "src/core.h"
 
 #define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
 #define MSSSIM_MIN_SIDE (SSIM_WINDOW << (GPUSSIM_MSSSIM_SCALES - 1)) /* 176 */
@@ -188,29 +188,12 @@ int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params 
     cfg->metrics = params->metrics ? params->metrics : GPUSSIM_METRIC_ALL;
     cfg->params.metrics = cfg->metrics;
 
-    cfg->ssim_lcs = !!params->enable_lcs;
-    cfg->ssim_db = !!params->enable_db;
-    cfg->ssim_clip_db = !!params->clip_db;
-    if (params->ms_ssim_options & ~0xfu) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "unknown ms_ssim_options bits 0x%x",
-                    params->ms_ssim_options & ~0xfu);
-        return -EINVAL;
-    }
-    if (params->ms_ssim_options & GPUSSIM_FEATURE_OWN_OPTIONS) {
-        cfg->ms_lcs = !!(params->ms_ssim_options & GPUSSIM_FEATURE_LCS);
-        cfg->ms_db = !!(params->ms_ssim_options & GPUSSIM_FEATURE_DB);
-        cfg->ms_clip_db = !!(params->ms_ssim_options & GPUSSIM_FEATURE_CLIP_DB);
-    } else {
-        cfg->ms_lcs = cfg->ssim_lcs;
-        cfg->ms_db = cfg->ssim_db;
-        cfg->ms_clip_db = cfg->ssim_clip_db;
-    }
+    err = gpussim_feature_values_check(&cfg->log, params);
+    if (err < 0)
+        return err;
+    gpussim_feature_values(params, GPUSSIM_METRIC_FLOAT_SSIM, &cfg->ssim);
+    gpussim_feature_values(params, GPUSSIM_METRIC_FLOAT_MS_SSIM, &cfg->ms);
 
-    if (params->ssim_scale < 0 || params->ssim_scale > 10) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "float_ssim scale %d is out of range (0 = auto, 1..10)",
-                    params->ssim_scale);
-        return -EINVAL;
-    }
     if ((unsigned)params->planes > GPUSSIM_PLANES_ALL) {
         gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "unknown planes selection %d", (int)params->planes);
         return -EINVAL;
@@ -247,8 +230,8 @@ int gpussim_config_init(struct gpussim_config *cfg, const struct gpussim_params 
         struct gpussim_plane_geometry *g = &cfg->plane[i];
         g->width = i ? -((-f->width) >> cfg->chroma_shift_x) : f->width;
         g->height = i ? -((-f->height) >> cfg->chroma_shift_y) : f->height;
-        g->ssim_scale = params->ssim_scale ? params->ssim_scale
-                                           : gpussim_ssim_auto_scale(g->width, g->height);
+        g->ssim_scale =
+            cfg->ssim.scale ? cfg->ssim.scale : gpussim_ssim_auto_scale(g->width, g->height);
         g->ssim_width = g->ssim_scale > 1 ? gpussim_decimated_size(g->width, g->ssim_scale) : g->width;
         g->ssim_height = g->ssim_scale > 1 ? gpussim_decimated_size(g->height, g->ssim_scale) : g->height;
         int cw = g->width, ch = g->height;

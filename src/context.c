@@ -19,13 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "mem.h"
+#include "src/backends.h"
+#include "src/bench_hooks.h"
+#include "src/core.h"
+#include "src/mem.h"
 
 struct GpussimContext {
     struct gpussim_config cfg;
     struct gpussim_config backend_cfg; /* what the backend got (the fallback's slot count) */
-    const struct gpussim_backend *backend;
+    const struct gpussim_backend_info *info; /* the backend's row (src/backends.c) */
+    const struct gpussim_backend *backend;   /* its vtable */
     void *priv;
     int nb_slots;       /* frames in flight (ladder fallback: backend slots / n) */
     int nb_dis;         /* distorted pictures per frame */
@@ -50,33 +53,14 @@ void gpussim_default_params(struct gpussim_params *p)
 {
     memset(p, 0, sizeof(*p));
     p->log_level = GPUSSIM_LOG_INFO;
+#define OPTION_DEFAULT(name, field, short_name, type, def, ...) p->field = def;
+    GPUSSIM_FEATURE_OPTIONS(OPTION_DEFAULT)
+#undef OPTION_DEFAULT
 }
 
-const char *gpussim_strerror(int err)
+static int start_backend(GpussimContext *c, const struct gpussim_backend_info *info)
 {
-    switch (err) {
-    case 0: return "success";
-    case -EINVAL: return "invalid argument or configuration";
-    case -ENOMEM: return "out of memory";
-    case -ENODEV: return "backend device unavailable";
-    case -ENOSYS: return "backend not built into this library";
-    case -ERANGE: return "value out of range";
-    case -EAGAIN: return "too many frames in flight; collect results first";
-    case -EIO: return "device error";
-    default: return "unknown error";
-    }
-}
-
-static const struct gpussim_backend *find_backend(enum gpussim_backend_type type)
-{
-    for (const struct gpussim_backend *const *b = gpussim_backends; *b; b++)
-        if ((*b)->type == type)
-            return *b;
-    return NULL;
-}
-
-static int start_backend(GpussimContext *c, const struct gpussim_backend *b)
-{
+    const struct gpussim_backend *b = info->vtable;
     const int n = c->cfg.nb_distorted;
     const int native = n == 1 || (b->submit_multi && b->wait_multi);
     int slots = 0;
@@ -88,6 +72,7 @@ static int start_backend(GpussimContext *c, const struct gpussim_backend *b)
     int err = b->init(&c->backend_cfg, &c->priv, &slots);
     if (err < 0)
         return err;
+    c->info = info;
     c->backend = b;
     c->fallback = !native;
     c->backend_slots = slots;
@@ -95,10 +80,11 @@ static int start_backend(GpussimContext *c, const struct gpussim_backend *b)
     c->fb_waves = !native && slots < n;
     c->nb_slots = native ? slots : c->fb_waves ? 1 : slots / n;
     if (c->fb_waves)
-        gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE,
-                    "the %s backend keeps %d pair(s) in flight, fewer than the %d distorted pictures "
-                    "of a frame: each frame is scored in waves of %d pairs, one frame at a time",
-                    gpussim_backend_type_name(b->type), slots, n, slots);
+        gpussim_log(
+            &c->cfg.log, GPUSSIM_LOG_VERBOSE,
+            "the %s backend keeps %d pair(s) in flight, fewer than the %d distorted pictures "
+            "of a frame: each frame is scored in waves of %d pairs, one frame at a time",
+            info->name, slots, n, slots);
     if (c->cfg.params.max_in_flight && c->cfg.params.max_in_flight < c->nb_slots)
         c->nb_slots = c->cfg.params.max_in_flight;
     return 0;
@@ -107,13 +93,13 @@ static int start_backend(GpussimContext *c, const struct gpussim_backend *b)
 static int env_built(void *opaque, enum gpussim_backend_type type)
 {
     (void)opaque;
-    return find_backend(type) != NULL;
+    return gpussim_backend_info(type)->vtable != NULL;
 }
 
 static int env_probe(void *opaque, enum gpussim_backend_type type)
 {
     const GpussimContext *c = opaque;
-    const struct gpussim_backend *b = find_backend(type);
+    const struct gpussim_backend *b = gpussim_backend_info(type)->vtable;
     return !b->probe ? 0 : b->probe(&c->cfg);
 }
 
@@ -121,10 +107,10 @@ static int env_start(void *opaque, enum gpussim_backend_type type, const void *h
 {
     GpussimContext *c = opaque;
     c->cfg.params.hw_device = hw_device;
-    return start_backend(c, find_backend(type));
+    return start_backend(c, gpussim_backend_info(type));
 }
 
-/* The device policy (src/backend_policy.c) over the registry. */
+/* The device policy (src/backend_policy.c) over the backend table. */
 static int select_backend(GpussimContext *c)
 {
     const struct gpussim_backend_env env = { c, env_built, env_probe, env_start };
@@ -182,9 +168,10 @@ int gpussim_create(GpussimContext **pctx, const struct gpussim_params *params)
         }
     }
     gpussim_log(&c->cfg.log, GPUSSIM_LOG_VERBOSE, "backend %s, %d frame(s) in flight%s",
-                gpussim_backend_type_name(c->backend->type), c->nb_slots,
-                c->nb_dis == 1 ? "" : c->fallback ? ", distorted pictures scored as pairs"
-                                                  : ", reference terms shared");
+                c->info->name, c->nb_slots,
+                c->nb_dis == 1 ? ""
+                : c->fallback  ? ", distorted pictures scored as pairs"
+                               : ", reference terms shared");
     *pctx = c;
     return 0;
 
@@ -229,16 +216,16 @@ const char *gpussim_library_version(void)
 
 const char *gpussim_backend_name(const GpussimContext *c)
 {
-    return c && c->backend ? gpussim_backend_type_name(c->backend->type) : "none";
+    return c && c->info ? c->info->name : "none";
 }
 
 enum gpussim_memory gpussim_picture_memory(const GpussimContext *c)
 {
-    if (!c || !c->backend)
+    if (!c || !c->info)
         return GPUSSIM_MEMORY_HOST;
-    /* dma-buf frames reach Vulkan as the images the caller mapped them to */
-    if (c->cfg.params.memory == GPUSSIM_MEMORY_DMABUF && c->backend->type == GPUSSIM_BACKEND_VULKAN)
-        return GPUSSIM_MEMORY_VULKAN;
+    /* frames it maps (dma-buf for Vulkan) reach it as what the caller maps them to */
+    if (c->info->maps & GPUSSIM_MEMORY_BIT(c->cfg.params.memory))
+        return c->info->map_to;
     return c->cfg.params.memory;
 }
 
@@ -268,10 +255,9 @@ static int check_picture(const GpussimContext *c, const struct gpussim_picture *
         return -EINVAL;
     }
     if ((unsigned)pic->memory > GPUSSIM_MEMORY_DMABUF ||
-        !(c->backend->memory_mask & (1u << pic->memory))) {
-        static const char *const mem[] = { "host", "CUDA", "Vulkan", "dma-buf" };
+        !(c->info->reads & GPUSSIM_MEMORY_BIT(pic->memory))) {
         gpussim_log(log, GPUSSIM_LOG_ERROR, "the %s backend cannot read %s %s pictures",
-                    gpussim_backend_type_name(c->backend->type), (unsigned)pic->memory <= GPUSSIM_MEMORY_DMABUF ? mem[pic->memory] : "unknown", what);
+                    c->info->name, gpussim_memory_name(pic->memory), what);
         return -EINVAL;
     }
     if (pic->memory == GPUSSIM_MEMORY_VULKAN) {
@@ -475,7 +461,7 @@ int gpussim_collect(GpussimContext *c, struct gpussim_result *res, int wait)
     }
     if (ret < 0) {
         gpussim_log(&c->cfg.log, GPUSSIM_LOG_ERROR, "frame %llu failed on backend %s: %s",
-                    (unsigned long long)index, gpussim_backend_type_name(c->backend->type), gpussim_strerror(ret));
+                    (unsigned long long)index, c->info->name, gpussim_strerror(ret));
         return ret;
     }
     for (int k = 0; k < c->nb_dis; k++)

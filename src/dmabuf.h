@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "src/backend.h"
 
 /* DRM_FORMAT_MOD_LINEAR and DRM_FORMAT_MOD_INVALID of drm_fourcc.h. */
 #define GPUSSIM_DRM_MOD_LINEAR 0ull

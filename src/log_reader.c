@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "gpussim/gpussim_log.h"
-#include "internal.h"
+#include "src/core.h"
 #include "json.h"
 #include "log_internal.h"
 #include "mem.h"

@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 
 #include "gpussim/gpussim_log.h"
-#include "internal.h"
+#include "src/core.h"
 #include "log_internal.h"
 #include "mem.h"
 

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "src/backend.h"
 #include "plan.h"
 
 #define SSIM_K GPUSSIM_GAUSSIAN11_LEN

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "src/core.h"
 #include "mem.h"
 
 /* An exact sum: finite part as an expansion, infinities counted apart. */

@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "internal.h"
+#include "src/core.h"
 
 #define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
 
@@ -51,17 +51,17 @@ void gpussim_scores_finish(const struct gpussim_config *cfg, const struct gpussi
     for (int p = 0; p < cfg->nb_planes; p++) {
         const struct gpussim_plane_geometry *g = &cfg->plane[p];
         const struct gpussim_plane_sums *ps = &sums->plane[p];
-        const double ssim_max = ssim_max_db(cfg, g, cfg->ssim_clip_db);
-        const double ms_max = ssim_max_db(cfg, g, cfg->ms_clip_db);
+        const double ssim_max = ssim_max_db(cfg, g, cfg->ssim.clip_db);
+        const double ms_max = ssim_max_db(cfg, g, cfg->ms.clip_db);
 
         if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
             const double windows = (double)(g->ssim_width - (SSIM_WINDOW - 1)) *
                                    (g->ssim_height - (SSIM_WINDOW - 1));
             double score = (float)(ps->ssim_term / windows);
-            if (cfg->ssim_db)
+            if (cfg->ssim.enable_db)
                 score = to_db(score, ssim_max);
             values[n++] = score;
-            if (cfg->ssim_lcs) {
+            if (cfg->ssim.enable_lcs) {
                 values[n++] = (float)(ps->ssim_l / windows);
                 values[n++] = (float)(ps->ssim_c / windows);
                 values[n++] = (float)(ps->ssim_s / windows);
@@ -78,10 +78,10 @@ void gpussim_scores_finish(const struct gpussim_config *cfg, const struct gpussi
                 s[i] = (float)(ps->ms_s[i] / windows);
                 ms *= pow(l[i], alpha[i]) * pow(c[i], beta[i]) * pow(s[i], gamma_[i]);
             }
-            if (cfg->ms_db)
+            if (cfg->ms.enable_db)
                 ms = to_db(ms, ms_max);
             values[n++] = ms;
-            if (cfg->ms_lcs) {
+            if (cfg->ms.enable_lcs) {
                 for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++)
                     values[n++] = l[i];
                 for (int i = 0; i < GPUSSIM_MSSSIM_SCALES; i++)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "src/core.h"
 #include "mem.h"
 
 static const char *const lcs_names[3] = { "l", "c", "s" };
@@ -27,7 +27,7 @@ static int for_each_score(const struct gpussim_config *cfg,
         const char *sfx = cfg->plane[p].suffix;
         if (cfg->metrics & GPUSSIM_METRIC_FLOAT_SSIM) {
             emit(opaque, "float_ssim", sfx), n++;
-            if (cfg->ssim_lcs)
+            if (cfg->ssim.enable_lcs)
                 for (int k = 0; k < 3; k++) {
                     snprintf(tmp, sizeof(tmp), SSIM_TERM_NAME, lcs_names[k]);
                     emit(opaque, tmp, sfx), n++;
@@ -35,7 +35,7 @@ static int for_each_score(const struct gpussim_config *cfg,
         }
         if (cfg->metrics & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
             emit(opaque, "float_ms_ssim", sfx), n++;
-            if (cfg->ms_lcs)
+            if (cfg->ms.enable_lcs)
                 for (int k = 0; k < 3; k++)
                     for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++) {
                         snprintf(tmp, sizeof(tmp), MS_SSIM_TERM_NAME, lcs_names[k], s);

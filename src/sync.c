@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
+#include "src/core.h"
 #include "mem.h"
 
 #define SYNC_BLOCK 4

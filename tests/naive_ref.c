@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "metric_tables.h"
+#include "src/metric_tables.h"
 #include "naive_ref.h"
 
 static int hss(int i, int n)

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem.h"
+#include "src/mem.h"
 #include "testutil.h"
 
 #define NB_FRAMES 3

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "src/backends.h"
 #include "testutil.h"
 
 #define BIT(t) (1u << (t))
@@ -261,8 +261,66 @@ static void through_create(void)
     CHECK(!c, "a context was returned on failure");
 }
 
+/* The backend table (src/backends.c) is what the names, the policy and the
+ * context read: each row's facts come back through the public functions. */
+static void table_rows(void)
+{
+    struct gpussim_params p;
+    enum gpussim_backend_type order[GPUSSIM_MAX_BACKENDS], one[GPUSSIM_MAX_BACKENDS], t;
+    int n, k;
+
+    gpussim_default_params(&p);
+    p.log_cb = test_log_cb;
+    /* host frames: every row, in the table's order, the CPU last and built */
+    n = gpussim_backend_order(&p, order);
+    CHECK(n == GPUSSIM_NB_BACKENDS, "host order lists %d backends, the table %d", n,
+          GPUSSIM_NB_BACKENDS);
+    CHECK(gpussim_backend_table[GPUSSIM_NB_BACKENDS - 1].type == GPUSSIM_BACKEND_CPU &&
+              gpussim_backend_table[GPUSSIM_NB_BACKENDS - 1].vtable,
+          "the CPU is not last or not built");
+    for (int i = 0; i < GPUSSIM_NB_BACKENDS; i++) {
+        const struct gpussim_backend_info *b = &gpussim_backend_table[i];
+        CHECK(n > i && order[i] == b->type, "host order[%d] is not the table's %s", i, b->name);
+        CHECK(gpussim_backend_info(b->type) == b, "%s: lookup by type", b->name);
+        CHECK(!strcmp(gpussim_backend_type_name(b->type), b->name), "%s: type name", b->name);
+        CHECK(gpussim_backend_from_name(b->name, &t) == 0 && t == b->type, "%s: from name",
+              b->name);
+        for (k = 0; k < 2 && b->alias[k]; k++)
+            CHECK(gpussim_backend_from_name(b->alias[k], &t) == 0 && t == b->type, "%s: alias %s",
+                  b->name, b->alias[k]);
+        for (k = 0; k < 2 && b->vendor[k]; k++)
+            CHECK(gpussim_vendor_backend(b->vendor[k]) == b->type, "%s: vendor %s", b->name,
+                  b->vendor[k]);
+        CHECK(b->reads & GPUSSIM_MEMORY_BIT(GPUSSIM_MEMORY_HOST), "%s does not read host frames",
+              b->name);
+        /* a memory is read directly or mapped, never both (the order lists a row once) */
+        CHECK(!(b->reads & b->maps), "%s both reads and maps memories 0x%x", b->name,
+              b->reads & b->maps);
+        /* an explicit backend is accepted exactly for the memories its row
+         * reads or maps */
+        for (int m = GPUSSIM_MEMORY_HOST; m <= GPUSSIM_MEMORY_DMABUF; m++) {
+            const int row = !!((b->reads | b->maps) & GPUSSIM_MEMORY_BIT(m));
+            p.backend = b->type;
+            p.memory = (enum gpussim_memory)m;
+            test_last_error[0] = '\0';
+            k = gpussim_backend_order(&p, one);
+            CHECK(row ? k == 1 && one[0] == b->type : k == -EINVAL,
+                  "%s on %s frames: order %d, the table says %s", b->name,
+                  gpussim_memory_name((enum gpussim_memory)m), k, row ? "reads" : "cannot");
+        }
+    }
+    p.backend = GPUSSIM_BACKEND_AUTO;
+    p.memory = GPUSSIM_MEMORY_HOST;
+    CHECK(gpussim_backend_info(GPUSSIM_BACKEND_AUTO) == NULL, "AUTO has a row");
+    CHECK(!strcmp(gpussim_backend_type_name(GPUSSIM_BACKEND_AUTO), "auto") &&
+              !gpussim_backend_type_name((enum gpussim_backend_type)(GPUSSIM_BACKEND_ZE + 1)),
+          "names outside the table");
+    CHECK(gpussim_vendor_backend("NVIDIA") == GPUSSIM_BACKEND_AUTO, "a vendor without a backend");
+}
+
 int main(void)
 {
+    table_rows();
     host_frames();
     device_frames();
     dmabuf_frames();

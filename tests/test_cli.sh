@@ -309,7 +309,7 @@ expect_setup_error "bad option value" "enable_lcs must be true, false, 1 or 0"
 run_cli $R8 --feature float_ansnr=enable_lcs=true
 expect_setup_error "option the feature lacks" "unknown option 'enable_lcs'"
 run_cli $R8 --feature float_ssim=scale=11
-expect_setup_error "float_ssim scale out of range" "scale must be 0 (auto) to 10"
+expect_setup_error "float_ssim scale out of range" "scale must be 0 to 10"
 run_cli $R8 --feature float_ssim --feature float_ssim=enable_lcs=true
 expect_setup_error "one feature with two option sets" "given twice with different options"
 run_cli $R8 --backend opencl

@@ -291,5 +291,60 @@ int main(void)
         else
             CHECK(ret == 0 && p.metrics, "%s: %d %s", twice[i].spec, ret, test_last_error);
     }
+
+    /* the option table (GPUSSIM_FEATURE_OPTIONS) is what the library takes:
+     * each row's default, range and float_ms_ssim bit, for every feature
+     * whose options list names it, and nothing for the others */
+    static const struct {
+        const char *name, *field;
+        int min, max;
+        unsigned own_bit;
+    } rows[] = {
+#define ROW(name, field, short_name, type, def, min, max, own_bit, help)                           \
+    { #name, #field, min, max, own_bit },
+        GPUSSIM_FEATURE_OPTIONS(ROW)
+#undef ROW
+    };
+    struct gpussim_params d;
+    gpussim_default_params(&d);
+#define DEFAULT(name, field, short_name, type, def, ...)                                           \
+    CHECK(d.field == def, "default of %s: %d, the table says %d", #name, d.field, def);
+    GPUSSIM_FEATURE_OPTIONS(DEFAULT)
+#undef DEFAULT
+    for (int f = 0; gpussim_feature_get(f); f++) {
+        const struct gpussim_feature_info *fi = gpussim_feature_get(f);
+        for (size_t r = 0; r < sizeof(rows) / sizeof(*rows); r++) {
+            char spec[128], want[64], got[512] = "";
+            const char *o = strstr(fi->options, rows[r].name);
+            const int takes = o && (o[strlen(rows[r].name)] == ',' || !o[strlen(rows[r].name)]);
+            if (fi->metric == GPUSSIM_METRIC_FLOAT_MS_SSIM)
+                CHECK(takes == !!rows[r].own_bit, "float_ms_ssim %s %s but its bit is 0x%x",
+                      takes ? "takes" : "lacks", rows[r].name, rows[r].own_bit);
+            /* the largest value is taken and comes back in the canonical string */
+            p = base(640, 360, 8);
+            test_last_error[0] = '\0';
+            snprintf(spec, sizeof(spec), "%s:%s=%d", fi->name, rows[r].name, rows[r].max);
+            int ret = gpussim_use_feature(&p, spec);
+            if (!takes) {
+                CHECK(ret == -EINVAL && strstr(test_last_error, "unknown option"), "%s: %d %s",
+                      spec, ret, test_last_error);
+                continue;
+            }
+            snprintf(want, sizeof(want), ":%s=%d", rows[r].name, rows[r].max);
+            ret = ret < 0 ? ret : gpussim_features_string(&p, got, sizeof(got));
+            CHECK(ret > 0 && strstr(got, want), "%s: %d, features string '%s'", spec, ret, got);
+            /* its field name is accepted too (ssim_scale) */
+            p = base(640, 360, 8);
+            snprintf(spec, sizeof(spec), "%s:%s=%d", fi->name, rows[r].field, rows[r].min);
+            CHECK(gpussim_use_feature(&p, spec) == 0, "%s: %s", spec, test_last_error);
+            /* one past the range is refused, naming the option */
+            p = base(640, 360, 8);
+            test_last_error[0] = '\0';
+            snprintf(spec, sizeof(spec), "%s:%s=%d", fi->name, rows[r].name, rows[r].max + 1);
+            ret = gpussim_use_feature(&p, spec);
+            CHECK(ret == -EINVAL && strstr(test_last_error, rows[r].name), "%s: %d %s", spec, ret,
+                  test_last_error);
+        }
+    }
     return test_summary();
 }

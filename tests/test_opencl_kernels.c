@@ -27,9 +27,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "dmabuf.h"
+#include "src/dmabuf.h"
 #include "hwctx/ze/ze_plan.h"
-#include "internal.h"
+#include "src/core.h"
 #include "kernels/c/kernels_c.h"
 #include "opencl_ops.h"
 #include "testutil.h"

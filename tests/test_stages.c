@@ -18,7 +18,7 @@
  *   - window sums: within 1e-9 per window (the double sums of the
  *     work-groups are added in another order than the reference's raster
  *     order); bit-identical sums and float means are counted.
- * Backends: every GPU backend of gpussim_backends[] whose probe finds a
+ * Backends: every GPU backend of the backend table built here whose probe finds a
  * device (Vulkan on lavapipe, CUDA, HIP, Level Zero), through its vtable,
  * and the Level Zero plan on OpenCL (PoCL) when built with OpenCL. They
  * expose per frame the sums of struct gpussim_frame_sums, i.e. the result
@@ -32,9 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "src/backends.h"
+#include "src/core.h"
 #include "kernels/c/kernels_c.h"
-#include "mem.h"
+#include "src/mem.h"
 #include "testutil.h"
 #if HAVE_OPENCL_TEST
 #include "opencl_ops.h"
@@ -162,6 +163,7 @@ static int opencl_sums(const struct gpussim_config *cfg, const struct gpussim_pi
 
 #define NB_TARGETS 8
 static const char *target_name[NB_TARGETS];
+static const struct gpussim_backend *target_vtable[NB_TARGETS]; /* NULL: the OpenCL plan */
 static int nb_targets, target_ran[NB_TARGETS];
 static long slots_compared[NB_TARGETS], slots_identical[NB_TARGETS], means_identical[NB_TARGETS],
     means_compared[NB_TARGETS];
@@ -325,7 +327,7 @@ static void run_case(const struct stage_case *c, uint64_t seed)
             r = opencl_sums(&cfg, &pr.pic, &pd.pic, &got);
         else
 #endif
-            r = backend_sums(gpussim_backends[t], &cfg, &pr.pic, &pd.pic, &got);
+            r = backend_sums(target_vtable[t], &cfg, &pr.pic, &pd.pic, &got);
         if (r == TEST_SKIP)
             continue;
         CHECK(r == 1, "%s: %s failed: %d (%s)", desc, target_name[t], r, test_last_error);
@@ -357,10 +359,13 @@ int main(void)
     const char *v = getenv("GPUSSIM_STAGES_VERBOSE");
     verbose = v && *v == '1';
 
-    for (int i = 0; gpussim_backends[i] && nb_targets < NB_TARGETS - 1; i++) {
-        if (gpussim_backends[i]->type == GPUSSIM_BACKEND_CPU)
-            break; /* the targets are the backends before the CPU */
-        target_name[nb_targets++] = gpussim_backend_type_name(gpussim_backends[i]->type);
+    for (int i = 0; i < GPUSSIM_NB_BACKENDS && nb_targets < NB_TARGETS - 1; i++) {
+        const struct gpussim_backend_info *b = &gpussim_backend_table[i];
+        /* the targets are the GPU backends built here */
+        if (b->type == GPUSSIM_BACKEND_CPU || !b->vtable)
+            continue;
+        target_vtable[nb_targets] = b->vtable;
+        target_name[nb_targets++] = b->name;
     }
 #if HAVE_OPENCL_TEST
     target_name[nb_targets++] = "ze-plan on OpenCL";

@@ -52,6 +52,41 @@ static int parse_pool(const char *arg, unsigned *stats)
 }
 
 
+/* Writes s with each ',' as sep. */
+static void put_list(FILE *f, const char *s, const char *sep)
+{
+    for (size_t n; *s; s += n + (s[n] == ',')) {
+        n = strcspn(s, ",");
+        fprintf(f, "%.*s%s", (int)n, s, s[n] ? sep : "");
+    }
+}
+
+/* --feature's lines, from the library's feature and option tables. */
+static void usage_features(FILE *f)
+{
+    static const char pad[] = "                          ";
+    for (int i = 0; gpussim_feature_get(i); i++) {
+        const struct gpussim_feature_info *fi = gpussim_feature_get(i);
+        fprintf(f, "%s%s%s", pad, fi->name, *fi->aliases ? "|" : "");
+        put_list(f, fi->aliases, "|");
+        if (*fi->options) {
+            fputs(" (", f);
+            put_list(f, fi->options, ", ");
+            fputs(")", f);
+        }
+        fputs(",\n", f);
+    }
+    fprintf(f, "%sall; repeatable; default: all the frame size allows.\n", pad);
+    /* each option's values, from the library's option table */
+#define OPTION_VALUES(name, field, short_name, type, def, min, max, own_bit, help)                 \
+    if (!strcmp(#type, "INT"))                                                                     \
+        fprintf(f, "%s  %-12s %d..%d (default %d)\n", pad, #name, min, max, def);                  \
+    else                                                                                           \
+        fprintf(f, "%s  %-12s true, false, 1 or 0 (default %d)\n", pad, #name, def);
+    GPUSSIM_FEATURE_OPTIONS(OPTION_VALUES)
+#undef OPTION_VALUES
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: gpussim -r REF -d DIS [options]\n"
@@ -73,12 +108,13 @@ static void usage(FILE *f)
           "      --scale WxH|auto    scale decoded inputs of another size to WxH; auto: the\n"
           "                          distorted ones to the reference's size (bicubic, as\n"
           "                          FFmpeg's scale filter with flags=bicubic)\n"
-          "      --feature NAME[=opt=val[:opt=val...]]\n"
-          "                          float_ssim (scale, enable_lcs, enable_db, clip_db),\n"
-          "                          float_ms_ssim|ms_ssim (enable_lcs, enable_db, clip_db),\n"
-          "                          float_ansnr|ansnr (also float_anpsnr), ssim, all;\n"
-          "                          repeatable; default: all the frame size allows\n"
-          "      --backend B         auto (default), cpu, cuda, vulkan, hip, ze\n"
+          "      --feature NAME[=opt=val[:opt=val...]]\n",
+          f);
+    usage_features(f);
+    fputs("      --backend B         ", f);
+    for (int i = 0; gpussim_backend_type_name(i); i++)
+        fprintf(f, "%s%s%s", i ? ", " : "", gpussim_backend_type_name(i), i ? "" : " (default)");
+    fputs("\n"
           "      --device N          GPU index (default 0)\n"
           "      --threads N         CPU worker threads (default: number of CPUs)\n"
           "      --planes P          luma (default, as libvmaf) or all (adds .u/.v scores)\n"
@@ -103,7 +139,8 @@ static void usage(FILE *f)
           "      --strict-length     when one input ends first, end there with an error\n"
           "                          (exit 1, the frames scored kept): for QC pipelines\n"
           "      --force-raw         read inputs without a y4m signature as raw YUV even if\n"
-          "                          they start like a container, image or audio file\n"          "  -o, --output FILE       write the log to FILE (as frames complete); never one\n"
+          "                          they start like a container, image or audio file\n"
+          "  -o, --output FILE       write the log to FILE (as frames complete); never one\n"
           "                          of the inputs. '-o -' or none: stdout, unless stdout\n"
           "                          is a terminal (no -o: the table alone, no log)\n"
           "  -q, --quiet             no progress line or table; library messages only for\n"

@@ -213,7 +213,8 @@ static void chart_free(struct chart *c)
     c->s = NULL;
 }
 
-static int chart_init(struct chart *c, const char *name, const struct plot_log *logs, int nb_logs, int worst)
+static int chart_init(struct chart *c, const char *name, const struct plot_log *logs, int nb_logs,
+                      int worst)
 {
     memset(c, 0, sizeof(*c));
     c->name = name;
@@ -285,8 +286,9 @@ static void draw_axes(FILE *f, const struct chart *c)
     const double x0 = MARGIN_L, x1 = CHART_W - MARGIN_R, y0 = MARGIN_T, y1 = MARGIN_T + PLOT_H;
     char buf[64];
 
-    fprintf(f, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%d\" fill=\"#fff\" stroke=\"#999\"/>\n", x0, y0,
-            x1 - x0, PLOT_H);
+    fprintf(f,
+            "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%d\" fill=\"#fff\" stroke=\"#999\"/>\n",
+            x0, y0, x1 - x0, PLOT_H);
     /* value ticks with grid lines */
     const int yd = decimals_for(c->y_step);
     for (int k = 0;; k++) {
@@ -294,10 +296,12 @@ static void draw_axes(FILE *f, const struct chart *c)
         if (v > c->y_hi + c->y_step * 1e-6)
             break;
         const double y = py_of_value(c, v);
-        fprintf(f, "<line class=\"grid\" x1=\"%g\" x2=\"%g\" y1=\"%.2f\" y2=\"%.2f\" stroke=\"#e4e4e4\"/>\n", x0,
-                x1, y, y);
-        fprintf(f, "<text x=\"%g\" y=\"%.2f\" text-anchor=\"end\" class=\"tick\">%.*f</text>\n", x0 - 6, y + 4, yd,
-                v);
+        fprintf(f,
+                "<line class=\"grid\" x1=\"%g\" x2=\"%g\" y1=\"%.2f\" y2=\"%.2f\" "
+                "stroke=\"#e4e4e4\"/>\n",
+                x0, x1, y, y);
+        fprintf(f, "<text x=\"%g\" y=\"%.2f\" text-anchor=\"end\" class=\"tick\">%.*f</text>\n",
+                x0 - 6, y + 4, yd, v);
     }
     /* frame ticks: whole frames only */
     double step = nice_step(c->f_hi - c->f_lo, 8);
@@ -305,19 +309,26 @@ static void draw_axes(FILE *f, const struct chart *c)
         step = 1;
     for (double fr = ceil(c->f_lo / step) * step; fr <= c->f_hi; fr += step) {
         const double x = px_of_frame(c, fr);
-        fprintf(f, "<line x1=\"%.2f\" x2=\"%.2f\" y1=\"%g\" y2=\"%g\" stroke=\"#999\"/>\n", x, x, y1, y1 + 5);
-        fprintf(f, "<text x=\"%.2f\" y=\"%g\" text-anchor=\"middle\" class=\"tick\">%.0f</text>\n", x, y1 + 18, fr);
+        fprintf(f, "<line x1=\"%.2f\" x2=\"%.2f\" y1=\"%g\" y2=\"%g\" stroke=\"#999\"/>\n", x, x,
+                y1, y1 + 5);
+        fprintf(f, "<text x=\"%.2f\" y=\"%g\" text-anchor=\"middle\" class=\"tick\">%.0f</text>\n",
+                x, y1 + 18, fr);
         format_time(buf, sizeof(buf), time_of_frame(c->timed, fr));
         const size_t len = strlen(buf);
         if (len > 4 && !strcmp(buf + len - 4, ".000")) /* whole seconds: shorter ticks */
             buf[len - 4] = '\0';
         if (c->timed)
-            fprintf(f, "<text x=\"%.2f\" y=\"%g\" text-anchor=\"middle\" class=\"tick time\">%s</text>\n", x,
-                    y1 + 31, buf);
+            fprintf(
+                f,
+                "<text x=\"%.2f\" y=\"%g\" text-anchor=\"middle\" class=\"tick time\">%s</text>\n",
+                x, y1 + 31, buf);
     }
-    fprintf(f, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\" class=\"axis\">frame%s</text>\n", (x0 + x1) / 2,
-            y1 + AXIS_H - 6, c->timed ? " (time below)" : "");
-    fprintf(f, "<text transform=\"translate(14 %g) rotate(-90)\" text-anchor=\"middle\" class=\"axis\">", (y0 + y1) / 2);
+    fprintf(f, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\" class=\"axis\">frame%s</text>\n",
+            (x0 + x1) / 2, y1 + AXIS_H - 6, c->timed ? " (time below)" : "");
+    fprintf(
+        f,
+        "<text transform=\"translate(14 %g) rotate(-90)\" text-anchor=\"middle\" class=\"axis\">",
+        (y0 + y1) / 2);
     put_escaped(f, c->name);
     fputs("</text>\n", f);
 }
@@ -397,7 +408,8 @@ static void draw_series(FILE *f, const struct chart *c, int l, int max_points)
                 continue;
             }
             const uint64_t first = lo < hi ? lo : hi, second = lo < hi ? hi : lo;
-            pen_point(&pen, px_of_frame(c, (double)s->log->frame_num[first]), py_of_value(c, value_at(s->m, first)));
+            pen_point(&pen, px_of_frame(c, (double)s->log->frame_num[first]),
+                      py_of_value(c, value_at(s->m, first)));
             if (second != first)
                 pen_point(&pen, px_of_frame(c, (double)s->log->frame_num[second]),
                           py_of_value(c, value_at(s->m, second)));
@@ -410,8 +422,9 @@ static void draw_series(FILE *f, const struct chart *c, int l, int max_points)
 
     /* NaN frames: ticks along the bottom, one per pixel column at most */
     if (s->nan_frames) {
-        fprintf(f, "<path class=\"nan-marks\" data-log=\"%d\" stroke=\"%s\" stroke-width=\"1\" d=\"", l,
-                colour_of(l));
+        fprintf(f,
+                "<path class=\"nan-marks\" data-log=\"%d\" stroke=\"%s\" stroke-width=\"1\" d=\"",
+                l, colour_of(l));
         long last = -1;
         const double y = MARGIN_T + PLOT_H - 8 - 3 * (l % 4);
         for (uint64_t i = 0; i < n; i++) {
@@ -439,20 +452,27 @@ static void draw_worst(FILE *f, const struct chart *c, int l)
         const double x = px_of_frame(c, (double)fn), y = py_of_value(c, v);
         format_time(tbuf, sizeof(tbuf), s->log->timestamp ? s->log->timestamp[i] : NAN);
         format_value(vbuf, sizeof(vbuf), v);
-        fprintf(f, "<g class=\"worst\" data-log=\"%d\" data-rank=\"%d\" data-frame=\"%llu\">", l, k + 1, fn);
-        fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"#fff\" stroke=\"%s\" stroke-width=\"2\"/>", x, y,
-                colour_of(l));
+        fprintf(f, "<g class=\"worst\" data-log=\"%d\" data-rank=\"%d\" data-frame=\"%llu\">", l,
+                k + 1, fn);
+        fprintf(f,
+                "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"#fff\" stroke=\"%s\" "
+                "stroke-width=\"2\"/>",
+                x, y, colour_of(l));
         /* labels below the point (the worst are at the bottom of the curve),
          * above it near the lower edge; staggered by log, so that logs
          * marking the same frame keep readable labels */
         const double stagger = 11.0 * (l % 3);
-        const double ly = y + 16 + stagger > MARGIN_T + PLOT_H - 2 ? y - 8 - stagger : y + 16 + stagger;
-        fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" class=\"worst-label\" data-log=\"%d\" "
-                   "fill=\"%s\">%llu</text>",
+        const double ly =
+            y + 16 + stagger > MARGIN_T + PLOT_H - 2 ? y - 8 - stagger : y + 16 + stagger;
+        fprintf(f,
+                "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" class=\"worst-label\" "
+                "data-log=\"%d\" "
+                "fill=\"%s\">%llu</text>",
                 x, ly, l, colour_of(l), fn);
         fputs("<title>", f);
         put_escaped(f, s->log->label);
-        fprintf(f, ": worst #%d, frame %llu, time %s, %s = %s</title></g>\n", k + 1, fn, tbuf, c->name, vbuf);
+        fprintf(f, ": worst #%d, frame %llu, time %s, %s = %s</title></g>\n", k + 1, fn, tbuf,
+                c->name, vbuf);
     }
 }
 
@@ -461,9 +481,12 @@ static void draw_legend(FILE *f, const struct chart *c, double y)
 {
     for (int l = 0; l < c->nb; l++) {
         const double ly = y + l * LEGEND_ROW;
-        fprintf(f, "<g class=\"legend\" data-log=\"%d\"><line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                   "stroke-width=\"3\"",
-                l, MARGIN_L, MARGIN_L + 28, ly - 4, ly - 4, colour_of(l));
+        fprintf(
+            f,
+            "<g class=\"legend\" data-log=\"%d\"><line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
+            "stroke=\"%s\" "
+            "stroke-width=\"3\"",
+            l, MARGIN_L, MARGIN_L + 28, ly - 4, ly - 4, colour_of(l));
         if (*dash_of(l))
             fprintf(f, " stroke-dasharray=\"%s\"", dash_of(l));
         fprintf(f, "/><text x=\"%d\" y=\"%.1f\" class=\"legend-label\">", MARGIN_L + 36, ly);
@@ -480,21 +503,28 @@ static int chart_height(int nb_logs)
 }
 
 /* The chart as an <svg> element (HTML) or a group at y (SVG document). */
-static void draw_chart(FILE *f, const struct chart *c, int max_points, enum plot_format format, double y)
+static void draw_chart(FILE *f, const struct chart *c, int max_points, enum plot_format format,
+                       double y)
 {
     const int h = chart_height(c->nb);
     if (format == PLOT_HTML)
-        fprintf(f, "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                   "viewBox=\"0 0 %d %d\" data-metric=\"",
-                CHART_W, h, CHART_W, h);
+        fprintf(
+            f,
+            "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\" data-metric=\"",
+            CHART_W, h, CHART_W, h);
     else
         fprintf(f, "<g class=\"chart\" transform=\"translate(0 %.0f)\" data-metric=\"", y);
     put_escaped(f, c->name);
-    fprintf(f, "\" data-x0=\"%d\" data-x1=\"%d\" data-f0=\"%.17g\" data-f1=\"%.17g\" data-width=\"%d\">\n", MARGIN_L,
-            CHART_W - MARGIN_R, c->f_lo, c->f_hi, CHART_W);
+    fprintf(
+        f,
+        "\" data-x0=\"%d\" data-x1=\"%d\" data-f0=\"%.17g\" data-f1=\"%.17g\" data-width=\"%d\">\n",
+        MARGIN_L, CHART_W - MARGIN_R, c->f_lo, c->f_hi, CHART_W);
     draw_axes(f, c);
     if (!c->has_values)
-        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"axis\">no frame has a value</text>\n",
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"axis\">no frame has a "
+                "value</text>\n",
                 (MARGIN_L + CHART_W - MARGIN_R) / 2, MARGIN_T + PLOT_H / 2);
     for (int l = 0; l < c->nb; l++)
         if (c->s[l].m)
@@ -503,10 +533,12 @@ static void draw_chart(FILE *f, const struct chart *c, int max_points, enum plot
         if (c->s[l].m)
             draw_worst(f, c, l);
     if (format == PLOT_HTML)
-        fprintf(f, "<line class=\"cursor\" y1=\"%d\" y2=\"%d\" stroke=\"#555\" stroke-dasharray=\"3 3\" "
-                   "visibility=\"hidden\"/><text class=\"cursor-label tick\" x=\"%d\" y=\"%d\" "
-                   "text-anchor=\"end\"></text>\n",
-                MARGIN_T, MARGIN_T + PLOT_H, CHART_W - MARGIN_R - 4, MARGIN_T + 12);
+        fprintf(
+            f,
+            "<line class=\"cursor\" y1=\"%d\" y2=\"%d\" stroke=\"#555\" stroke-dasharray=\"3 3\" "
+            "visibility=\"hidden\"/><text class=\"cursor-label tick\" x=\"%d\" y=\"%d\" "
+            "text-anchor=\"end\"></text>\n",
+            MARGIN_T, MARGIN_T + PLOT_H, CHART_W - MARGIN_R - 4, MARGIN_T + 12);
     draw_legend(f, c, MARGIN_T + PLOT_H + AXIS_H + 14);
     fputs(format == PLOT_HTML ? "</svg>\n" : "</g>\n", f);
 }
@@ -516,13 +548,15 @@ static void draw_chart(FILE *f, const struct chart *c, int max_points, enum plot
 static void html_tables(FILE *f, const struct chart *c)
 {
     char a[64], b[64], d[64], e[64];
-    fputs("<table class=\"pooled\"><caption>pooled over the frames</caption>\n<tr><th>log</th><th>frames</th>"
+    fputs("<table class=\"pooled\"><caption>pooled over the frames</caption>\n<tr><th>log</th><th>"
+          "frames</th>"
           "<th>null frames</th><th>mean</th><th>harmonic mean</th><th>min</th><th>max</th></tr>\n",
           f);
     int any_computed = 0;
     for (int l = 0; l < c->nb; l++) {
         const struct series *s = &c->s[l];
-        fprintf(f, "<tr data-log=\"%d\"><td><span class=\"swatch\" style=\"background:%s\"></span>", l, colour_of(l));
+        fprintf(f, "<tr data-log=\"%d\"><td><span class=\"swatch\" style=\"background:%s\"></span>",
+                l, colour_of(l));
         put_escaped(f, s->log->label);
         if (!s->m) {
             fprintf(f, "</td><td>%llu</td><td colspan=\"5\">no %s in this log</td></tr>\n",
@@ -534,19 +568,25 @@ static void html_tables(FILE *f, const struct chart *c)
         format_value(d, sizeof(d), s->pooled.min);
         format_value(e, sizeof(e), s->pooled.max);
         any_computed |= s->pooled_from_frames;
-        fprintf(f, "</td><td>%llu</td><td>%llu</td><td>%s%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-                (unsigned long long)s->log->nb_frames, (unsigned long long)s->nan_frames, a,
-                s->pooled_from_frames ? "*" : "", b, d, e);
+        fprintf(
+            f,
+            "</td><td>%llu</td><td>%llu</td><td>%s%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+            (unsigned long long)s->log->nb_frames, (unsigned long long)s->nan_frames, a,
+            s->pooled_from_frames ? "*" : "", b, d, e);
     }
     fputs("</table>\n", f);
     if (any_computed)
-        fputs("<p class=\"note\">* the log has no pooled values (a stopped run?): computed here from its "
-              "frames</p>\n",
-              f);
+        fputs(
+            "<p class=\"note\">* the log has no pooled values (a stopped run?): computed here from "
+            "its "
+            "frames</p>\n",
+            f);
 
-    fprintf(f, "<table class=\"worst\"><caption>worst frames (lowest values)</caption>\n<tr><th>log</th>"
-               "<th>rank</th><th>frame</th>%s<th>value</th></tr>\n",
-            c->timed ? "<th>time</th>" : "");
+    fprintf(
+        f,
+        "<table class=\"worst\"><caption>worst frames (lowest values)</caption>\n<tr><th>log</th>"
+        "<th>rank</th><th>frame</th>%s<th>value</th></tr>\n",
+        c->timed ? "<th>time</th>" : "");
     for (int l = 0; l < c->nb; l++) {
         const struct series *s = &c->s[l];
         if (!s->m)
@@ -555,10 +595,12 @@ static void html_tables(FILE *f, const struct chart *c)
             const uint64_t i = s->worst[k];
             format_time(a, sizeof(a), s->log->timestamp ? s->log->timestamp[i] : NAN);
             format_value(b, sizeof(b), value_at(s->m, i));
-            fprintf(f, "<tr data-log=\"%d\"><td><span class=\"swatch\" style=\"background:%s\"></span>", l,
-                    colour_of(l));
+            fprintf(
+                f, "<tr data-log=\"%d\"><td><span class=\"swatch\" style=\"background:%s\"></span>",
+                l, colour_of(l));
             put_escaped(f, s->log->label);
-            fprintf(f, "</td><td>%d</td><td>%llu</td>", k + 1, (unsigned long long)s->log->frame_num[i]);
+            fprintf(f, "</td><td>%d</td><td>%llu</td>", k + 1,
+                    (unsigned long long)s->log->frame_num[i]);
             if (c->timed)
                 fprintf(f, "<td>%s</td>", a);
             fprintf(f, "<td>%s</td></tr>\n", b);
@@ -577,13 +619,16 @@ static void svg_tables(FILE *f, const struct chart *c, double y)
 {
     char a[64], b[64], d[64], e[64];
     fprintf(f, "<g class=\"tables\" transform=\"translate(0 %.0f)\">\n", y);
-    fprintf(f, "<text x=\"%d\" y=\"14\" class=\"axis\">pooled: frames, null frames, mean, harmonic mean, min, "
-               "max</text>\n",
-            MARGIN_L);
+    fprintf(
+        f,
+        "<text x=\"%d\" y=\"14\" class=\"axis\">pooled: frames, null frames, mean, harmonic mean, "
+        "min, "
+        "max</text>\n",
+        MARGIN_L);
     for (int l = 0; l < c->nb; l++) {
         const struct series *s = &c->s[l];
-        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"row\" data-log=\"%d\" fill=\"%s\">", MARGIN_L, 30 + 16 * l, l,
-                colour_of(l));
+        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"row\" data-log=\"%d\" fill=\"%s\">", MARGIN_L,
+                30 + 16 * l, l, colour_of(l));
         put_escaped(f, s->log->label);
         if (!s->m) {
             fprintf(f, ": no %s in this log</text>\n", c->name);
@@ -594,14 +639,16 @@ static void svg_tables(FILE *f, const struct chart *c, double y)
         format_value(d, sizeof(d), s->pooled.min);
         format_value(e, sizeof(e), s->pooled.max);
         fprintf(f, ": %llu, %llu, %s%s, %s, %s, %s</text>\n", (unsigned long long)s->log->nb_frames,
-                (unsigned long long)s->nan_frames, a, s->pooled_from_frames ? " (from the frames)" : "", b, d, e);
+                (unsigned long long)s->nan_frames, a,
+                s->pooled_from_frames ? " (from the frames)" : "", b, d, e);
     }
     const int y2 = 30 + 16 * c->nb + 8;
-    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"axis\">worst frames: frame%s value</text>\n", MARGIN_L, y2,
-            c->timed ? " (time)" : "");
+    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"axis\">worst frames: frame%s value</text>\n",
+            MARGIN_L, y2, c->timed ? " (time)" : "");
     for (int l = 0; l < c->nb; l++) {
         const struct series *s = &c->s[l];
-        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"row\" fill=\"%s\">", MARGIN_L, y2 + 16 + 16 * l, colour_of(l));
+        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"row\" fill=\"%s\">", MARGIN_L, y2 + 16 + 16 * l,
+                colour_of(l));
         put_escaped(f, s->log->label);
         fputs(":", f);
         for (int k = 0; s->m && k < s->nb_worst; k++) {
@@ -623,8 +670,10 @@ static void svg_tables(FILE *f, const struct chart *c, double y)
 static const char css[] =
     "body{font:14px/1.4 sans-serif;margin:16px 24px;color:#222;background:#fff}"
     "h1{font-size:20px}h2{font-size:17px;margin:28px 0 6px}"
-    "table{border-collapse:collapse;margin:8px 0 4px}caption{text-align:left;font-weight:bold;padding:4px 0}"
-    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td:first-child,th:first-child{text-align:left}"
+    "table{border-collapse:collapse;margin:8px 0 4px}caption{text-align:left;font-weight:bold;"
+    "padding:4px 0}"
+    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td:first-child,"
+    "th:first-child{text-align:left}"
     ".swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:-1px}"
     ".note{color:#666}";
 static const char svg_css[] =
@@ -641,14 +690,15 @@ static const char hover_js[] =
     "    if(x<+d.x0||x>+d.x1){cur.setAttribute('visibility','hidden');lab.textContent='';return;}\n"
     "    var f=Math.round(+d.f0+(x-d.x0)/(d.x1-d.x0)*(d.f1-d.f0));\n"
     "    var px=+d.x0+(f-d.f0)/(d.f1-d.f0)*(d.x1-d.x0);\n"
-    "    cur.setAttribute('x1',px);cur.setAttribute('x2',px);cur.setAttribute('visibility','visible');\n"
+    "    cur.setAttribute('x1',px);cur.setAttribute('x2',px);cur.setAttribute('visibility',"
+    "'visible');\n"
     "    lab.textContent='frame '+f;\n"
     "  });\n"
     "});\n"
     "document.body.setAttribute('data-ready','1');\n";
 
-int plot_render(FILE *out, const struct plot_log *logs, int nb_logs, const struct plot_options *opt, char *err,
-                size_t err_size)
+int plot_render(FILE *out, const struct plot_log *logs, int nb_logs, const struct plot_options *opt,
+                char *err, size_t err_size)
 {
     const char **names = NULL;
     int nb_names = 0, ret = -1;
@@ -665,7 +715,9 @@ int plot_render(FILE *out, const struct plot_log *logs, int nb_logs, const struc
                 for (int i = 0; i < logs[l].nb_metrics && !found; i++)
                     found = !strcmp(logs[l].metrics[i].name, opt->metrics[k]);
             if (!found) {
-                size_t o = (size_t)snprintf(err, err_size, "no log has the score '%s'; they have:", opt->metrics[k]);
+                size_t o =
+                    (size_t)snprintf(err, err_size,
+                                     "no log has the score '%s'; they have:", opt->metrics[k]);
                 for (int l = 0; l < nb_logs; l++)
                     for (int i = 0; i < logs[l].nb_metrics && o < err_size; i++) {
                         const char *n = logs[l].metrics[i].name;
@@ -710,14 +762,15 @@ int plot_render(FILE *out, const struct plot_log *logs, int nb_logs, const struc
 
     const char *title = opt->title ? opt->title : "gpussim scores";
     if (opt->format == PLOT_HTML) {
-        fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
+        fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
+              out);
         put_escaped(out, title);
         fprintf(out, "</title>\n<style>%s%s</style>\n</head>\n<body>\n<h1>", css, svg_css);
         put_escaped(out, title);
         fputs("</h1>\n<p>", out);
         for (int l = 0; l < nb_logs; l++) {
-            fprintf(out, "%s<span class=\"swatch\" style=\"background:%s\"></span>", l ? " &nbsp; " : "",
-                    colour_of(l));
+            fprintf(out, "%s<span class=\"swatch\" style=\"background:%s\"></span>",
+                    l ? " &nbsp; " : "", colour_of(l));
             put_escaped(out, logs[l].label);
             fprintf(out, " (%llu frames)", (unsigned long long)logs[l].nb_frames);
         }
@@ -737,10 +790,13 @@ int plot_render(FILE *out, const struct plot_log *logs, int nb_logs, const struc
         double h = 40;
         for (int k = 0; k < nb_names; k++)
             h += 24 + chart_height(nb_logs) + svg_tables_height(&charts[k]);
-        fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                     "width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\">\n<style>%s</style>\n"
-                     "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<text x=\"%d\" y=\"26\" class=\"title\">",
-                CHART_W, h, CHART_W, h, svg_css, MARGIN_L);
+        fprintf(
+            out,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+            "width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\">\n<style>%s</style>\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<text x=\"%d\" y=\"26\" "
+            "class=\"title\">",
+            CHART_W, h, CHART_W, h, svg_css, MARGIN_L);
         put_escaped(out, title);
         fputs("</text>\n", out);
         double y = 40;
@@ -774,21 +830,22 @@ fail:
 
 static void plot_usage(FILE *f)
 {
-    fputs("usage: gpussim plot LOG.json... -o REPORT.html|REPORT.svg [options]\n"
-          "\n"
-          "Draws JSON score logs (of gpussim, its FFmpeg filter, or libvmaf): per score, the\n"
-          "per-frame values of each log over the frame number (one line per log), the pooled\n"
-          "values, and the worst frames marked and listed. The page is self-contained.\n"
-          "\n"
-          "  -o, --output FILE     .html (page with inline SVG) or .svg; '-' writes HTML to stdout\n"
-          "      --format F        html or svg (default: from the file name)\n"
-          "  -m, --metric NAME     draw this score (repeatable); default: the main scores\n"
-          "                        (not the _l/_c/_s or per-scale terms)\n"
-          "      --worst N         worst frames marked per log (default 5, 0: none)\n"
-          "      --max-points N    points per line before min/max decimation (default 4000)\n"
-          "      --title TEXT      page title\n"
-          "      --help\n",
-          f);
+    fputs(
+        "usage: gpussim plot LOG.json... -o REPORT.html|REPORT.svg [options]\n"
+        "\n"
+        "Draws JSON score logs (of gpussim, its FFmpeg filter, or libvmaf): per score, the\n"
+        "per-frame values of each log over the frame number (one line per log), the pooled\n"
+        "values, and the worst frames marked and listed. The page is self-contained.\n"
+        "\n"
+        "  -o, --output FILE     .html (page with inline SVG) or .svg; '-' writes HTML to stdout\n"
+        "      --format F        html or svg (default: from the file name)\n"
+        "  -m, --metric NAME     draw this score (repeatable); default: the main scores\n"
+        "                        (not the _l/_c/_s or per-scale terms)\n"
+        "      --worst N         worst frames marked per log (default 5, 0: none)\n"
+        "      --max-points N    points per line before min/max decimation (default 4000)\n"
+        "      --title TEXT      page title\n"
+        "      --help\n",
+        f);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -878,7 +935,8 @@ int plot_main(int argc, char **argv)
         }
     } else if (ends_with(out_path, ".svg")) {
         opt.format = PLOT_SVG;
-    } else if (!ends_with(out_path, ".html") && !ends_with(out_path, ".htm") && strcmp(out_path, "-")) {
+    } else if (!ends_with(out_path, ".html") && !ends_with(out_path, ".htm") &&
+               strcmp(out_path, "-")) {
         cli_error("%s: say which format with a .html or .svg name, or --format html|svg", out_path);
         goto done;
     }

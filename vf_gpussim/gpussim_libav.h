@@ -26,7 +26,23 @@
  *
  * Lifetime: a GpussimLibavDevice lives as long as the library context; a
  * GpussimLibavPicture as long as the library reads that picture (until its
- * scores are collected), then gpussim_libav_picture_unref().
+ * scores are collected), then gpussim_libav_picture_unref(). *
+ * What the filter calls (the other functions are their helpers):
+ *   gpussim_libav_format()         AVPixelFormat -> struct gpussim_format
+ *   gpussim_libav_setup()          params.memory, vendor, device from the link's frames
+ *   gpussim_libav_created()        after gpussim_create(): what the library picked
+ *   gpussim_libav_picture()        AVFrame -> struct gpussim_picture (+ what to unref)
+ *   gpussim_libav_picture_unref()  once the picture's scores are collected
+ *   gpussim_libav_uninit()         after gpussim_destroy()
+ *
+ * Why a header of static functions and not a .c: it is compiled inside
+ * FFmpeg's libavfilter, with FFmpeg's config.h, by one file (vf_gpussim.c),
+ * as libplacebo's utils/libav.h is by vf_libplacebo.c. A .c would be one
+ * more object each patch (patches/<version>/) adds to libavfilter/Makefile,
+ * an already patched FFmpeg tree would not build it, and its external
+ * symbols would enter libavfilter's namespace (where FFmpeg wants ff_);
+ * static functions of one includer cost nothing, and the Vulkan, CUDA and
+ * VAAPI parts vanish with FFmpeg's CONFIG_* without unused-function warnings.
  */
 #ifndef GPUSSIM_LIBAV_H
 #define GPUSSIM_LIBAV_H

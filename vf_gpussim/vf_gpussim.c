@@ -130,10 +130,11 @@ typedef struct GpussimFilterContext {
     char *feature;
     char *backend_name;
     int device;
-    int scale;
-    int lcs;
-    int db;
-    int clip_db;
+    /* the feature options' defaults, one field per row of the library's
+     * table (scale, lcs, db, clip_db) */
+#define FEATURE_OPTION_FIELD(name, field, short_name, ...) int short_name;
+    GPUSSIM_FEATURE_OPTIONS(FEATURE_OPTION_FIELD)
+#undef FEATURE_OPTION_FIELD
     int planes;
     char *log_path;
     int log_fmt;             /* LOG_FMT_AUTO: from log_path's extension */
@@ -185,6 +186,8 @@ typedef struct GpussimFilterContext {
 #define OFFSET(x) offsetof(GpussimFilterContext, x)
 #define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
 
+/* FFmpeg's hand-aligned option table: clang-format leaves it as it is */
+/* clang-format off */
 static const AVOption gpussim_options[] = {
     { "feature", "metrics, joined with |: float_ssim, ssim, float_ms_ssim (ms_ssim), "
       "float_ansnr (ansnr), all (default: all that the frame size allows)",
@@ -193,14 +196,10 @@ static const AVOption gpussim_options[] = {
       "CPU), cpu, cuda, vulkan, hip, ze", OFFSET(backend_name), AV_OPT_TYPE_STRING, { .str = "auto" }, 0, 0, FLAGS },
     { "device", "GPU index when the backend opens its own device (software frames; default 0)",
       OFFSET(device), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, INT_MAX, FLAGS },
-    { "scale", "float_ssim decimation factor, 0 = libvmaf's automatic rule",
-      OFFSET(scale), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 10, FLAGS },
-    { "lcs", "also report luminance, contrast and structure terms",
-      OFFSET(lcs), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "db", "report SSIM-family scores in dB: -10*log10(1 - score)",
-      OFFSET(db), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "clip_db", "with db: clip at the largest finite value for the frame size",
-      OFFSET(clip_db), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+#define FEATURE_AVOPTION(name, field, short_name, type, def, min, max, own_bit, help)              \
+    { #short_name, help, OFFSET(short_name), AV_OPT_TYPE_##type, { .i64 = def }, min, max, FLAGS },
+    GPUSSIM_FEATURE_OPTIONS(FEATURE_AVOPTION)
+#undef FEATURE_AVOPTION
     { "planes", "planes to score", OFFSET(planes), AV_OPT_TYPE_INT,
       { .i64 = GPUSSIM_PLANES_LUMA }, GPUSSIM_PLANES_LUMA, GPUSSIM_PLANES_ALL, FLAGS, .unit = "planes" },
         { "luma", "luma only (libvmaf)", 0, AV_OPT_TYPE_CONST, { .i64 = GPUSSIM_PLANES_LUMA }, 0, 0, FLAGS, .unit = "planes" },
@@ -252,6 +251,7 @@ static const AVOption gpussim_options[] = {
       AV_OPT_TYPE_BOOL, { .i64 = -1 }, -1, 1, FLAGS },
     { NULL }
 };
+/* clang-format on */
 
 AVFILTER_DEFINE_CLASS(gpussim);
 
@@ -486,12 +486,10 @@ static int config_library(AVFilterContext *ctx)
     p.format.height = s->height = inlink->h;
     s->format = p.format;
 
-    p.ssim_scale = s->scale;
-    p.enable_lcs = s->lcs;
-    p.enable_db = s->db;
-    p.clip_db = s->clip_db;
-    p.ms_ssim_options = GPUSSIM_FEATURE_OWN_OPTIONS | (s->lcs ? GPUSSIM_FEATURE_LCS : 0) |
-                        (s->db ? GPUSSIM_FEATURE_DB : 0) | (s->clip_db ? GPUSSIM_FEATURE_CLIP_DB : 0);
+    /* the shared fields: every feature's defaults until a feature names its own */
+#define FEATURE_OPTION_PARAM(name, field, short_name, ...) p.field = s->short_name;
+    GPUSSIM_FEATURE_OPTIONS(FEATURE_OPTION_PARAM)
+#undef FEATURE_OPTION_PARAM
     p.log_cb = log_from_library;
     p.log_opaque = ctx;
     /* no feature: the library's default, every metric the frame size allows */

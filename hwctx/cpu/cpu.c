@@ -24,8 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "mem.h"
+#include "src/backend.h"
+#include "src/mem.h"
 #include "kernels/c/kernels_c.h"
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_DONE };
@@ -310,8 +310,6 @@ static int cpu_wait(void *priv, int idx, int block, struct gpussim_frame_sums *s
 }
 
 const struct gpussim_backend gpussim_backend_cpu = {
-    .type = GPUSSIM_BACKEND_CPU,
-    .memory_mask = 1u << GPUSSIM_MEMORY_HOST,
     .probe = NULL,
     .init = cpu_init,
     .uninit = cpu_uninit,

@@ -67,8 +67,6 @@ static int cuda_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slo
 }
 
 const struct gpussim_backend gpussim_backend_cuda = {
-    .type = GPUSSIM_BACKEND_CUDA,
-    .memory_mask = (1u << GPUSSIM_MEMORY_HOST) | (1u << GPUSSIM_MEMORY_CUDA),
     .probe = cuda_probe,
     .init = cuda_init,
     .uninit = gpussim_gpu_plan_uninit,

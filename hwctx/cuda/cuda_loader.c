@@ -5,11 +5,11 @@
  * symbol names (_v2) are the ones cuda.h maps the plain names to; the
  * driver keeps exporting them for binary compatibility.
  */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
 
 #include "cuda_loader.h"
+#include "src/dynload.h"
 
 static struct gpussim_cuda_api cuda_api;
 static int cuda_api_ok;
@@ -17,75 +17,70 @@ static int cuda_api_ok;
 static const struct gpussim_cuda_api *_Atomic cuda_api_override;
 static pthread_once_t cuda_api_once = PTHREAD_ONCE_INIT;
 
-static int load_symbol(void *lib, void **dst, const char *name, const char *fallback)
-{
-    *dst = dlsym(lib, name);
-    if (!*dst && fallback)
-        *dst = dlsym(lib, fallback);
-    return *dst ? 0 : -1;
-}
-
 static void cuda_load_once(void)
 {
+    static const char *const libs[] = { "libcuda.so.1", NULL };
     struct gpussim_cuda_api *a = &cuda_api;
-    a->lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    /* clang-format off */
+#define SYM(field, name) { &a->field, name, NULL, 0 }
+#define SYM_OR(field, name, fallback) { &a->field, name, fallback, 0 }
+#define OPT(field, name) { &a->field, name, NULL, 1 }
+    /* clang-format on */
+    const struct gpussim_dynsym syms[] = {
+        SYM(cuInit, "cuInit"),
+        SYM(cuDeviceGetCount, "cuDeviceGetCount"),
+        SYM(cuDeviceGet, "cuDeviceGet"),
+        SYM(cuDeviceGetName, "cuDeviceGetName"),
+        SYM(cuDeviceGetAttribute, "cuDeviceGetAttribute"),
+        SYM(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
+        SYM_OR(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2",
+               "cuDevicePrimaryCtxRelease"),
+        SYM(cuCtxPushCurrent, "cuCtxPushCurrent_v2"),
+        SYM(cuCtxPopCurrent, "cuCtxPopCurrent_v2"),
+        SYM(cuCtxGetDevice, "cuCtxGetDevice"),
+        SYM(cuMemGetInfo, "cuMemGetInfo_v2"),
+        SYM(cuMemAlloc, "cuMemAlloc_v2"),
+        SYM(cuMemFree, "cuMemFree_v2"),
+        SYM(cuMemAllocHost, "cuMemAllocHost_v2"),
+        SYM(cuMemFreeHost, "cuMemFreeHost"),
+        SYM(cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
+        SYM(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
+        SYM(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
+        SYM(cuMemsetD8Async, "cuMemsetD8Async"),
+        SYM(cuStreamCreate, "cuStreamCreate"),
+        SYM(cuStreamDestroy, "cuStreamDestroy_v2"),
+        SYM(cuStreamSynchronize, "cuStreamSynchronize"),
+        SYM(cuEventCreate, "cuEventCreate"),
+        SYM(cuEventDestroy, "cuEventDestroy_v2"),
+        SYM(cuEventRecord, "cuEventRecord"),
+        SYM(cuStreamWaitEvent, "cuStreamWaitEvent"),
+        SYM(cuEventQuery, "cuEventQuery"),
+        SYM(cuEventSynchronize, "cuEventSynchronize"),
+        SYM_OR(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime"),
+        SYM(cuModuleLoadData, "cuModuleLoadData"),
+        SYM(cuModuleUnload, "cuModuleUnload"),
+        SYM(cuModuleGetFunction, "cuModuleGetFunction"),
+        SYM(cuLaunchKernel, "cuLaunchKernel"),
+        SYM(cuGetErrorName, "cuGetErrorName"),
+        /* a hint (the preferred shared-memory carveout): its absence is harmless */
+        OPT(cuFuncSetAttribute, "cuFuncSetAttribute"),
+        /* CUDA graphs: all or none (below) */
+        OPT(cuStreamBeginCapture, "cuStreamBeginCapture_v2"),
+        OPT(cuStreamEndCapture, "cuStreamEndCapture"),
+        OPT(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags"),
+        OPT(cuGraphLaunch, "cuGraphLaunch"),
+        OPT(cuGraphExecDestroy, "cuGraphExecDestroy"),
+        OPT(cuGraphDestroy, "cuGraphDestroy"),
+    };
+#undef SYM
+#undef SYM_OR
+#undef OPT
+    a->lib = gpussim_dynload(libs, syms, (int)(sizeof(syms) / sizeof(*syms)), NULL, 0);
     if (!a->lib)
         return;
-    int bad = 0;
-#define SYM(field, name, fb) bad |= load_symbol(a->lib, (void **)&a->field, name, fb)
-    SYM(cuInit, "cuInit", NULL);
-    SYM(cuDeviceGetCount, "cuDeviceGetCount", NULL);
-    SYM(cuDeviceGet, "cuDeviceGet", NULL);
-    SYM(cuDeviceGetName, "cuDeviceGetName", NULL);
-    SYM(cuDeviceGetAttribute, "cuDeviceGetAttribute", NULL);
-    SYM(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", NULL);
-    SYM(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease");
-    SYM(cuCtxPushCurrent, "cuCtxPushCurrent_v2", NULL);
-    SYM(cuCtxPopCurrent, "cuCtxPopCurrent_v2", NULL);
-    SYM(cuCtxGetDevice, "cuCtxGetDevice", NULL);
-    SYM(cuMemGetInfo, "cuMemGetInfo_v2", NULL);
-    SYM(cuMemAlloc, "cuMemAlloc_v2", NULL);
-    SYM(cuMemFree, "cuMemFree_v2", NULL);
-    SYM(cuMemAllocHost, "cuMemAllocHost_v2", NULL);
-    SYM(cuMemFreeHost, "cuMemFreeHost", NULL);
-    SYM(cuMemcpyHtoD, "cuMemcpyHtoD_v2", NULL);
-    SYM(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", NULL);
-    SYM(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", NULL);
-    SYM(cuMemsetD8Async, "cuMemsetD8Async", NULL);
-    SYM(cuStreamCreate, "cuStreamCreate", NULL);
-    SYM(cuStreamDestroy, "cuStreamDestroy_v2", NULL);
-    SYM(cuStreamSynchronize, "cuStreamSynchronize", NULL);
-    SYM(cuEventCreate, "cuEventCreate", NULL);
-    SYM(cuEventDestroy, "cuEventDestroy_v2", NULL);
-    SYM(cuEventRecord, "cuEventRecord", NULL);
-    SYM(cuStreamWaitEvent, "cuStreamWaitEvent", NULL);
-    SYM(cuEventQuery, "cuEventQuery", NULL);
-    SYM(cuEventSynchronize, "cuEventSynchronize", NULL);
-    SYM(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime");
-    SYM(cuModuleLoadData, "cuModuleLoadData", NULL);
-    SYM(cuModuleUnload, "cuModuleUnload", NULL);
-    SYM(cuModuleGetFunction, "cuModuleGetFunction", NULL);
-    SYM(cuLaunchKernel, "cuLaunchKernel", NULL);
-    SYM(cuGetErrorName, "cuGetErrorName", NULL);
-    /* a hint (the preferred shared-memory carveout): its absence is harmless */
-    load_symbol(a->lib, (void **)&a->cuFuncSetAttribute, "cuFuncSetAttribute", NULL);
-    int no_graphs = 0;
-#define OPT(field, name) no_graphs |= load_symbol(a->lib, (void **)&a->field, name, NULL)
-    OPT(cuStreamBeginCapture, "cuStreamBeginCapture_v2");
-    OPT(cuStreamEndCapture, "cuStreamEndCapture");
-    OPT(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
-    OPT(cuGraphLaunch, "cuGraphLaunch");
-    OPT(cuGraphExecDestroy, "cuGraphExecDestroy");
-    OPT(cuGraphDestroy, "cuGraphDestroy");
-#undef OPT
-    if (no_graphs)
+    if (!a->cuStreamBeginCapture || !a->cuStreamEndCapture || !a->cuGraphInstantiateWithFlags ||
+        !a->cuGraphExecDestroy || !a->cuGraphDestroy)
         a->cuGraphLaunch = NULL; /* the backend then launches kernels one by one */
-#undef SYM
-    if (bad) {
-        dlclose(a->lib);
-        a->lib = NULL;
-        return;
-    }
     cuda_api_ok = 1;
 }
 

@@ -43,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "src/backend.h"
 #include "hwctx/cuda/cuda_loader.h"
 #include "hwctx/gpu_plan/gpu_plan.h"
 #include "kernels/cuda/cuda_shared.h"

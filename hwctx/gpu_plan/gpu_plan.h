@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "internal.h"
+#include "src/backend.h"
 #include "hwctx/cuda/cuda_loader.h"
 
 struct gpu_plan_target {

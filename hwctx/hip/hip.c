@@ -103,8 +103,6 @@ static int hip_init(const struct gpussim_config *cfg, void **priv, int *nb_slots
 }
 
 const struct gpussim_backend gpussim_backend_hip = {
-    .type = GPUSSIM_BACKEND_HIP,
-    .memory_mask = (1u << GPUSSIM_MEMORY_HOST) | (1u << GPUSSIM_MEMORY_DMABUF),
     .probe = hip_probe,
     .init = hip_init,
     .uninit = gpussim_gpu_plan_uninit,

@@ -3,33 +3,25 @@
 /*
  * HIP driver glue; see hip_glue.h. Compiled and linked, not run on AMD hardware.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "hip_glue.h"
-#include "dmabuf.h"
+#include "src/dmabuf.h"
+#include "src/dynload.h"
 
 int gpussim_hip_load(struct gpussim_hip_api *api)
 {
-    static const char *const names[] = { "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so" };
+    static const char *const libs[] = { "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so",
+                                        NULL };
+#define HIP_FN_SYM(name) GPUSSIM_DYNSYM(api->name, #name),
+    const struct gpussim_dynsym syms[] = { HIP_FUNCS(HIP_FN_SYM) };
+#undef HIP_FN_SYM
     memset(api, 0, sizeof(*api));
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !api->lib; i++)
-        api->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (!api->lib)
-        return -ENODEV;
-#define HIP_FN_LOAD(name)                                                                          \
-    if (!(api->name = (__typeof__(&name))dlsym(api->lib, #name)))                                  \
-        goto fail;
-    HIP_FUNCS(HIP_FN_LOAD)
-#undef HIP_FN_LOAD
-    return 0;
-fail:
-    dlclose(api->lib);
-    api->lib = NULL;
-    return -ENODEV;
+    api->lib = gpussim_dynload(libs, syms, (int)(sizeof(syms) / sizeof(*syms)), NULL, 0);
+    return api->lib ? 0 : -ENODEV;
 }
 
 int gpussim_hip_check(const struct gpussim_config *cfg, const struct gpussim_hip_api *api,

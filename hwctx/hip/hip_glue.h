@@ -18,7 +18,7 @@
 #endif
 #include <hip/hip_runtime_api.h>
 
-#include "internal.h"
+#include "src/backend.h"
 
 /* The runtime's entry points, typed from HIP's own declarations. */
 #define HIP_FUNCS(X)                                                                               \

@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "gpussim/gpussim_vulkan.h"
-#include "internal.h"
+#include "src/backend.h"
 #include "vulkan_frame.h"
 
 /* ---- loading and device selection ------------------------------------------ */
@@ -691,8 +691,6 @@ static int vk_device_time_ms(void *priv, int idx, double *ms)
 }
 
 const struct gpussim_backend gpussim_backend_vulkan = {
-    .type = GPUSSIM_BACKEND_VULKAN,
-    .memory_mask = (1u << GPUSSIM_MEMORY_HOST) | (1u << GPUSSIM_MEMORY_VULKAN),
     .probe = vk_probe,
     .init = vk_init,
     .uninit = vk_uninit,

@@ -20,7 +20,7 @@
 #include "vulkan_fns.h" /* first: VK_NO_PROTOTYPES */
 
 #include "gpussim/gpussim_vulkan.h"
-#include "internal.h"
+#include "src/backend.h"
 
 #define VK_MAX_STEPS 160 /* a pair's frame; a ladder's: per picture (be->max_steps) */
 #define VK_MAX_PIPES 32

@@ -24,15 +24,15 @@
  * run on Intel hardware (none is available to the project). Its plan and
  * kernels are tested through PoCL by tests/test_opencl_kernels.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <level_zero/ze_api.h>
 
-#include "dmabuf.h"
-#include "internal.h"
+#include "src/dmabuf.h"
+#include "src/dynload.h"
+#include "src/backend.h"
 #include "kernels/ze/gpussim_ze_spv.h"
 #include "ze_plan.h"
 
@@ -118,29 +118,20 @@ static int ze_check(const struct gpussim_config *cfg, ze_result_t r, const char 
 
 /* ---- loading -------------------------------------------------------------- */
 
-static int ze_load(struct ze_fns *f)
+static int ze_load(struct ze_fns *f, char *why, size_t why_size)
 {
+    static const char *const libs[] = { "libze_loader.so.1", NULL };
+#define ZE_FN_SYM(name) GPUSSIM_DYNSYM(f->name, #name),
+    const struct gpussim_dynsym syms[] = { ZE_FUNCS(ZE_FN_SYM) };
+#undef ZE_FN_SYM
     memset(f, 0, sizeof(*f));
-    f->lib = dlopen("libze_loader.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!f->lib)
-        return -ENODEV;
-#define ZE_FN_LOAD(name)                                                                           \
-    if (!(f->name = (__typeof__(&name))dlsym(f->lib, #name)))                                      \
-        goto fail;
-    ZE_FUNCS(ZE_FN_LOAD)
-#undef ZE_FN_LOAD
-    return 0;
-fail:
-    dlclose(f->lib);
-    f->lib = NULL;
-    return -ENODEV;
+    f->lib = gpussim_dynload(libs, syms, (int)(sizeof(syms) / sizeof(*syms)), why, why_size);
+    return f->lib ? 0 : -ENODEV;
 }
 
 static void ze_unload(struct ze_fns *f)
 {
-    if (f->lib)
-        dlclose(f->lib);
-    f->lib = NULL;
+    gpussim_dynunload(&f->lib);
 }
 
 /* The params.device-th GPU over all drivers. -ENODEV when absent. */
@@ -185,9 +176,10 @@ static int ze_probe(const struct gpussim_config *cfg)
     struct ze_fns f;
     ze_driver_handle_t drv;
     ze_device_handle_t dev;
-    int err = ze_load(&f);
+    char why[256];
+    int err = ze_load(&f, why, sizeof(why));
     if (err < 0) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "ze: libze_loader.so.1 not found");
+        gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "ze: %s", why);
         return err;
     }
     err = ze_pick_device(&f, cfg->params.device, &drv, &dev);
@@ -385,10 +377,12 @@ static int ze_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots
         return -ENOMEM;
     be->cfg = *cfg;
 
-    if ((err = ze_load(&be->f)) < 0) {
+    char why[256];
+    if ((err = ze_load(&be->f, why, sizeof(why))) < 0) {
         gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
-                    "ze: cannot load libze_loader.so.1 (install the Level Zero loader and an Intel "
-                    "GPU driver)");
+                    "ze: cannot load the Level Zero loader: %s (install the Level Zero loader and "
+                    "an Intel GPU driver)",
+                    why);
         goto fail;
     }
     if ((err = ze_pick_device(&be->f, cfg->params.device, &be->driver, &be->device)) < 0) {
@@ -572,8 +566,6 @@ static int ze_wait(void *priv, int slot, int block, struct gpussim_frame_sums *s
 }
 
 const struct gpussim_backend gpussim_backend_ze = {
-    .type = GPUSSIM_BACKEND_ZE,
-    .memory_mask = (1u << GPUSSIM_MEMORY_HOST) | (1u << GPUSSIM_MEMORY_DMABUF),
     .probe = ze_probe,
     .init = ze_init,
     .uninit = ze_uninit,

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "src/backend.h"
 
 /* The kernels of kernels/ze/gpussim_ze.cl, by entry-point name. */
 enum ze_kernel_id {

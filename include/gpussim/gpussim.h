@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define GPUSSIM_API_VERSION_MAJOR 1
-#define GPUSSIM_API_VERSION_MINOR 7
+#define GPUSSIM_API_VERSION_MINOR 8
 
 /** Where the metrics run. AUTO follows the frames (gpussim_params.memory,
  *  device_vendor; the rules are gpussim_backend_order()'s): host frames go
@@ -235,6 +235,29 @@ enum gpussim_feature_option {
     GPUSSIM_FEATURE_DB          = 1u << 2, /**< enable_db */
     GPUSSIM_FEATURE_CLIP_DB     = 1u << 3, /**< clip_db */
 };
+
+/**
+ * The options of the SSIM-family features as one table, for front-ends that
+ * declare options at compile time (FFmpeg's AVOption list) and for the
+ * library itself. One row per option:
+ *   X(name, field, short_name, type, default, min, max, own_bit, help)
+ * name: as gpussim_use_feature() spells it (the field's name is accepted
+ * too); field: the struct gpussim_params member holding float_ssim's (and
+ * the shared) value; short_name: the FFmpeg filter's option; type: BOOL or
+ * INT; own_bit: its enum gpussim_feature_option bit in ms_ssim_options (0:
+ * float_ms_ssim does not take it). Which features take an option is
+ * gpussim_feature_info.options. Every default is 0, so a zeroed struct
+ * gpussim_params keeps meaning the defaults. @since API 1.8
+ */
+#define GPUSSIM_FEATURE_OPTIONS(X)                                                                 \
+    X(scale, ssim_scale, scale, INT, 0, 0, 10, 0,                                                  \
+      "float_ssim decimation factor, 0 = libvmaf's automatic rule")                                \
+    X(enable_lcs, enable_lcs, lcs, BOOL, 0, 0, 1, GPUSSIM_FEATURE_LCS,                             \
+      "also report luminance, contrast and structure terms")                                       \
+    X(enable_db, enable_db, db, BOOL, 0, 0, 1, GPUSSIM_FEATURE_DB,                                 \
+      "report SSIM-family scores in dB: -10*log10(1 - score)")                                     \
+    X(clip_db, clip_db, clip_db, BOOL, 0, 0, 1, GPUSSIM_FEATURE_CLIP_DB,                           \
+      "with the dB scores: clip at the largest finite value for the frame size")
 
 typedef struct GpussimContext GpussimContext;
 

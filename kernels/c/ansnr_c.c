@@ -7,7 +7,7 @@
  */
 #include <stddef.h>
 
-#include "metric_tables.h"
+#include "src/metric_tables.h"
 #include "scratch_c.h"
 
 /* Border rule of the reference: reflect without repeating the edge below 0,

@@ -8,8 +8,8 @@
  */
 #include <stddef.h>
 
-#include "geometry.h"
-#include "metric_tables.h"
+#include "src/geometry.h"
+#include "src/metric_tables.h"
 #include "scratch_c.h"
 
 KERNEL_CLONES

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metric_tables.h"
+#include "src/metric_tables.h"
 #include "scratch_c.h"
 
 static const int issim_taps[GPUSSIM_ISSIM_LEN] = { GPUSSIM_ISSIM_TAPS };

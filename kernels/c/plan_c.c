@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "internal.h"
+#include "src/backend.h"
 #include "kernels/c/kernels_c.h"
 
 void gpussim_plan_unpack_c(const struct gpussim_plan_stage *st, const struct gpussim_picture *pic,

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "mem.h"
+#include "src/mem.h"
 #include "scratch_c.h"
 
 CpuScratch *cpu_scratch_alloc(int max_width, int max_height)

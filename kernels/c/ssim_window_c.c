@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "metric_tables.h"
+#include "src/metric_tables.h"
 #include "scratch_c.h"
 
 static const float gauss11[GPUSSIM_GAUSSIAN11_LEN] = { GPUSSIM_GAUSSIAN11_TAPS };
@@ -169,33 +169,57 @@ void ssim_ref_moments_c(const float *ref, int w, int h, float *mu, float *exx, C
 #undef RING
 }
 
-void ssim_window_sums_ref_c(const float *ref, const float *mu, const float *exx, const float *dis,
-                            int w, int h, double sums[4], CpuScratch *s)
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* The window loop, written once. A pair (ladder = 0) filters all five
+ * moments of (ref, dis); a ladder's distorted picture (ladder = 1) takes the
+ * reference's two (ref_mu, ref_exx from ssim_ref_moments_c) and filters only
+ * the three that involve dis. Each caller passes ladder as a constant and
+ * gets its own inlined copy, so no copy tests it at run time; the per-pixel
+ * loops are the same functions either way, hence the same bits. */
+static ALWAYS_INLINE void window_sums(const int ladder, const float *ref, const float *ref_mu,
+                                      const float *ref_exx, const float *dis, int w, int h,
+                                      double sums[4], CpuScratch *s)
 {
     const int K = GPUSSIM_GAUSSIAN11_LEN;
     const int ow = w - (K - 1);
-    const size_t rs = (size_t)s->max_width + 32;
-    float *ring = s->ring;
+    const size_t rs = (size_t)s->max_width + 32; /* ring row stride */
+    float *ring = s->ring;                       /* [moment][ring row][x] */
     float *vrow = s->vrow;
     double *t = s->terms, *l = t + rs, *c = l + rs, *sv = c + rs;
     double sum_t = 0.0, sum_l = 0.0, sum_c = 0.0, sum_s = 0.0;
+    /* moments 0 (x) and 2 (x*x) come from ref_mu / ref_exx when given */
+    static const int all[] = { 0, 1, 2, 3, 4 }, dis_only[] = { 1, 3, 4 };
+    const int *moments = ladder ? dis_only : all;
+    const int nb_moments = ladder ? 3 : 5;
 
 #define RING(m, row) (ring + ((size_t)(m) * K + (size_t)(row)) * rs)
     for (int y = 0; y < h; y++) {
         const int slot = y % K;
-        ssim_hfilter_dis_row(ref + (size_t)y * w, dis + (size_t)y * w, w, s->pad, RING(1, slot),
-                             RING(3, slot), RING(4, slot));
+        if (ladder)
+            ssim_hfilter_dis_row(ref + (size_t)y * w, dis + (size_t)y * w, w, s->pad, RING(1, slot),
+                                 RING(3, slot), RING(4, slot));
+        else
+            ssim_hfilter_row(ref + (size_t)y * w, dis + (size_t)y * w, w, s->pad, RING(0, slot),
+                             RING(1, slot), RING(2, slot), RING(3, slot), RING(4, slot));
         if (y < K - 1)
             continue;
         const int top = y - (K - 1);
-        for (int m = 1; m < 5; m += m == 1 ? 2 : 1) { /* moments 1, 3, 4 */
+        for (int i = 0; i < nb_moments; i++) {
+            const int m = moments[i];
             const float *rows[GPUSSIM_GAUSSIAN11_LEN];
             for (int v = 0; v < K; v++)
                 rows[v] = RING(m, (top + v) % K);
             ssim_vfilter_row(rows, ow, vrow + (size_t)m * rs);
         }
-        ssim_window_terms(mu + (size_t)top * ow, vrow + rs, exx + (size_t)top * ow, vrow + 3 * rs,
-                          vrow + 4 * rs, ow, t, l, c, sv);
+        const float *mux = ladder ? ref_mu + (size_t)top * ow : vrow;
+        const float *exx = ladder ? ref_exx + (size_t)top * ow : vrow + 2 * rs;
+        ssim_window_terms(mux, vrow + rs, exx, vrow + 3 * rs, vrow + 4 * rs, ow, t, l, c, sv);
+        /* the reference's raster-order double sums: sequential on purpose */
         for (int x = 0; x < ow; x++) {
             sum_t += t[x];
             sum_l += l[x];
@@ -210,45 +234,14 @@ void ssim_window_sums_ref_c(const float *ref, const float *mu, const float *exx,
     sums[3] = sum_s;
 }
 
+void ssim_window_sums_ref_c(const float *ref, const float *mu, const float *exx, const float *dis,
+                            int w, int h, double sums[4], CpuScratch *s)
+{
+    window_sums(1, ref, mu, exx, dis, w, h, sums, s);
+}
+
 void ssim_window_sums_c(const float *ref, const float *dis, int w, int h, double sums[4],
                         CpuScratch *s)
 {
-    const int K = GPUSSIM_GAUSSIAN11_LEN;
-    const int ow = w - (K - 1), oh = h - (K - 1);
-    const size_t rs = (size_t)s->max_width + 32; /* ring row stride */
-    float *ring = s->ring;                       /* [moment][ring row][x] */
-    float *vrow = s->vrow;
-    double *t = s->terms, *l = t + rs, *c = l + rs, *sv = c + rs;
-    double sum_t = 0.0, sum_l = 0.0, sum_c = 0.0, sum_s = 0.0;
-
-#define RING(m, row) (ring + ((size_t)(m) * K + (size_t)(row)) * rs)
-    for (int y = 0; y < h; y++) {
-        const int slot = y % K;
-        ssim_hfilter_row(ref + (size_t)y * w, dis + (size_t)y * w, w, s->pad, RING(0, slot),
-                         RING(1, slot), RING(2, slot), RING(3, slot), RING(4, slot));
-        if (y < K - 1)
-            continue;
-        const int top = y - (K - 1);
-        for (int m = 0; m < 5; m++) {
-            const float *rows[GPUSSIM_GAUSSIAN11_LEN];
-            for (int v = 0; v < K; v++)
-                rows[v] = RING(m, (top + v) % K);
-            ssim_vfilter_row(rows, ow, vrow + (size_t)m * rs);
-        }
-        ssim_window_terms(vrow, vrow + rs, vrow + 2 * rs, vrow + 3 * rs, vrow + 4 * rs, ow, t,
-                          l, c, sv);
-        /* the reference's raster-order double sums: sequential on purpose */
-        for (int x = 0; x < ow; x++) {
-            sum_t += t[x];
-            sum_l += l[x];
-            sum_c += c[x];
-            sum_s += sv[x];
-        }
-    }
-#undef RING
-    (void)oh;
-    sums[0] = sum_t;
-    sums[1] = sum_l;
-    sums[2] = sum_c;
-    sums[3] = sum_s;
+    window_sums(0, ref, NULL, NULL, dis, w, h, sums, s);
 }

@@ -26,7 +26,7 @@
 
 #include <gpussim/gpussim.h>
 
-#include "naive_ref.h"
+#include "tests/naive_ref.h"
 
 #define FUZZ_TARGET "fuzz_api"
 #include "fuzz_common.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
+#include "tools/input.h"
 
 #define FUZZ_TARGET "fuzz_input"
 #include "fuzz_common.h"

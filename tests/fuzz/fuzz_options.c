@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_msg.h"
-#include "options.h"
+#include "tools/cli_msg.h"
+#include "tools/options.h"
 
 #define FUZZ_TARGET "fuzz_options"
 #include "fuzz_common.h"
