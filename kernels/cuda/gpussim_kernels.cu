@@ -282,20 +282,26 @@ GPU_DEVICE void wsums_block_store(uint64_t *red, int tid, int nthreads,
 
 /* ---- decimation ----------------------------------------------------------- */
 
-/* float_ssim box decimation (spec §1.2), ref and dis together. For a
+/* float_ssim box decimation (spec §1.2). A pair's kernel (ONE false)
+ * decimates pictures 0 and 1 together into out and out + out_stride; a
+ * ladder's (ONE true) decimates picture blockIdx.z alone into
+ * out + z * out_stride, so that the reference is decimated once. For a
  * power-of-two factor the tap 1/factor^2 and 1/scaler are powers of two,
  * so every term sample * k is exact, their double sum (at most 64 terms of
  * 16 bits: < 2^22 units of 2^-(bits)) is exact and so is its rounding to
  * float: the result is the integer sum of the samples times scaler * k. */
-GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
-                                  int w, int h, float inv_scaler, int factor, float *out_ref,
-                                  float *out_dis, int sw, int sh)
+template <bool ONE>
+__device__ void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
+                                  int w, int h, float inv_scaler, int factor, float *out,
+                                  long long out_stride, int sw, int sh)
 {
     const int x = GPU_BID_X * GPU_BDIM_X + GPU_TID_X;
     const int y = GPU_BID_Y * GPU_BDIM_Y + GPU_TID_Y;
     if (x >= sw || y >= sh)
         return;
-    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
+    const int pic = ONE ? GPU_BID_Z : 0;
+    const raw_plane ref = raw_plane_of(desc, pic, fmt), dis = raw_plane_of(desc, ONE ? pic : 1, fmt);
+    float *const out_ref = out + (long long)pic * out_stride, *const out_dis = out + out_stride;
     const int lo = -(factor / 2), hi = (factor & 1) ? factor / 2 : factor / 2 - 1;
     const float k = 1.0f / (factor * factor);
     if ((factor & (factor - 1)) == 0) {
@@ -305,12 +311,14 @@ GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_c
             for (int u = lo; u <= hi; u++) {
                 const int ix = mirror_hss(x * factor + u, w);
                 sr += raw_sample(ref, ix, iy);
-                sd += raw_sample(dis, ix, iy);
+                if (!ONE)
+                    sd += raw_sample(dis, ix, iy);
             }
         }
         const float unit = inv_scaler * k;
         out_ref[(size_t)y * sw + x] = sample_to_float_u23(sr) * unit;
-        out_dis[(size_t)y * sw + x] = sample_to_float_u23(sd) * unit;
+        if (!ONE)
+            out_dis[(size_t)y * sw + x] = sample_to_float_u23(sd) * unit;
         return;
     }
     double ar = 0.0, ad = 0.0;
@@ -319,12 +327,24 @@ GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_c
         for (int u = lo; u <= hi; u++) {
             const int ix = mirror_hss(x * factor + u, w);
             ar += (double)(load_plane(ref, w, ix, iy, inv_scaler) * k);
-            ad += (double)(load_plane(dis, w, ix, iy, inv_scaler) * k);
+            if (!ONE)
+                ad += (double)(load_plane(dis, w, ix, iy, inv_scaler) * k);
         }
     }
     out_ref[(size_t)y * sw + x] = (float)ar;
-    out_dis[(size_t)y * sw + x] = (float)ad;
+    if (!ONE)
+        out_dis[(size_t)y * sw + x] = (float)ad;
 }
+
+#define SSIM_DECIMATE_BOX_KERNEL(name, ONE)                                                     \
+    GPU_KERNEL void name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, \
+                         int h, float inv_scaler, int factor, float *out, long long out_stride,  \
+                         int sw, int sh)                                                        \
+    {                                                                                           \
+        ssim_decimate_box<ONE>(desc, fmt, w, h, inv_scaler, factor, out, out_stride, sw, sh);   \
+    }
+SSIM_DECIMATE_BOX_KERNEL(ssim_decimate_box, false)
+SSIM_DECIMATE_BOX_KERNEL(ssim_decimate_box_one, true)
 
 /*
  * MS-SSIM 2:1 decimation with the 9x9 table (spec §2.3), taps row-major,
@@ -336,11 +356,12 @@ GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_c
 #define LPF_IN_H (2 * (LPF_BY - 1) + LPF_K)   /* input rows of one block */
 #define LPF_IN_HALF (LPF_BX + LPF_R)          /* columns of one parity */
 
-template <typename T, bool EXACT>
+/* ONE: ref alone (a ladder's layer: one picture per blockIdx.z), dis unused */
+template <typename T, bool EXACT, bool ONE>
 __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, float inv_scaler,
                                     float *out_ref, float *out_dis, int sw, int sh)
 {
-    __shared__ float in[2][2][LPF_IN_H][LPF_IN_HALF + 1]; /* [plane][parity][row][j] */
+    __shared__ float in[ONE ? 1 : 2][2][LPF_IN_H][LPF_IN_HALF + 1]; /* [plane][parity][row][j] */
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * LPF_BX + tx;
     const int x0 = GPU_BID_X * LPF_BX, y0 = GPU_BID_Y * LPF_BY;
 
@@ -354,10 +375,12 @@ __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, fl
         if (iy <= 2 * sh + 2 && ix <= 2 * sw + 2) {
             const int my = mirror_hss(iy, h), mx = mirror_hss(ix, w);
             rv = load_plane(ref, w, mx, my, inv_scaler);
-            dv = load_plane(dis, w, mx, my, inv_scaler);
+            if (!ONE)
+                dv = load_plane(dis, w, mx, my, inv_scaler);
         }
         in[0][c & 1][r][c >> 1] = rv;
-        in[1][c & 1][r][c >> 1] = dv;
+        if (!ONE)
+            in[ONE ? 0 : 1][c & 1][r][c >> 1] = dv;
     }
     GPU_SYNC();
 
@@ -382,7 +405,7 @@ __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, fl
                 const float tap = taps[v * LPF_K + u];
                 const float mag = fabsf(tap);
                 const float pr = in[0][u & 1][r][tx + (u >> 1)] * mag;
-                const float pd = in[1][u & 1][r][tx + (u >> 1)] * mag;
+                const float pd = ONE ? 0.0f : in[ONE ? 0 : 1][u & 1][r][tx + (u >> 1)] * mag;
                 /* negative taps' terms widened on the conversion unit
                  * (exact, one instruction), positive ones with integer
                  * operations: the kernel is issue-bound, this balances
@@ -406,28 +429,54 @@ __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, fl
             for (int u = 0; u < LPF_K; u++) {
                 const float tap = msssim_lpf[v * LPF_K + u];
                 ar += (double)(in[0][u & 1][r][tx + (u >> 1)] * tap);
-                ad += (double)(in[1][u & 1][r][tx + (u >> 1)] * tap);
+                if (!ONE)
+                    ad += (double)(in[ONE ? 0 : 1][u & 1][r][tx + (u >> 1)] * tap);
             }
         }
     }
     out_ref[(size_t)y * sw + x] = (float)ar;
-    out_dis[(size_t)y * sw + x] = (float)ad;
+    if (!ONE)
+        out_dis[(size_t)y * sw + x] = (float)ad;
 }
 
+/* A pair's kernels decimate pictures 0 and 1 together (out, out +
+ * out_stride; f32: the levels in, in + in_stride); a ladder's (_one) one
+ * picture per blockIdx.z, the reference (z = 0) once. */
 GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
 msssim_decimate_lpf_raw(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
-                        int h, float inv_scaler, float *out_ref, float *out_dis, int sw, int sh)
+                        int h, float inv_scaler, float *out, long long out_stride, int sw, int sh)
 {
     const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
-    msssim_decimate_lpf<raw_plane, true>(ref, dis, w, h, inv_scaler, out_ref, out_dis, sw, sh);
+    msssim_decimate_lpf<raw_plane, true, false>(ref, dis, w, h, inv_scaler, out, out + out_stride,
+                                                sw, sh);
 }
 
 GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
-msssim_decimate_lpf_f32(const float *ref, const float *dis, int w, int h, float inv_scaler,
-                        float *out_ref, float *out_dis, int sw, int sh)
+msssim_decimate_lpf_raw_one(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
+                            int w, int h, float inv_scaler, float *out, long long out_stride,
+                            int sw, int sh)
 {
-    const float *r = ref, *d = dis;
-    msssim_decimate_lpf<const float *, false>(r, d, w, h, inv_scaler, out_ref, out_dis, sw, sh);
+    const raw_plane pic = raw_plane_of(desc, GPU_BID_Z, fmt);
+    msssim_decimate_lpf<raw_plane, true, true>(pic, pic, w, h, inv_scaler,
+                                               out + GPU_BID_Z * out_stride, NULL, sw, sh);
+}
+
+GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
+msssim_decimate_lpf_f32(const float *in, long long in_stride, int w, int h, float inv_scaler,
+                        float *out, long long out_stride, int sw, int sh)
+{
+    const float *r = in, *d = in + in_stride;
+    msssim_decimate_lpf<const float *, false, false>(r, d, w, h, inv_scaler, out, out + out_stride,
+                                                     sw, sh);
+}
+
+GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
+msssim_decimate_lpf_f32_one(const float *in, long long in_stride, int w, int h, float inv_scaler,
+                            float *out, long long out_stride, int sw, int sh)
+{
+    const float *p = in + GPU_BID_Z * in_stride;
+    msssim_decimate_lpf<const float *, false, true>(p, p, w, h, inv_scaler,
+                                                    out + GPU_BID_Z * out_stride, NULL, sw, sh);
 }
 
 /* ---- SSIM windows ---------------------------------------------------------- */
@@ -493,9 +542,19 @@ template <bool NN> GPU_DEVICE double unresidue(double a)
     return NN ? flush_residue(a) : a;
 }
 
-template <typename T, int TH, bool NN>
+/*
+ * What a window kernel computes (MODE): a pair's windows (W_PAIR); a
+ * ladder's reference moments alone (W_REF: the vertical sums mu_x and
+ * E[x^2] of every window, stored as floats in refmom[2][oh][ow]); or a
+ * ladder rendition's windows against them (W_DIS: mu_x and E[x^2] read from
+ * refmom, the other three moments computed). Every moment is its own
+ * accumulation, so the split moments are the pair's, bit for bit.
+ */
+enum { W_PAIR, W_REF, W_DIS };
+
+template <typename T, int TH, bool NN, int MODE>
 __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv_scaler,
-                             uint64_t *partials)
+                             uint64_t *partials, float *refmom)
 {
     const int WIN_IN_H = TH + SSIM_K - 1;
     /* The passes are issue-bound: the horizontal one widens on the
@@ -503,6 +562,8 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
      * operations where NN holds (three, on otherwise idle pipes), which
      * balances the two (H100: MS-SSIM level 0 -3 %, bit-identical). */
     constexpr bool HN = false, VN = NN;
+    /* which moments: 0 mu_x and 2 E[x^2] are the reference's */
+    constexpr bool REF_M = MODE != W_DIS, DIS_M = MODE != W_REF;
     __shared__ __align__(16) ssim_smem<TH> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * WIN_BX + tx;
     const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * TH;
@@ -514,10 +575,12 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
         float rv = 0.0f, dv = 0.0f;
         if (gx < w && gy < h) {
             rv = load_plane(ref, w, gx, gy, inv_scaler);
-            dv = load_plane(dis, w, gx, gy, inv_scaler);
+            if (DIS_M)
+                dv = load_plane(dis, w, gx, gy, inv_scaler);
         }
         sm.tile.in[0][r][c] = rv;
-        sm.tile.in[1][r][c] = dv;
+        if (DIS_M)
+            sm.tile.in[1][r][c] = dv;
     }
     GPU_SYNC();
 
@@ -527,34 +590,58 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
         double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
         for (int u = 0; u < SSIM_K; u++) {
             const float k = gauss11[u];
-            const float rv = sm.tile.in[0][r][c + u], dv = sm.tile.in[1][r][c + u];
-            a0 += widen<HN>(rv * k);
-            a1 += widen<HN>(dv * k);
-            a2 += widen<HN>((rv * rv) * k);
-            a3 += widen<HN>((dv * dv) * k);
-            a4 += widen<HN>((rv * dv) * k);
+            const float rv = sm.tile.in[0][r][c + u], dv = DIS_M ? sm.tile.in[1][r][c + u] : 0.0f;
+            if (REF_M)
+                a0 += widen<HN>(rv * k);
+            if (DIS_M)
+                a1 += widen<HN>(dv * k);
+            if (REF_M)
+                a2 += widen<HN>((rv * rv) * k);
+            if (DIS_M) {
+                a3 += widen<HN>((dv * dv) * k);
+                a4 += widen<HN>((rv * dv) * k);
+            }
         }
-        sm.tile.mom[0][r][c] = (float)unresidue<HN>(a0);
-        sm.tile.mom[1][r][c] = (float)unresidue<HN>(a1);
-        sm.tile.mom[2][r][c] = (float)unresidue<HN>(a2);
-        sm.tile.mom[3][r][c] = (float)unresidue<HN>(a3);
-        sm.tile.mom[4][r][c] = (float)unresidue<HN>(a4);
+        if (REF_M)
+            sm.tile.mom[0][r][c] = (float)unresidue<HN>(a0);
+        if (DIS_M)
+            sm.tile.mom[1][r][c] = (float)unresidue<HN>(a1);
+        if (REF_M)
+            sm.tile.mom[2][r][c] = (float)unresidue<HN>(a2);
+        if (DIS_M) {
+            sm.tile.mom[3][r][c] = (float)unresidue<HN>(a3);
+            sm.tile.mom[4][r][c] = (float)unresidue<HN>(a4);
+        }
     }
     GPU_SYNC();
 
     gpussim_cuda_wsums acc;
-    wsums_zero(&acc);
+    if (MODE != W_REF)
+        wsums_zero(&acc);
     const int gx = x0 + tx;
+    const size_t plane = (size_t)ow * oh;
     for (int k = 0; k < TH / WIN_BY; k++) {
         const int oy = ty + k * WIN_BY, gy = y0 + oy;
         if (gx >= ow || gy >= oh)
             continue;
         float m[5];
         for (int q = 0; q < 5; q++) {
+            if ((q == 0 || q == 2) ? !REF_M : !DIS_M)
+                continue;
             double a = 0.0;
             for (int v = 0; v < SSIM_K; v++)
                 a += widen<VN>(sm.tile.mom[q][oy + v][tx] * gauss11[v]);
             m[q] = (float)unresidue<VN>(a);
+        }
+        const size_t at = (size_t)gy * ow + gx;
+        if (MODE == W_REF) {
+            refmom[at] = m[0];
+            refmom[plane + at] = m[2];
+            continue;
+        }
+        if (MODE == W_DIS) {
+            m[0] = refmom[at];
+            m[2] = refmom[plane + at];
         }
         double t[GPUSSIM_WSUM_N];
         ssim_window_terms(m[0], m[1], m[2], m[3], m[4], &t[GPUSSIM_WSUM_TERM],
@@ -564,33 +651,55 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
             acc.abs_sum[q] += fabs(t[q]);
         }
     }
+    if (MODE == W_REF)
+        return;
     /* the tile is dead; its memory becomes the reduction scratch */
     wsums_block_store(sm.red, tid, WIN_BX * WIN_BY, &acc, partials,
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
-#define SSIM_WINDOWS_RAW_KERNEL(name, TH)                                                  \
-    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                  \
-    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,    \
-         float inv_scaler, uint64_t *partials)                                   \
-    {                                                                                      \
-        const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt); \
-        ssim_windows<raw_plane, TH, true>(ref, dis, w, h, inv_scaler, partials);           \
+/*
+ * The window kernels. Pictures: a pair's kernel (and a ladder's _dis)
+ * scores picture 1 + blockIdx.z against picture 0 (raw: the frame
+ * descriptor's; f32: the planes at planes + p * plane_stride), writing its
+ * partials at partials + blockIdx.z * part_stride (words); _ref computes
+ * picture 0's moments into refmom. A pair runs one layer (z = 0).
+ */
+#define SSIM_WINDOWS_RAW_KERNEL(name, TH, MODE)                                              \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                    \
+    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,      \
+         float inv_scaler, uint64_t *partials, long long part_stride, float *refmom)         \
+    {                                                                                        \
+        const raw_plane ref = raw_plane_of(desc, 0, fmt);                                    \
+        const raw_plane dis = raw_plane_of(desc, 1 + GPU_BID_Z, fmt);                        \
+        ssim_windows<raw_plane, TH, true, MODE>(ref, dis, w, h, inv_scaler,                  \
+                                                partials + GPU_BID_Z * part_stride, refmom); \
     }
-#define SSIM_WINDOWS_F32_KERNEL(name, TH, NN)                                              \
-    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                  \
-    name(const float *ref, const float *dis, int w, int h, float inv_scaler,               \
-         uint64_t *partials)                                                     \
-    {                                                                                      \
-        ssim_windows<const float *, TH, NN>(ref, dis, w, h, inv_scaler, partials);         \
+#define SSIM_WINDOWS_F32_KERNEL(name, TH, NN, MODE)                                          \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                    \
+    name(const float *planes, long long plane_stride, int w, int h, float inv_scaler,        \
+         uint64_t *partials, long long part_stride, float *refmom)                           \
+    {                                                                                        \
+        const float *ref = planes, *dis = planes + (1 + GPU_BID_Z) * plane_stride;           \
+        ssim_windows<const float *, TH, NN, MODE>(ref, dis, w, h, inv_scaler,                \
+                                                  partials + GPU_BID_Z * part_stride,        \
+                                                  refmom);                                   \
     }
-SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32, WIN_TH_TALL)
-SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8, WIN_TH_SHORT)
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32, WIN_TH_TALL, false)
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8, WIN_TH_SHORT, false)
+#define SSIM_WINDOWS_RAW_KERNELS(name, TH)                                                   \
+    SSIM_WINDOWS_RAW_KERNEL(name, TH, W_PAIR)                                                \
+    SSIM_WINDOWS_RAW_KERNEL(name##_ref, TH, W_REF)                                           \
+    SSIM_WINDOWS_RAW_KERNEL(name##_dis, TH, W_DIS)
+#define SSIM_WINDOWS_F32_KERNELS(name, TH, NN)                                               \
+    SSIM_WINDOWS_F32_KERNEL(name, TH, NN, W_PAIR)                                            \
+    SSIM_WINDOWS_F32_KERNEL(name##_ref, TH, NN, W_REF)                                       \
+    SSIM_WINDOWS_F32_KERNEL(name##_dis, TH, NN, W_DIS)
+SSIM_WINDOWS_RAW_KERNELS(ssim_windows_raw_t32, WIN_TH_TALL)
+SSIM_WINDOWS_RAW_KERNELS(ssim_windows_raw_t8, WIN_TH_SHORT)
+SSIM_WINDOWS_F32_KERNELS(ssim_windows_f32_t32, WIN_TH_TALL, false)
+SSIM_WINDOWS_F32_KERNELS(ssim_windows_f32_t8, WIN_TH_SHORT, false)
 /* float_ssim's decimated planes */
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t32, WIN_TH_TALL, true)
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t8, WIN_TH_SHORT, true)
+SSIM_WINDOWS_F32_KERNELS(ssim_windows_dec_t32, WIN_TH_TALL, true)
+SSIM_WINDOWS_F32_KERNELS(ssim_windows_dec_t8, WIN_TH_SHORT, true)
 
 /* ---- ANSNR ----------------------------------------------------------------- */
 
@@ -625,11 +734,15 @@ GPU_DEVICE float ansnr_dis_coef(int i)
     return GPUSSIM_ANSNR_COEF(wt[i], GPUSSIM_ANSNR_DIS_DIV);
 }
 
+/* Picture 1 + blockIdx.z against picture 0, its rows' sums at
+ * row_sig / row_noise + blockIdx.z * rows_stride (a pair: z = 0). */
 GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
 ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-           float inv_scaler, float *row_sig, float *row_noise)
+           float inv_scaler, float *row_sig, float *row_noise, long long rows_stride)
 {
-    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
+    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1 + GPU_BID_Z, fmt);
+    row_sig += GPU_BID_Z * rows_stride;
+    row_noise += GPU_BID_Z * rows_stride;
     const int RK = GPUSSIM_ANSNR_REF_LEN, DK = GPUSSIM_ANSNR_DIS_LEN;
     const int HR = ANSNR_ROWS / 2; /* rows per filter thread */
     __shared__ float in[2][2][ANSNR_IN_H][ANSNR_IN_W];         /* [buf][ref, dis] */
@@ -764,10 +877,14 @@ template <typename HM> union issim_smem {
  * horizontal moments exactly: uint32_t up to 12 bits (256 * 4095^2 < 2^32),
  * uint64_t at 16 bits.
  */
-template <typename HM, typename VM, int RPT>
+/* MODE as the SSIM windows' (W_PAIR, W_REF, W_DIS): the reference's moments
+ * are the vertical sums mu_x and E[x^2] (VM, exact integers), stored in
+ * refmom[2][h][w] by W_REF and read back by W_DIS. */
+template <typename HM, typename VM, int RPT, int MODE>
 __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
-                              double c1base, double c2base, uint64_t *partials)
+                              double c1base, double c2base, uint64_t *partials, VM *refmom)
 {
+    constexpr bool REF_M = MODE != W_DIS, DIS_M = MODE != W_REF;
     __shared__ __align__(16) issim_smem<HM> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
     const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * ISSIM_TH;
@@ -778,10 +895,12 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
         uint32_t rv = 0, dv = 0;
         if (gx >= 0 && gx < w && gy >= 0 && gy < h) {
             rv = raw_sample(ref, gx, gy);
-            dv = raw_sample(dis, gx, gy);
+            if (DIS_M)
+                dv = raw_sample(dis, gx, gy);
         }
         sm.tile.in[0][r][c] = rv;
-        sm.tile.in[1][r][c] = dv;
+        if (DIS_M)
+            sm.tile.in[1][r][c] = dv;
     }
     GPU_SYNC();
 
@@ -790,23 +909,33 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
         HM a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
         for (int k = 0; k < ISSIM_K; k++) {
             const HM wk = (HM)issim_taps[k];
-            const uint32_t s = sm.tile.in[0][r][c + k], t = sm.tile.in[1][r][c + k];
-            a0 += wk * s;
-            a1 += wk * t;
-            a2 += wk * (HM)(s * s); /* s * s < 2^32 even for 16-bit samples */
-            a3 += wk * (HM)(s * t);
-            a4 += wk * (HM)(t * t);
+            const uint32_t s = sm.tile.in[0][r][c + k], t = DIS_M ? sm.tile.in[1][r][c + k] : 0;
+            if (REF_M)
+                a0 += wk * s;
+            if (DIS_M)
+                a1 += wk * t;
+            if (REF_M)
+                a2 += wk * (HM)(s * s); /* s * s < 2^32 even for 16-bit samples */
+            if (DIS_M) {
+                a3 += wk * (HM)(s * t);
+                a4 += wk * (HM)(t * t);
+            }
         }
-        sm.tile.mom[0][r][c] = a0;
-        sm.tile.mom[1][r][c] = a1;
-        sm.tile.mom[2][r][c] = a2;
-        sm.tile.mom[3][r][c] = a3;
-        sm.tile.mom[4][r][c] = a4;
+        if (REF_M) {
+            sm.tile.mom[0][r][c] = a0;
+            sm.tile.mom[2][r][c] = a2;
+        }
+        if (DIS_M) {
+            sm.tile.mom[1][r][c] = a1;
+            sm.tile.mom[3][r][c] = a3;
+            sm.tile.mom[4][r][c] = a4;
+        }
     }
     GPU_SYNC();
 
     gpussim_cuda_wsums acc;
-    wsums_zero(&acc);
+    if (MODE != W_REF)
+        wsums_zero(&acc);
     const int gx = x0 + tx;
     int64_t wsum_h = 0;
     for (int k = 0; k < ISSIM_K; k++)
@@ -828,6 +957,8 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
         for (int q = 0; q < 5; q++)
     #pragma unroll
             for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
+                if ((q == 0 || q == 2) ? !REF_M : !DIS_M)
+                    continue;
                 const HM m = sm.tile.mom[q][oy0 + v][tx];
     #pragma unroll
                 for (int j = 0; j < RPT; j++)
@@ -839,6 +970,16 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
             const int oy = oy0 + j, gy = y0 + oy;
             if (gx >= w || gy >= h)
                 continue;
+            const size_t at = (size_t)gy * w + gx;
+            if (MODE == W_REF) {
+                refmom[at] = M[j][0];
+                refmom[(size_t)w * h + at] = M[j][2];
+                continue;
+            }
+            if (MODE == W_DIS) {
+                M[j][0] = refmom[at];
+                M[j][2] = refmom[(size_t)w * h + at];
+            }
             int64_t vw = 0;
             for (int k = 0; k < ISSIM_K; k++)
                 if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
@@ -864,34 +1005,32 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
             acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
         }
     }
+    if (MODE == W_REF)
+        return;
     wsums_block_store(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
-GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
-issim_windows_u32(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-                  double c1base, double c2base, uint64_t *partials)
-{
-    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
-    issim_windows<uint32_t, uint64_t, 1>(ref, dis, w, h, c1base, c2base, partials);
-}
-
+/* Pictures, partials and refmom as the SSIM window kernels' (picture
+ * 1 + blockIdx.z against picture 0); refmom holds VM words. */
+#define ISSIM_WINDOWS_KERNEL(name, HM, VM, RPT, MODE)                                         \
+    GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                    \
+    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,       \
+         double c1base, double c2base, uint64_t *partials, long long part_stride, VM *refmom)  \
+    {                                                                                         \
+        const raw_plane ref = raw_plane_of(desc, 0, fmt);                                     \
+        const raw_plane dis = raw_plane_of(desc, 1 + GPU_BID_Z, fmt);                         \
+        issim_windows<HM, VM, RPT, MODE>(ref, dis, w, h, c1base, c2base,                      \
+                                         partials + GPU_BID_Z * part_stride, refmom);         \
+    }
+#define ISSIM_WINDOWS_KERNELS(name, HM, VM, RPT)                                              \
+    ISSIM_WINDOWS_KERNEL(name, HM, VM, RPT, W_PAIR)                                           \
+    ISSIM_WINDOWS_KERNEL(name##_ref, HM, VM, RPT, W_REF)                                      \
+    ISSIM_WINDOWS_KERNEL(name##_dis, HM, VM, RPT, W_DIS)
+ISSIM_WINDOWS_KERNELS(issim_windows_u32, uint32_t, uint64_t, 1)
 /* 8-bit: every vertical moment sum is below 65536 * 255^2 < 2^32 */
-GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
-issim_windows_u32_8bit(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
-                       int h, double c1base, double c2base, uint64_t *partials)
-{
-    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
-    issim_windows<uint32_t, uint32_t, 2>(ref, dis, w, h, c1base, c2base, partials);
-}
-
-GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
-issim_windows_u64(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-                  double c1base, double c2base, uint64_t *partials)
-{
-    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
-    issim_windows<uint64_t, uint64_t, 1>(ref, dis, w, h, c1base, c2base, partials);
-}
+ISSIM_WINDOWS_KERNELS(issim_windows_u32_8bit, uint32_t, uint32_t, 2)
+ISSIM_WINDOWS_KERNELS(issim_windows_u64, uint64_t, uint64_t, 1)
 
 /* ---- final reduction ---------------------------------------------------------- */
 
