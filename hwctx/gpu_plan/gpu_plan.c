@@ -59,46 +59,42 @@
 
 /* the kernels' tile and block sizes are kernels/cuda/cuda_shared.h's */
 
-/* The window kernels (SSIM and integer SSIM) come in threes, in the order
- * of enum window_mode: a pair's (also a ladder's unsplit stage: one
- * distorted picture per blockIdx.z), the reference's moments alone (_ref)
- * and a distorted picture against them (_dis). The decimations come in
- * twos: a pair's (both pictures in one thread) and a ladder's (_one: one
- * picture per blockIdx.z, the reference once). */
-enum window_mode { WIN_PAIR, WIN_REF, WIN_DIS };
-
+/* Every kernel but the final reduction comes in twos: a pair's, then a
+ * ladder's (the kernel's index + 1). A ladder's decimations (_one) run one
+ * picture per blockIdx.z, the reference once; its window kernels
+ * (_ladder) compute a tile's reference moments once and then score a
+ * group of distorted pictures against them, a group per blockIdx.z. ANSNR
+ * comes in three: a ladder's reference (_ref: its filtered plane and signal
+ * rows, once), then its distorted pictures against them (_dis). */
 enum cuda_kernel {
     K_DECIMATE_BOX,
-    K_DECIMATE_BOX_ONE,
-    K_LPF_RAW,
-    K_LPF_RAW_ONE,
-    K_LPF_F32,
-    K_LPF_F32_ONE,
-    K_WIN_RAW_T32,
-    K_WIN_RAW_T8 = K_WIN_RAW_T32 + 3,
-    K_WIN_F32_T32 = K_WIN_RAW_T8 + 3,
-    K_WIN_F32_T8 = K_WIN_F32_T32 + 3,
-    K_WIN_DEC_T32 = K_WIN_F32_T8 + 3,
-    K_WIN_DEC_T8 = K_WIN_DEC_T32 + 3,
-    K_ANSNR = K_WIN_DEC_T8 + 3,
-    K_ISSIM_U32,
-    K_ISSIM_U32_8BIT = K_ISSIM_U32 + 3,
-    K_ISSIM_U64 = K_ISSIM_U32_8BIT + 3,
-    K_REDUCE = K_ISSIM_U64 + 3,
+    K_LPF_RAW = K_DECIMATE_BOX + 2,
+    K_LPF_F32 = K_LPF_RAW + 2,
+    K_WIN_RAW_T32 = K_LPF_F32 + 2,
+    K_WIN_RAW_T8 = K_WIN_RAW_T32 + 2,
+    K_WIN_F32_T32 = K_WIN_RAW_T8 + 2,
+    K_WIN_F32_T8 = K_WIN_F32_T32 + 2,
+    K_WIN_DEC_T32 = K_WIN_F32_T8 + 2,
+    K_WIN_DEC_T8 = K_WIN_DEC_T32 + 2,
+    K_ANSNR = K_WIN_DEC_T8 + 2,
+    K_ISSIM_U32 = K_ANSNR + 3,
+    K_ISSIM_U32_8BIT = K_ISSIM_U32 + 2,
+    K_ISSIM_U64 = K_ISSIM_U32_8BIT + 2,
+    K_REDUCE = K_ISSIM_U64 + 2,
     K_COUNT,
 };
 
-#define WINDOW_NAMES(n) n, n "_ref", n "_dis"
+#define PAIR_LADDER(n, suffix) n, n suffix
 static const char *const kernel_names[K_COUNT] = {
-    "ssim_decimate_box", "ssim_decimate_box_one", "msssim_decimate_lpf_raw",
-    "msssim_decimate_lpf_raw_one", "msssim_decimate_lpf_f32", "msssim_decimate_lpf_f32_one",
-    WINDOW_NAMES("ssim_windows_raw_t32"), WINDOW_NAMES("ssim_windows_raw_t8"),
-    WINDOW_NAMES("ssim_windows_f32_t32"), WINDOW_NAMES("ssim_windows_f32_t8"),
-    WINDOW_NAMES("ssim_windows_dec_t32"), WINDOW_NAMES("ssim_windows_dec_t8"), "ansnr_rows",
-    WINDOW_NAMES("issim_windows_u32"), WINDOW_NAMES("issim_windows_u32_8bit"),
-    WINDOW_NAMES("issim_windows_u64"), "reduce_partials",
+    PAIR_LADDER("ssim_decimate_box", "_one"), PAIR_LADDER("msssim_decimate_lpf_raw", "_one"),
+    PAIR_LADDER("msssim_decimate_lpf_f32", "_one"), PAIR_LADDER("ssim_windows_raw_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_raw_t8", "_ladder"), PAIR_LADDER("ssim_windows_f32_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_f32_t8", "_ladder"), PAIR_LADDER("ssim_windows_dec_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_dec_t8", "_ladder"), PAIR_LADDER("ansnr_rows", "_ref"), "ansnr_rows_dis",
+    PAIR_LADDER("issim_windows_u32", "_ladder"), PAIR_LADDER("issim_windows_u32_8bit", "_ladder"),
+    PAIR_LADDER("issim_windows_u64", "_ladder"), "reduce_partials",
 };
-#undef WINDOW_NAMES
+#undef PAIR_LADDER
 
 /* One scored plane's device buffers and partial-sum locations. A
  * decimated plane is one allocation of the frame's pictures' planes
@@ -112,9 +108,8 @@ struct cuda_plane {
     unsigned ssim_gx, ssim_gy, ssim_th;
     unsigned ms_gx[GPUSSIM_MSSSIM_SCALES], ms_gy[GPUSSIM_MSSSIM_SCALES], ms_th[GPUSSIM_MSSSIM_SCALES];
     unsigned issim_gx, issim_gy;
-    /* ladder: window stages split into the reference's moments and the
-     * renditions' windows (else each rendition's kernel computes them) */
-    int ssim_split, ms_split[GPUSSIM_MSSSIM_SCALES], issim_split;
+    /* ladder: distorted pictures per block of each window stage */
+    int ssim_group, ms_group[GPUSSIM_MSSSIM_SCALES], issim_group;
     size_t ssim_part, ms_part[GPUSSIM_MSSSIM_SCALES], issim_part; /* byte offsets */
     size_t ansnr_sig, ansnr_noise;
 };
@@ -150,10 +145,9 @@ struct cuda_backend {
     /* partial sums: one layout per distorted picture, part_stride bytes apart */
     CUdeviceptr partials;
     size_t part_stride;
-    /* ladder: the reference's moments of a split window stage, one buffer
-     * per metric family (its stages run one after the other) */
-    CUdeviceptr refmom_ssim, refmom_ms, refmom_issim;
-    size_t refmom_ssim_bytes, refmom_ms_bytes, refmom_issim_bytes;
+    /* ladder: ANSNR's filtered reference plane (its planes one after the other) */
+    CUdeviceptr ansnr_ref;
+    size_t ansnr_ref_bytes;
     CUdeviceptr jobs;
     CUdeviceptr reduce_scratch; /* the final reduction's job counters and chain totals */
     int nb_jobs; /* of all distorted pictures */
@@ -234,36 +228,33 @@ static void window_grid(const struct cuda_backend *be, int w, int h, unsigned *g
 }
 
 /*
- * Whether a ladder's window stage of `blocks` blocks (per distorted
- * picture) runs split: the reference's moments once (a _ref kernel), then
- * every distorted picture against them (_dis, one layer per picture).
- * Splitting saves the reference's share of the work (about a third) but
- * adds a dependent launch: it pays where one picture's kernel fills the
- * GPU (two blocks per multiprocessor); on the small pyramid levels, which
- * are latency-bound, each layer computes the reference's moments itself,
- * concurrently. GPUSSIM_TEST_LADDER_SPLIT=all|none forces either (tests).
+ * How many distorted pictures a block of a ladder's window stage scores
+ * (`blocks` blocks per picture): all of them where the stage alone fills
+ * the GPU (four blocks per multiprocessor), so that a tile's reference
+ * moments are computed once; on smaller stages (the small pyramid levels,
+ * latency-bound) fewer, so that the groups run side by side, each
+ * computing the tile's reference moments itself.
+ * GPUSSIM_TEST_LADDER_GROUP=all|N forces all of them or N (tests).
  */
-static int ladder_split(const struct cuda_backend *be, unsigned blocks)
+static int ladder_group(const struct cuda_backend *be, unsigned blocks)
 {
-    if (be->nb_dis == 1)
-        return 0;
-    const char *force = getenv("GPUSSIM_TEST_LADDER_SPLIT");
-    if (force && !strcmp(force, "all"))
+    const int n = be->nb_dis;
+    const char *force = getenv("GPUSSIM_TEST_LADDER_GROUP");
+    if (n == 1)
         return 1;
-    if (force && !strcmp(force, "none"))
-        return 0;
-    return blocks >= 2u * (unsigned)be->sm_count;
-}
-
-static size_t max_size(size_t a, size_t b)
-{
-    return a > b ? a : b;
+    if (force && !strcmp(force, "all"))
+        return n;
+    if (force && atoi(force) >= 1)
+        return atoi(force) < n ? atoi(force) : n;
+    const unsigned want = 4u * (unsigned)be->sm_count;
+    const int groups = blocks >= want ? 1 : (int)((want + blocks - 1) / blocks);
+    return groups >= n ? 1 : (n + groups - 1) / groups;
 }
 
 /* Where each plane reads its samples, the window kernels' grids, the
  * layout of one distorted picture's partial sums (byte offsets,
- * 256-aligned) and, for a ladder, which window stages are split and the
- * size of each family's reference-moment buffer, from the plan's stages. */
+ * 256-aligned) and, for a ladder, the window stages' groups, from the
+ * plan's stages. */
 static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
 {
     const struct gpussim_plan *plan = &be->cfg.plan;
@@ -282,45 +273,35 @@ static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
             pl->fmt.shift = st->src.shift;
             pl->fmt.mask = st->src.mask;
             break;
-        case GPUSSIM_STAGE_SSIM_WINDOWS: {
-            /* the reference's mu_x and E[x^2] per window, as floats */
-            const size_t moments = 2 * sizeof(float) * (size_t)(st->in_w - (SSIM_WINDOW - 1)) *
-                                   (size_t)(st->in_h - (SSIM_WINDOW - 1));
+        case GPUSSIM_STAGE_SSIM_WINDOWS:
             if (st->slot == GPUSSIM_RESULT_SSIM) {
                 window_grid(be, st->in_w, st->in_h, &pl->ssim_gx, &pl->ssim_gy, &pl->ssim_th);
                 TAKE(pl->ssim_part,
                      (size_t)pl->ssim_gx * pl->ssim_gy * sizeof(struct gpussim_cuda_wsums));
-                pl->ssim_split = ladder_split(be, pl->ssim_gx * pl->ssim_gy);
-                if (pl->ssim_split)
-                    be->refmom_ssim_bytes = max_size(be->refmom_ssim_bytes, moments);
+                pl->ssim_group = ladder_group(be, pl->ssim_gx * pl->ssim_gy);
             } else {
                 const int sc = st->scale;
                 window_grid(be, st->in_w, st->in_h, &pl->ms_gx[sc], &pl->ms_gy[sc], &pl->ms_th[sc]);
                 TAKE(pl->ms_part[sc],
                      (size_t)pl->ms_gx[sc] * pl->ms_gy[sc] * sizeof(struct gpussim_cuda_wsums));
-                pl->ms_split[sc] = ladder_split(be, pl->ms_gx[sc] * pl->ms_gy[sc]);
-                if (pl->ms_split[sc])
-                    be->refmom_ms_bytes = max_size(be->refmom_ms_bytes, moments);
+                pl->ms_group[sc] = ladder_group(be, pl->ms_gx[sc] * pl->ms_gy[sc]);
             }
             break;
-        }
         case GPUSSIM_STAGE_ISSIM:
             pl->issim_gx = div_up(st->in_w, ISSIM_TW);
             pl->issim_gy = div_up(st->in_h, ISSIM_TH);
             TAKE(pl->issim_part,
                  (size_t)pl->issim_gx * pl->issim_gy * sizeof(struct gpussim_cuda_wsums));
-            pl->issim_split = ladder_split(be, pl->issim_gx * pl->issim_gy);
-            /* mu_x and E[x^2] per pixel, exact integers: 32-bit words at 8
-             * bits, 64-bit above (the kernels' vertical moment type) */
-            if (pl->issim_split)
-                be->refmom_issim_bytes =
-                    max_size(be->refmom_issim_bytes, 2 * (size_t)st->in_w * (size_t)st->in_h *
-                                                         (st->bit_depth <= 8 ? 4 : 8));
+            pl->issim_group = ladder_group(be, pl->issim_gx * pl->issim_gy);
             break;
-        case GPUSSIM_STAGE_ANSNR:
+        case GPUSSIM_STAGE_ANSNR: {
             TAKE(pl->ansnr_sig, (size_t)st->in_h * sizeof(float));
             TAKE(pl->ansnr_noise, (size_t)st->in_h * sizeof(float));
+            const size_t bytes = (size_t)st->in_w * (size_t)st->in_h * sizeof(float);
+            if (be->nb_dis > 1 && bytes > be->ansnr_ref_bytes)
+                be->ansnr_ref_bytes = bytes;
             break;
+        }
         default:
             break;
         }
@@ -341,7 +322,7 @@ static int alloc_dev(struct cuda_backend *be, CUdeviceptr *p, size_t bytes)
 }
 
 /* The decimated planes of the plan (every picture of a frame): float_ssim's
- * box output and MS-SSIM levels 1..4; and a ladder's reference moments. */
+ * box output and MS-SSIM levels 1..4; a ladder's filtered ANSNR reference. */
 static int alloc_planes(struct cuda_backend *be)
 {
     const struct gpussim_plan *plan = &be->cfg.plan;
@@ -362,12 +343,8 @@ static int alloc_planes(struct cuda_backend *be)
         if (err < 0)
             return err;
     }
-    if (be->refmom_ssim_bytes)
-        err = alloc_dev(be, &be->refmom_ssim, be->refmom_ssim_bytes);
-    if (err >= 0 && be->refmom_ms_bytes)
-        err = alloc_dev(be, &be->refmom_ms, be->refmom_ms_bytes);
-    if (err >= 0 && be->refmom_issim_bytes)
-        err = alloc_dev(be, &be->refmom_issim, be->refmom_issim_bytes);
+    if (be->ansnr_ref_bytes)
+        err = alloc_dev(be, &be->ansnr_ref, be->ansnr_ref_bytes);
     return err;
 }
 
@@ -413,14 +390,16 @@ static int upload_jobs(struct cuda_backend *be)
             break;
         }
     }
-    /* the same jobs for distorted pictures 1.. */
+    /* the same jobs for distorted pictures 1.. (ANSNR's signal rows are
+     * the reference's: computed once, in picture 0's place) */
     for (int r = 1; r < be->nb_dis; r++)
         for (int j = 0; j < n; j++) {
             struct gpussim_cuda_reduce_job *job = &jobs[r * n + j];
             *job = jobs[j];
-            job->src_offset += (uint64_t)r * be->part_stride;
             if (job->kind == GPUSSIM_REDUCE_ANSNR_ROWS)
                 job->src2_offset += (uint64_t)r * be->part_stride;
+            else
+                job->src_offset += (uint64_t)r * be->part_stride;
             job->dst_offset += (uint64_t)r * sizeof(struct gpussim_cuda_frame_out);
         }
     n *= be->nb_dis;
@@ -495,18 +474,20 @@ static int launch(struct cuda_backend *be, enum cuda_kernel k, unsigned gx, unsi
     return cu_check(be, r, what);
 }
 
-/* A window stage: a pair's (or a ladder's unsplit) kernel, one layer per
- * distorted picture; split, the reference's moments into refmom first,
- * then the distorted pictures against them. args' last entry is refmom. */
-static int launch_windows(struct cuda_backend *be, enum cuda_kernel k, int split, unsigned gx,
-                          unsigned gy, unsigned bx, unsigned by, void **args)
+/* A window stage: a pair's kernel, or a ladder's with `group` distorted
+ * pictures per block (args: the pair's, then room for the ladder's
+ * part_stride, group and nb_dis, filled here). */
+static int launch_windows(struct cuda_backend *be, enum cuda_kernel k, int group, unsigned gx,
+                          unsigned gy, unsigned bx, unsigned by, void **args, int nb_args)
 {
-    if (!split)
-        return launch(be, k + WIN_PAIR, gx, gy, (unsigned)be->nb_dis, bx, by, args);
-    const int err = launch(be, k + WIN_REF, gx, gy, 1, bx, by, args);
-    if (err < 0)
-        return err;
-    return launch(be, k + WIN_DIS, gx, gy, (unsigned)be->nb_dis, bx, by, args);
+    if (be->nb_dis == 1)
+        return launch(be, k, gx, gy, 1, bx, by, args);
+    long long part_words = (long long)(be->part_stride / sizeof(uint64_t));
+    int nb_dis = be->nb_dis;
+    args[nb_args] = &part_words;
+    args[nb_args + 1] = &group;
+    args[nb_args + 2] = &nb_dis;
+    return launch(be, k + 1, gx, gy, (unsigned)((nb_dis + group - 1) / group), bx, by, args);
 }
 
 /* One stage of the plan. The kernels fuse stages: those that read the
@@ -515,8 +496,8 @@ static int launch_windows(struct cuda_backend *be, enum cuda_kernel k, int split
  * descriptor, so UNPACK and CONVERT launch nothing; REDUCE stages are the
  * jobs of the frame's one reduce_partials launch. A ladder frame runs each
  * stage once for all its pictures: the decimations one layer per picture
- * (the reference once), the windows split or one layer per distorted
- * picture (launch_windows). */
+ * (the reference once), the windows in groups of distorted pictures
+ * (launch_windows), ANSNR's reference once, then its distorted pictures. */
 static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *st,
                      struct cuda_slot *slot)
 {
@@ -529,41 +510,36 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
     const int ladder = be->nb_dis > 1;
     /* a decimation: a pair's both pictures in one layer, a ladder's one per layer */
     const unsigned dec_layers = ladder ? (unsigned)be->nb_pics : 1;
-    /* per distorted picture: partials (words, floats) */
-    long long part_words = (long long)(be->part_stride / sizeof(uint64_t));
-    long long part_floats = (long long)(be->part_stride / sizeof(float));
 
     switch (st->kind) {
     case GPUSSIM_STAGE_DECIMATE_BOX: {
         int factor = st->factor;
         void *dargs[] = { desc, fmt, &w, &h, &scaler, &factor,
                           &pl->ssim_dec, &pl->ssim_dec_stride, &nw, &nh };
-        return launch(be, ladder ? K_DECIMATE_BOX_ONE : K_DECIMATE_BOX, div_up(nw, DECIMATE_BX),
+        return launch(be, K_DECIMATE_BOX + ladder, div_up(nw, DECIMATE_BX),
                       div_up(nh, DECIMATE_BY), dec_layers, DECIMATE_BX, DECIMATE_BY, dargs);
     }
     case GPUSSIM_STAGE_SSIM_WINDOWS: {
         const int ms = st->slot == GPUSSIM_RESULT_MSSSIM, sc = st->scale;
         CUdeviceptr part = be->partials + (ms ? pl->ms_part[sc] : pl->ssim_part);
-        CUdeviceptr *refmom = ms ? &be->refmom_ms : &be->refmom_ssim;
         const unsigned gx = ms ? pl->ms_gx[sc] : pl->ssim_gx, gy = ms ? pl->ms_gy[sc] : pl->ssim_gy;
         const int t32 = (ms ? pl->ms_th[sc] : pl->ssim_th) == WIN_TH_TALL;
-        const int split = ms ? pl->ms_split[sc] : pl->ssim_split;
+        const int group = ms ? pl->ms_group[sc] : pl->ssim_group;
         if (st->in == GPUSSIM_BUF_BOX) {
-            void *wargs[] = { &pl->ssim_dec, &pl->ssim_dec_stride, &w, &h, &scaler,
-                              &part, &part_words, refmom };
-            return launch_windows(be, t32 ? K_WIN_DEC_T32 : K_WIN_DEC_T8, split, gx, gy, WIN_BX,
-                                  WIN_BY, wargs);
+            void *wargs[9] = { &pl->ssim_dec, &pl->ssim_dec_stride, &w, &h, &scaler, &part };
+            return launch_windows(be, t32 ? K_WIN_DEC_T32 : K_WIN_DEC_T8, group, gx, gy, WIN_BX,
+                                  WIN_BY, wargs, 6);
         }
         if (st->in == GPUSSIM_BUF_LEVEL) {
-            void *wargs[] = { &pl->ms_level[st->in_level], &pl->ms_stride[st->in_level], &w, &h,
-                              &scaler, &part, &part_words, refmom };
-            return launch_windows(be, t32 ? K_WIN_F32_T32 : K_WIN_F32_T8, split, gx, gy, WIN_BX,
-                                  WIN_BY, wargs);
+            void *wargs[9] = { &pl->ms_level[st->in_level], &pl->ms_stride[st->in_level], &w, &h,
+                               &scaler, &part };
+            return launch_windows(be, t32 ? K_WIN_F32_T32 : K_WIN_F32_T8, group, gx, gy, WIN_BX,
+                                  WIN_BY, wargs, 6);
         }
         /* level 0 is the picture itself */
-        void *wargs[] = { desc, fmt, &w, &h, &scaler, &part, &part_words, refmom };
-        return launch_windows(be, t32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, split, gx, gy, WIN_BX,
-                              WIN_BY, wargs);
+        void *wargs[9] = { desc, fmt, &w, &h, &scaler, &part };
+        return launch_windows(be, t32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, group, gx, gy, WIN_BX,
+                              WIN_BY, wargs, 6);
     }
     case GPUSSIM_STAGE_DECIMATE_LPF: {
         CUdeviceptr *out = &pl->ms_level[st->out_level];
@@ -571,28 +547,37 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
         if (st->in == GPUSSIM_BUF_LEVEL) {
             void *dargs[] = { &pl->ms_level[st->in_level], &pl->ms_stride[st->in_level], &w, &h,
                               &scaler, out, out_stride, &nw, &nh };
-            return launch(be, ladder ? K_LPF_F32_ONE : K_LPF_F32, div_up(nw, LPF_BX),
+            return launch(be, K_LPF_F32 + ladder, div_up(nw, LPF_BX),
                           div_up(nh, LPF_BY), dec_layers, LPF_BX, LPF_BY, dargs);
         }
         void *dargs[] = { desc, fmt, &w, &h, &scaler, out, out_stride, &nw, &nh };
-        return launch(be, ladder ? K_LPF_RAW_ONE : K_LPF_RAW, div_up(nw, LPF_BX),
+        return launch(be, K_LPF_RAW + ladder, div_up(nw, LPF_BX),
                       div_up(nh, LPF_BY), dec_layers, LPF_BX, LPF_BY, dargs);
     }
     case GPUSSIM_STAGE_ANSNR: {
         CUdeviceptr sig = be->partials + pl->ansnr_sig, noise = be->partials + pl->ansnr_noise;
-        void *args[] = { desc, fmt, &w, &h, &scaler, &sig, &noise, &part_floats };
-        return launch(be, K_ANSNR, div_up(h, ANSNR_ROWS), 1, (unsigned)be->nb_dis, ANSNR_THREADS,
-                      1, args);
+        if (!ladder) {
+            void *args[] = { desc, fmt, &w, &h, &scaler, &sig, &noise };
+            return launch(be, K_ANSNR, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, args);
+        }
+        long long rows_stride = (long long)(be->part_stride / sizeof(float));
+        void *rargs[] = { desc, fmt, &w, &h, &scaler, &sig, &be->ansnr_ref };
+        const int err = launch(be, K_ANSNR + 1, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1,
+                               rargs);
+        if (err < 0)
+            return err;
+        void *dargs[] = { desc, fmt, &w, &h, &scaler, &noise, &rows_stride, &be->ansnr_ref };
+        return launch(be, K_ANSNR + 2, div_up(h, ANSNR_ROWS), 1, (unsigned)be->nb_dis,
+                      ANSNR_THREADS, 1, dargs);
     }
     case GPUSSIM_STAGE_ISSIM: {
         const int bd = st->bit_depth;
         double c1base = st->c1base, c2base = st->c2base;
         CUdeviceptr part = be->partials + pl->issim_part;
-        void *args[] = { desc, fmt, &w, &h, &c1base, &c2base, &part, &part_words,
-                         &be->refmom_issim };
+        void *args[10] = { desc, fmt, &w, &h, &c1base, &c2base, &part };
         return launch_windows(be, bd <= 8 ? K_ISSIM_U32_8BIT : bd <= 12 ? K_ISSIM_U32 : K_ISSIM_U64,
-                              pl->issim_split, pl->issim_gx, pl->issim_gy, ISSIM_BX, ISSIM_BY,
-                              args);
+                              pl->issim_group, pl->issim_gx, pl->issim_gy, ISSIM_BX, ISSIM_BY,
+                              args, 7);
     }
     case GPUSSIM_STAGE_UNPACK:
     case GPUSSIM_STAGE_CONVERT:
@@ -1033,10 +1018,8 @@ void gpussim_gpu_plan_uninit(void **ppriv)
                 if (pl->ms_level[s])
                     CHECK_CU(cuMemFree(pl->ms_level[s]));
         }
-        const CUdeviceptr refmom[] = { be->refmom_ssim, be->refmom_ms, be->refmom_issim };
-        for (size_t i = 0; i < sizeof(refmom) / sizeof(refmom[0]); i++)
-            if (refmom[i])
-                CHECK_CU(cuMemFree(refmom[i]));
+        if (be->ansnr_ref)
+            CHECK_CU(cuMemFree(be->ansnr_ref));
         if (be->partials)
             CHECK_CU(cuMemFree(be->partials));
         if (be->jobs)
@@ -1082,10 +1065,10 @@ static int cuda_open_device(struct cuda_backend *be)
     return 0;
 }
 
-/* What a ladder context holds on the device besides a pair's: per
- * distorted picture its decimated planes, partial sums, result blocks,
- * reduction scratch (and, for host pictures, its device copy); once, the
- * reference's moments of the split window stages. Logged at init. */
+/* What a ladder context holds on the device per distorted picture: its
+ * decimated planes, partial sums, result blocks and reduction scratch
+ * (and, for host pictures, its device copy); once, ANSNR's filtered
+ * reference. Logged at init. */
 static void log_ladder_memory(const struct cuda_backend *be)
 {
     const struct gpussim_plan *plan = &be->cfg.plan;
@@ -1099,13 +1082,12 @@ static void log_ladder_memory(const struct cuda_backend *be)
         else if (st->kind == GPUSSIM_STAGE_DECIMATE_LPF)
             per_pic += (size_t)pl->ms_stride[st->out_level] * sizeof(float);
     }
-    const size_t shared = be->refmom_ssim_bytes + be->refmom_ms_bytes + be->refmom_issim_bytes;
     gpussim_log(&be->cfg.log, GPUSSIM_LOG_VERBOSE,
                 "%s: ladder of %d distorted pictures, reference terms computed once: %.1f MiB "
                 "per distorted picture (%.1f MiB more for its device copy if host pictures), "
-                "%.1f MiB of reference moments",
+                "%.1f MiB once for the reference",
                 tname(be->t), be->nb_dis, (double)per_pic / 1048576.0,
-                (double)be->staging_size / 1048576.0, (double)shared / 1048576.0);
+                (double)be->staging_size / 1048576.0, (double)be->ansnr_ref_bytes / 1048576.0);
 }
 
 int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_config *cfg,

@@ -542,19 +542,9 @@ template <bool NN> GPU_DEVICE double unresidue(double a)
     return NN ? flush_residue(a) : a;
 }
 
-/*
- * What a window kernel computes (MODE): a pair's windows (W_PAIR); a
- * ladder's reference moments alone (W_REF: the vertical sums mu_x and
- * E[x^2] of every window, stored as floats in refmom[2][oh][ow]); or a
- * ladder rendition's windows against them (W_DIS: mu_x and E[x^2] read from
- * refmom, the other three moments computed). Every moment is its own
- * accumulation, so the split moments are the pair's, bit for bit.
- */
-enum { W_PAIR, W_REF, W_DIS };
-
-template <typename T, int TH, bool NN, int MODE>
+template <typename T, int TH, bool NN>
 __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv_scaler,
-                             uint64_t *partials, float *refmom)
+                             uint64_t *partials)
 {
     const int WIN_IN_H = TH + SSIM_K - 1;
     /* The passes are issue-bound: the horizontal one widens on the
@@ -562,8 +552,6 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
      * operations where NN holds (three, on otherwise idle pipes), which
      * balances the two (H100: MS-SSIM level 0 -3 %, bit-identical). */
     constexpr bool HN = false, VN = NN;
-    /* which moments: 0 mu_x and 2 E[x^2] are the reference's */
-    constexpr bool REF_M = MODE != W_DIS, DIS_M = MODE != W_REF;
     __shared__ __align__(16) ssim_smem<TH> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * WIN_BX + tx;
     const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * TH;
@@ -575,12 +563,10 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
         float rv = 0.0f, dv = 0.0f;
         if (gx < w && gy < h) {
             rv = load_plane(ref, w, gx, gy, inv_scaler);
-            if (DIS_M)
-                dv = load_plane(dis, w, gx, gy, inv_scaler);
+            dv = load_plane(dis, w, gx, gy, inv_scaler);
         }
         sm.tile.in[0][r][c] = rv;
-        if (DIS_M)
-            sm.tile.in[1][r][c] = dv;
+        sm.tile.in[1][r][c] = dv;
     }
     GPU_SYNC();
 
@@ -590,58 +576,34 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
         double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
         for (int u = 0; u < SSIM_K; u++) {
             const float k = gauss11[u];
-            const float rv = sm.tile.in[0][r][c + u], dv = DIS_M ? sm.tile.in[1][r][c + u] : 0.0f;
-            if (REF_M)
-                a0 += widen<HN>(rv * k);
-            if (DIS_M)
-                a1 += widen<HN>(dv * k);
-            if (REF_M)
-                a2 += widen<HN>((rv * rv) * k);
-            if (DIS_M) {
-                a3 += widen<HN>((dv * dv) * k);
-                a4 += widen<HN>((rv * dv) * k);
-            }
+            const float rv = sm.tile.in[0][r][c + u], dv = sm.tile.in[1][r][c + u];
+            a0 += widen<HN>(rv * k);
+            a1 += widen<HN>(dv * k);
+            a2 += widen<HN>((rv * rv) * k);
+            a3 += widen<HN>((dv * dv) * k);
+            a4 += widen<HN>((rv * dv) * k);
         }
-        if (REF_M)
-            sm.tile.mom[0][r][c] = (float)unresidue<HN>(a0);
-        if (DIS_M)
-            sm.tile.mom[1][r][c] = (float)unresidue<HN>(a1);
-        if (REF_M)
-            sm.tile.mom[2][r][c] = (float)unresidue<HN>(a2);
-        if (DIS_M) {
-            sm.tile.mom[3][r][c] = (float)unresidue<HN>(a3);
-            sm.tile.mom[4][r][c] = (float)unresidue<HN>(a4);
-        }
+        sm.tile.mom[0][r][c] = (float)unresidue<HN>(a0);
+        sm.tile.mom[1][r][c] = (float)unresidue<HN>(a1);
+        sm.tile.mom[2][r][c] = (float)unresidue<HN>(a2);
+        sm.tile.mom[3][r][c] = (float)unresidue<HN>(a3);
+        sm.tile.mom[4][r][c] = (float)unresidue<HN>(a4);
     }
     GPU_SYNC();
 
     gpussim_cuda_wsums acc;
-    if (MODE != W_REF)
-        wsums_zero(&acc);
+    wsums_zero(&acc);
     const int gx = x0 + tx;
-    const size_t plane = (size_t)ow * oh;
     for (int k = 0; k < TH / WIN_BY; k++) {
         const int oy = ty + k * WIN_BY, gy = y0 + oy;
         if (gx >= ow || gy >= oh)
             continue;
         float m[5];
         for (int q = 0; q < 5; q++) {
-            if ((q == 0 || q == 2) ? !REF_M : !DIS_M)
-                continue;
             double a = 0.0;
             for (int v = 0; v < SSIM_K; v++)
                 a += widen<VN>(sm.tile.mom[q][oy + v][tx] * gauss11[v]);
             m[q] = (float)unresidue<VN>(a);
-        }
-        const size_t at = (size_t)gy * ow + gx;
-        if (MODE == W_REF) {
-            refmom[at] = m[0];
-            refmom[plane + at] = m[2];
-            continue;
-        }
-        if (MODE == W_DIS) {
-            m[0] = refmom[at];
-            m[2] = refmom[plane + at];
         }
         double t[GPUSSIM_WSUM_N];
         ssim_window_terms(m[0], m[1], m[2], m[3], m[4], &t[GPUSSIM_WSUM_TERM],
@@ -651,55 +613,199 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
             acc.abs_sum[q] += fabs(t[q]);
         }
     }
-    if (MODE == W_REF)
-        return;
     /* the tile is dead; its memory becomes the reduction scratch */
     wsums_block_store(sm.red, tid, WIN_BX * WIN_BY, &acc, partials,
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
 /*
- * The window kernels. Pictures: a pair's kernel (and a ladder's _dis)
- * scores picture 1 + blockIdx.z against picture 0 (raw: the frame
- * descriptor's; f32: the planes at planes + p * plane_stride), writing its
- * partials at partials + blockIdx.z * part_stride (words); _ref computes
- * picture 0's moments into refmom. A pair runs one layer (z = 0).
+ * A ladder's windows: picture 0 (the reference) against distorted pictures
+ * r0 .. r1 - 1 (pictures 1 + r), one block per tile for all of them. The
+ * reference's tile, horizontal moments and vertical moments (mu_x, E[x^2])
+ * are computed once per block; each distorted picture then loads its tile
+ * and computes its own moments (mu_y, E[y^2]) and the cross moment E[xy].
+ * Every moment is its own accumulation, in the pair kernel's order, so
+ * every window's terms and every block's partials (picture r's at
+ * partials + r * part_stride) are the pair kernel's, bit for bit.
  */
-#define SSIM_WINDOWS_RAW_KERNEL(name, TH, MODE)                                              \
-    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                    \
-    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,      \
-         float inv_scaler, uint64_t *partials, long long part_stride, float *refmom)         \
-    {                                                                                        \
-        const raw_plane ref = raw_plane_of(desc, 0, fmt);                                    \
-        const raw_plane dis = raw_plane_of(desc, 1 + GPU_BID_Z, fmt);                        \
-        ssim_windows<raw_plane, TH, true, MODE>(ref, dis, w, h, inv_scaler,                  \
-                                                partials + GPU_BID_Z * part_stride, refmom); \
+template <int TH> struct ssim_ladder_smem {
+    float in_ref[TH + SSIM_K - 1][WIN_IN_PITCH];
+    float mom_ref[2][TH][WIN_TW]; /* vertical: mu_x, E[x^2] */
+    union {
+        struct {
+            float in[TH + SSIM_K - 1][WIN_IN_PITCH];
+            float mom[3][TH + SSIM_K - 1][WIN_TW];
+        } dis; /* also the reference's horizontal moments, before the loop */
+        uint64_t red[WS_FIELDS * WIN_BX * WIN_BY];
+    } u;
+};
+
+/* The pictures a kernel reads: the frame descriptor's (level 0) or float
+ * planes `stride` floats apart (pyramid levels, float_ssim's box planes). */
+struct raw_pictures {
+    const gpussim_cuda_frame_desc *desc;
+    gpussim_cuda_plane_fmt fmt;
+};
+
+struct f32_pictures {
+    const float *planes;
+    long long stride;
+};
+
+GPU_DEVICE raw_plane picture(const raw_pictures &p, int k)
+{
+    return raw_plane_of(p.desc, k, p.fmt);
+}
+
+GPU_DEVICE const float *picture(const f32_pictures &p, int k)
+{
+    return p.planes + k * p.stride;
+}
+
+template <typename P, int TH, bool NN>
+__device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h, float inv_scaler,
+                                    uint64_t *partials, long long part_stride)
+{
+    const int WIN_IN_H = TH + SSIM_K - 1;
+    constexpr bool HN = false, VN = NN; /* as ssim_windows() */
+    __shared__ __align__(16) ssim_ladder_smem<TH> sm;
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * WIN_BX + tx;
+    const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * TH;
+    const int ow = w - (SSIM_K - 1), oh = h - (SSIM_K - 1);
+    const int gx = x0 + tx;
+
+    const auto ref = picture(pics, 0);
+    for (int i = tid; i < WIN_IN_W * WIN_IN_H; i += WIN_BX * WIN_BY) {
+        const int r = i / WIN_IN_W, c = i % WIN_IN_W;
+        const int ix = x0 + c, iy = y0 + r;
+        sm.in_ref[r][c] = ix < w && iy < h ? load_plane(ref, w, ix, iy, inv_scaler) : 0.0f;
     }
-#define SSIM_WINDOWS_F32_KERNEL(name, TH, NN, MODE)                                          \
-    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                    \
-    name(const float *planes, long long plane_stride, int w, int h, float inv_scaler,        \
-         uint64_t *partials, long long part_stride, float *refmom)                           \
-    {                                                                                        \
-        const float *ref = planes, *dis = planes + (1 + GPU_BID_Z) * plane_stride;           \
-        ssim_windows<const float *, TH, NN, MODE>(ref, dis, w, h, inv_scaler,                \
-                                                  partials + GPU_BID_Z * part_stride,        \
-                                                  refmom);                                   \
+    GPU_SYNC();
+    /* the reference's horizontal moments 0 and 2 (spec §1.4) */
+    for (int i = tid; i < WIN_TW * WIN_IN_H; i += WIN_BX * WIN_BY) {
+        const int r = i / WIN_TW, c = i % WIN_TW;
+        double a0 = 0.0, a2 = 0.0;
+        for (int u = 0; u < SSIM_K; u++) {
+            const float k = gauss11[u];
+            const float rv = sm.in_ref[r][c + u];
+            a0 += widen<HN>(rv * k);
+            a2 += widen<HN>((rv * rv) * k);
+        }
+        sm.u.dis.mom[0][r][c] = (float)unresidue<HN>(a0);
+        sm.u.dis.mom[1][r][c] = (float)unresidue<HN>(a2);
     }
-#define SSIM_WINDOWS_RAW_KERNELS(name, TH)                                                   \
-    SSIM_WINDOWS_RAW_KERNEL(name, TH, W_PAIR)                                                \
-    SSIM_WINDOWS_RAW_KERNEL(name##_ref, TH, W_REF)                                           \
-    SSIM_WINDOWS_RAW_KERNEL(name##_dis, TH, W_DIS)
-#define SSIM_WINDOWS_F32_KERNELS(name, TH, NN)                                               \
-    SSIM_WINDOWS_F32_KERNEL(name, TH, NN, W_PAIR)                                            \
-    SSIM_WINDOWS_F32_KERNEL(name##_ref, TH, NN, W_REF)                                       \
-    SSIM_WINDOWS_F32_KERNEL(name##_dis, TH, NN, W_DIS)
-SSIM_WINDOWS_RAW_KERNELS(ssim_windows_raw_t32, WIN_TH_TALL)
-SSIM_WINDOWS_RAW_KERNELS(ssim_windows_raw_t8, WIN_TH_SHORT)
-SSIM_WINDOWS_F32_KERNELS(ssim_windows_f32_t32, WIN_TH_TALL, false)
-SSIM_WINDOWS_F32_KERNELS(ssim_windows_f32_t8, WIN_TH_SHORT, false)
+    GPU_SYNC();
+    for (int k = 0; k < TH / WIN_BY; k++) {
+        const int oy = ty + k * WIN_BY;
+        for (int q = 0; q < 2; q++) {
+            double a = 0.0;
+            for (int v = 0; v < SSIM_K; v++)
+                a += widen<VN>(sm.u.dis.mom[q][oy + v][tx] * gauss11[v]);
+            sm.mom_ref[q][oy][tx] = (float)unresidue<VN>(a);
+        }
+    }
+
+    for (int pic = r0; pic < r1; pic++) {
+        const auto dis = picture(pics, 1 + pic);
+        /* the barrier: the reference's moments (first pass) or the previous
+         * picture's reduction (later passes) are done with this memory */
+        GPU_SYNC();
+        for (int i = tid; i < WIN_IN_W * WIN_IN_H; i += WIN_BX * WIN_BY) {
+            const int r = i / WIN_IN_W, c = i % WIN_IN_W;
+            const int ix = x0 + c, iy = y0 + r;
+            sm.u.dis.in[r][c] = ix < w && iy < h ? load_plane(dis, w, ix, iy, inv_scaler) : 0.0f;
+        }
+        GPU_SYNC();
+        /* moments 1, 3, 4 (mu_y, E[y^2], E[xy]) */
+        for (int i = tid; i < WIN_TW * WIN_IN_H; i += WIN_BX * WIN_BY) {
+            const int r = i / WIN_TW, c = i % WIN_TW;
+            double a1 = 0.0, a3 = 0.0, a4 = 0.0;
+            for (int u = 0; u < SSIM_K; u++) {
+                const float k = gauss11[u];
+                const float rv = sm.in_ref[r][c + u], dv = sm.u.dis.in[r][c + u];
+                a1 += widen<HN>(dv * k);
+                a3 += widen<HN>((dv * dv) * k);
+                a4 += widen<HN>((rv * dv) * k);
+            }
+            sm.u.dis.mom[0][r][c] = (float)unresidue<HN>(a1);
+            sm.u.dis.mom[1][r][c] = (float)unresidue<HN>(a3);
+            sm.u.dis.mom[2][r][c] = (float)unresidue<HN>(a4);
+        }
+        GPU_SYNC();
+
+        gpussim_cuda_wsums acc;
+        wsums_zero(&acc);
+        for (int k = 0; k < TH / WIN_BY; k++) {
+            const int oy = ty + k * WIN_BY, gy = y0 + oy;
+            if (gx >= ow || gy >= oh)
+                continue;
+            float m[3];
+            for (int q = 0; q < 3; q++) {
+                double a = 0.0;
+                for (int v = 0; v < SSIM_K; v++)
+                    a += widen<VN>(sm.u.dis.mom[q][oy + v][tx] * gauss11[v]);
+                m[q] = (float)unresidue<VN>(a);
+            }
+            double t[GPUSSIM_WSUM_N];
+            ssim_window_terms(sm.mom_ref[0][oy][tx], m[0], sm.mom_ref[1][oy][tx], m[1], m[2],
+                              &t[GPUSSIM_WSUM_TERM], &t[GPUSSIM_WSUM_L], &t[GPUSSIM_WSUM_C],
+                              &t[GPUSSIM_WSUM_S]);
+            for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
+                fx_add_double(&acc.sum[q], t[q]);
+                acc.abs_sum[q] += fabs(t[q]);
+            }
+        }
+        wsums_block_store(sm.u.red, tid, WIN_BX * WIN_BY, &acc, partials + pic * part_stride,
+                          (size_t)GPU_GDIM_X * gridDim.y,
+                          (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+    }
+}
+
+/* A pair's window kernels (pictures 0 and 1; f32: planes, planes + stride)
+ * and a ladder's (_ladder: blockIdx.z scores distorted pictures
+ * z * group .. z * group + group - 1, at most nb_dis). */
+#define SSIM_WINDOWS_RAW_KERNEL(name, TH)                                                   \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,     \
+         float inv_scaler, uint64_t *partials)                                              \
+    {                                                                                       \
+        const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt); \
+        ssim_windows<raw_plane, TH, true>(ref, dis, w, h, inv_scaler, partials);            \
+    }                                                                                       \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name##_ladder(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,   \
+                  int h, float inv_scaler, uint64_t *partials, long long part_stride,       \
+                  int group, int nb_dis)                                                    \
+    {                                                                                       \
+        const raw_pictures pics = { desc, fmt };                                            \
+        const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;   \
+        ssim_windows_ladder<raw_pictures, TH, true>(pics, r0, r1, w, h, inv_scaler,         \
+                                                    partials, part_stride);                 \
+    }
+#define SSIM_WINDOWS_F32_KERNEL(name, TH, NN)                                               \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name(const float *planes, long long stride, int w, int h, float inv_scaler,             \
+         uint64_t *partials)                                                                \
+    {                                                                                       \
+        const float *ref = planes, *dis = planes + stride;                                  \
+        ssim_windows<const float *, TH, NN>(ref, dis, w, h, inv_scaler, partials);          \
+    }                                                                                       \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name##_ladder(const float *planes, long long stride, int w, int h, float inv_scaler,    \
+                  uint64_t *partials, long long part_stride, int group, int nb_dis)         \
+    {                                                                                       \
+        const f32_pictures pics = { planes, stride };                                       \
+        const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;   \
+        ssim_windows_ladder<f32_pictures, TH, NN>(pics, r0, r1, w, h, inv_scaler, partials, \
+                                                  part_stride);                             \
+    }
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32, WIN_TH_TALL)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8, WIN_TH_SHORT)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32, WIN_TH_TALL, false)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8, WIN_TH_SHORT, false)
 /* float_ssim's decimated planes */
-SSIM_WINDOWS_F32_KERNELS(ssim_windows_dec_t32, WIN_TH_TALL, true)
-SSIM_WINDOWS_F32_KERNELS(ssim_windows_dec_t8, WIN_TH_SHORT, true)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t32, WIN_TH_TALL, true)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t8, WIN_TH_SHORT, true)
 
 /* ---- ANSNR ----------------------------------------------------------------- */
 
@@ -734,15 +840,24 @@ GPU_DEVICE float ansnr_dis_coef(int i)
     return GPUSSIM_ANSNR_COEF(wt[i], GPUSSIM_ANSNR_DIS_DIV);
 }
 
-/* Picture 1 + blockIdx.z against picture 0, its rows' sums at
- * row_sig / row_noise + blockIdx.z * rows_stride (a pair: z = 0). */
-GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
-ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-           float inv_scaler, float *row_sig, float *row_noise, long long rows_stride)
+/*
+ * MODE: a pair (A_PAIR: picture 1 against picture 0, both row sums); a
+ * ladder's reference (A_REF: picture 0's filtered plane into ref_plane
+ * (w x h floats) and the signal row sums, once); a ladder's distorted
+ * picture 1 + blockIdx.z (A_DIS: its filter against ref_plane, the noise
+ * row sums at row_noise + blockIdx.z * rows_stride). Each value is the
+ * pair's (the same float operations; the filtered reference goes through
+ * memory unchanged).
+ */
+enum { A_PAIR, A_REF, A_DIS };
+
+template <int MODE>
+__device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
+                           int h, float inv_scaler, float *row_sig, float *row_noise,
+                           float *ref_plane)
 {
+    constexpr bool REF = MODE != A_DIS, DIS = MODE != A_REF;
     const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1 + GPU_BID_Z, fmt);
-    row_sig += GPU_BID_Z * rows_stride;
-    row_noise += GPU_BID_Z * rows_stride;
     const int RK = GPUSSIM_ANSNR_REF_LEN, DK = GPUSSIM_ANSNR_DIS_LEN;
     const int HR = ANSNR_ROWS / 2; /* rows per filter thread */
     __shared__ float in[2][2][ANSNR_IN_H][ANSNR_IN_W];         /* [buf][ref, dis] */
@@ -764,19 +879,21 @@ ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int 
         raw[0][l] = raw[1][l] = 0;                                                           \
         if (i < ANSNR_IN_H * ANSNR_IN_W && yy < h + ANSNR_PAD && xx < w + ANSNR_PAD) {       \
             const int my = ansnr_reflect(yy, h), mx = ansnr_reflect(xx, w);                  \
-            raw[0][l] = raw_sample(ref, mx, my);                                             \
-            raw[1][l] = raw_sample(dis, mx, my);                                             \
+            if (REF)                                                                         \
+                raw[0][l] = raw_sample(ref, mx, my);                                         \
+            if (DIS)                                                                         \
+                raw[1][l] = raw_sample(dis, mx, my);                                         \
         }                                                                                    \
     }
 #define ANSNR_STORE(b)                                                                       \
     for (int l = 0; l < ANSNR_LOADS; l++) {                                                  \
         const int i = tid + l * ANSNR_FILTER_THREADS;                                        \
-        if (i < ANSNR_IN_H * ANSNR_IN_W) {                                                   \
+        if (i < ANSNR_IN_H * ANSNR_IN_W && REF)                                              \
             in[b][0][i / ANSNR_IN_W][i % ANSNR_IN_W] =                                       \
                 sample_to_float(raw[0][l], inv_scaler, -128.0f);                             \
+        if (i < ANSNR_IN_H * ANSNR_IN_W && DIS)                                              \
             in[b][1][i / ANSNR_IN_W][i % ANSNR_IN_W] =                                       \
                 sample_to_float(raw[1][l], inv_scaler, -128.0f);                             \
-        }                                                                                    \
     }
 
     if (filter) {
@@ -800,28 +917,40 @@ ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int 
 #pragma unroll
                 for (int j = 0; j < HR; j++) {
                     const int r = r0 + j;
+                    /* the reference plane holds rows below h only */
+                    const size_t at = (size_t)(y0 + r) * w + (size_t)(c0 + c);
                     float rf = 0.0f;
+                    if (REF) {
 #pragma unroll
-                    for (int fi = 0; fi < RK; fi++) {
-                        float inner = 0.0f;
+                        for (int fi = 0; fi < RK; fi++) {
+                            float inner = 0.0f;
 #pragma unroll
-                        for (int fj = 0; fj < RK; fj++)
-                            inner += ansnr_ref_coef(fi * RK + fj) *
-                                     in[b][0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
-                        rf += inner;
+                            for (int fj = 0; fj < RK; fj++)
+                                inner += ansnr_ref_coef(fi * RK + fj) *
+                                         in[b][0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
+                            rf += inner;
+                        }
+                        if (MODE == A_REF && y0 + r < h)
+                            ref_plane[at] = rf;
+                    } else if (y0 + r < h) {
+                        rf = ref_plane[at];
                     }
                     float df = 0.0f;
+                    if (DIS) {
 #pragma unroll
-                    for (int fi = 0; fi < DK; fi++) {
-                        float inner = 0.0f;
+                        for (int fi = 0; fi < DK; fi++) {
+                            float inner = 0.0f;
 #pragma unroll
-                        for (int fj = 0; fj < DK; fj++)
-                            inner += ansnr_dis_coef(fi * DK + fj) *
-                                     in[b][1][r + ANSNR_PAD - DK / 2 + fi][c + ANSNR_PAD - DK / 2 + fj];
-                        df += inner;
+                            for (int fj = 0; fj < DK; fj++)
+                                inner += ansnr_dis_coef(fi * DK + fj) *
+                                         in[b][1][r + ANSNR_PAD - DK / 2 + fi][c + ANSNR_PAD - DK / 2 + fj];
+                            df += inner;
+                        }
                     }
-                    prod[b][0][r][c] = rf * rf;
-                    prod[b][1][r][c] = (rf - df) * (rf - df);
+                    if (REF)
+                        prod[b][0][r][c] = rf * rf;
+                    if (DIS)
+                        prod[b][1][r][c] = (rf - df) * (rf - df);
                 }
             }
             if (more) {
@@ -835,8 +964,10 @@ ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int 
                 /* unrolled so the loads run ahead of the two float add chains */
 #pragma unroll 16
                 for (int c = 0; c < n; c++) {
-                    sig_row += prod[b ^ 1][0][row][c];
-                    noise_row += prod[b ^ 1][1][row][c];
+                    if (REF)
+                        sig_row += prod[b ^ 1][0][row][c];
+                    if (DIS)
+                        noise_row += prod[b ^ 1][1][row][c];
                 }
             }
         }
@@ -847,10 +978,36 @@ ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int 
     if (!filter) {
         const int row = tid - ANSNR_FILTER_THREADS;
         if (row < ANSNR_ROWS && y0 + row < h) {
-            row_sig[y0 + row] = sig_row;
-            row_noise[y0 + row] = noise_row;
+            if (REF)
+                row_sig[y0 + row] = sig_row;
+            if (DIS)
+                row_noise[y0 + row] = noise_row;
         }
     }
+}
+
+/* A pair's ANSNR and a ladder's (_ref: picture 0 once; _dis: distorted
+ * picture 1 + blockIdx.z, its noise rows rows_stride floats apart). */
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
+ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+           float inv_scaler, float *row_sig, float *row_noise)
+{
+    ansnr_rows<A_PAIR>(desc, fmt, w, h, inv_scaler, row_sig, row_noise, NULL);
+}
+
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
+ansnr_rows_ref(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+               float inv_scaler, float *row_sig, float *ref_plane)
+{
+    ansnr_rows<A_REF>(desc, fmt, w, h, inv_scaler, row_sig, NULL, ref_plane);
+}
+
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
+ansnr_rows_dis(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+               float inv_scaler, float *row_noise, long long rows_stride, const float *ref_plane)
+{
+    ansnr_rows<A_DIS>(desc, fmt, w, h, inv_scaler, NULL, row_noise + GPU_BID_Z * rows_stride,
+                      (float *)ref_plane);
 }
 
 /* ---- integer SSIM ----------------------------------------------------------- */
@@ -877,14 +1034,10 @@ template <typename HM> union issim_smem {
  * horizontal moments exactly: uint32_t up to 12 bits (256 * 4095^2 < 2^32),
  * uint64_t at 16 bits.
  */
-/* MODE as the SSIM windows' (W_PAIR, W_REF, W_DIS): the reference's moments
- * are the vertical sums mu_x and E[x^2] (VM, exact integers), stored in
- * refmom[2][h][w] by W_REF and read back by W_DIS. */
-template <typename HM, typename VM, int RPT, int MODE>
+template <typename HM, typename VM, int RPT>
 __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
-                              double c1base, double c2base, uint64_t *partials, VM *refmom)
+                              double c1base, double c2base, uint64_t *partials)
 {
-    constexpr bool REF_M = MODE != W_DIS, DIS_M = MODE != W_REF;
     __shared__ __align__(16) issim_smem<HM> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
     const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * ISSIM_TH;
@@ -895,12 +1048,10 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
         uint32_t rv = 0, dv = 0;
         if (gx >= 0 && gx < w && gy >= 0 && gy < h) {
             rv = raw_sample(ref, gx, gy);
-            if (DIS_M)
-                dv = raw_sample(dis, gx, gy);
+            dv = raw_sample(dis, gx, gy);
         }
         sm.tile.in[0][r][c] = rv;
-        if (DIS_M)
-            sm.tile.in[1][r][c] = dv;
+        sm.tile.in[1][r][c] = dv;
     }
     GPU_SYNC();
 
@@ -909,33 +1060,23 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
         HM a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
         for (int k = 0; k < ISSIM_K; k++) {
             const HM wk = (HM)issim_taps[k];
-            const uint32_t s = sm.tile.in[0][r][c + k], t = DIS_M ? sm.tile.in[1][r][c + k] : 0;
-            if (REF_M)
-                a0 += wk * s;
-            if (DIS_M)
-                a1 += wk * t;
-            if (REF_M)
-                a2 += wk * (HM)(s * s); /* s * s < 2^32 even for 16-bit samples */
-            if (DIS_M) {
-                a3 += wk * (HM)(s * t);
-                a4 += wk * (HM)(t * t);
-            }
+            const uint32_t s = sm.tile.in[0][r][c + k], t = sm.tile.in[1][r][c + k];
+            a0 += wk * s;
+            a1 += wk * t;
+            a2 += wk * (HM)(s * s); /* s * s < 2^32 even for 16-bit samples */
+            a3 += wk * (HM)(s * t);
+            a4 += wk * (HM)(t * t);
         }
-        if (REF_M) {
-            sm.tile.mom[0][r][c] = a0;
-            sm.tile.mom[2][r][c] = a2;
-        }
-        if (DIS_M) {
-            sm.tile.mom[1][r][c] = a1;
-            sm.tile.mom[3][r][c] = a3;
-            sm.tile.mom[4][r][c] = a4;
-        }
+        sm.tile.mom[0][r][c] = a0;
+        sm.tile.mom[1][r][c] = a1;
+        sm.tile.mom[2][r][c] = a2;
+        sm.tile.mom[3][r][c] = a3;
+        sm.tile.mom[4][r][c] = a4;
     }
     GPU_SYNC();
 
     gpussim_cuda_wsums acc;
-    if (MODE != W_REF)
-        wsums_zero(&acc);
+    wsums_zero(&acc);
     const int gx = x0 + tx;
     int64_t wsum_h = 0;
     for (int k = 0; k < ISSIM_K; k++)
@@ -957,8 +1098,6 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
         for (int q = 0; q < 5; q++)
     #pragma unroll
             for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
-                if ((q == 0 || q == 2) ? !REF_M : !DIS_M)
-                    continue;
                 const HM m = sm.tile.mom[q][oy0 + v][tx];
     #pragma unroll
                 for (int j = 0; j < RPT; j++)
@@ -970,16 +1109,6 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
             const int oy = oy0 + j, gy = y0 + oy;
             if (gx >= w || gy >= h)
                 continue;
-            const size_t at = (size_t)gy * w + gx;
-            if (MODE == W_REF) {
-                refmom[at] = M[j][0];
-                refmom[(size_t)w * h + at] = M[j][2];
-                continue;
-            }
-            if (MODE == W_DIS) {
-                M[j][0] = refmom[at];
-                M[j][2] = refmom[(size_t)w * h + at];
-            }
             int64_t vw = 0;
             for (int k = 0; k < ISSIM_K; k++)
                 if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
@@ -1005,32 +1134,192 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
             acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
         }
     }
-    if (MODE == W_REF)
-        return;
     wsums_block_store(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
-/* Pictures, partials and refmom as the SSIM window kernels' (picture
- * 1 + blockIdx.z against picture 0); refmom holds VM words. */
-#define ISSIM_WINDOWS_KERNEL(name, HM, VM, RPT, MODE)                                         \
-    GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                    \
-    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,       \
-         double c1base, double c2base, uint64_t *partials, long long part_stride, VM *refmom)  \
-    {                                                                                         \
-        const raw_plane ref = raw_plane_of(desc, 0, fmt);                                     \
-        const raw_plane dis = raw_plane_of(desc, 1 + GPU_BID_Z, fmt);                         \
-        issim_windows<HM, VM, RPT, MODE>(ref, dis, w, h, c1base, c2base,                      \
-                                         partials + GPU_BID_Z * part_stride, refmom);         \
+/*
+ * A ladder's integer SSIM, as ssim_windows_ladder(): the reference's tile
+ * and its moments mu_x and E[x^2] (horizontal, then vertical, exact
+ * integers) once per block, then per distorted picture its tile, its own
+ * and the cross moments, and the terms of issim_windows(), bit for bit.
+ */
+template <typename HM, typename VM> struct issim_ladder_smem {
+    uint32_t in_ref[ISSIM_IN_H][ISSIM_IN_W + 1];
+    VM mom_ref[2][ISSIM_TH][ISSIM_TW]; /* vertical: mu_x, E[x^2] */
+    union {
+        struct {
+            uint32_t in[ISSIM_IN_H][ISSIM_IN_W + 1];
+            HM mom[3][ISSIM_IN_H][ISSIM_TW];
+        } dis; /* also the reference's horizontal moments, before the loop */
+        uint64_t red[WS_FIELDS * ISSIM_BX * ISSIM_BY];
+    } u;
+};
+
+template <typename HM, typename VM, int RPT>
+__device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, int w, int h,
+                                     double c1base, double c2base, uint64_t *partials,
+                                     long long part_stride)
+{
+    __shared__ __align__(16) issim_ladder_smem<HM, VM> sm;
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
+    const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * ISSIM_TH;
+    const int gx = x0 + tx;
+
+    const raw_plane ref = picture(pics, 0);
+    for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+        const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
+        const int ix = x0 + c - ISSIM_R, iy = y0 + r - ISSIM_R;
+        sm.in_ref[r][c] = ix >= 0 && ix < w && iy >= 0 && iy < h ? raw_sample(ref, ix, iy) : 0;
     }
-#define ISSIM_WINDOWS_KERNELS(name, HM, VM, RPT)                                              \
-    ISSIM_WINDOWS_KERNEL(name, HM, VM, RPT, W_PAIR)                                           \
-    ISSIM_WINDOWS_KERNEL(name##_ref, HM, VM, RPT, W_REF)                                      \
-    ISSIM_WINDOWS_KERNEL(name##_dis, HM, VM, RPT, W_DIS)
-ISSIM_WINDOWS_KERNELS(issim_windows_u32, uint32_t, uint64_t, 1)
+    GPU_SYNC();
+    for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+        const int r = i / ISSIM_TW, c = i % ISSIM_TW;
+        HM a0 = 0, a2 = 0;
+        for (int k = 0; k < ISSIM_K; k++) {
+            const HM wk = (HM)issim_taps[k];
+            const uint32_t s = sm.in_ref[r][c + k];
+            a0 += wk * s;
+            a2 += wk * (HM)(s * s);
+        }
+        sm.u.dis.mom[0][r][c] = a0;
+        sm.u.dis.mom[1][r][c] = a2;
+    }
+    GPU_SYNC();
+    /* the vertical pass of issim_windows(), moments 0 and 2, every row */
+    for (int g = 0; g < ISSIM_RPT / RPT; g++) {
+        const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
+        VM M[RPT][2];
+    #pragma unroll
+        for (int j = 0; j < RPT; j++)
+            M[j][0] = M[j][1] = 0;
+    #pragma unroll
+        for (int q = 0; q < 2; q++)
+    #pragma unroll
+            for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
+                const HM m = sm.u.dis.mom[q][oy0 + v][tx];
+    #pragma unroll
+                for (int j = 0; j < RPT; j++)
+                    if (v - j >= 0 && v - j < ISSIM_K)
+                        M[j][q] += (VM)issim_taps[v - j] * (VM)m;
+            }
+    #pragma unroll
+        for (int j = 0; j < RPT; j++) {
+            sm.mom_ref[0][oy0 + j][tx] = M[j][0];
+            sm.mom_ref[1][oy0 + j][tx] = M[j][1];
+        }
+    }
+    int64_t wsum_h = 0;
+    for (int k = 0; k < ISSIM_K; k++)
+        if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
+            wsum_h += issim_taps[k];
+
+    for (int pic = r0; pic < r1; pic++) {
+        const raw_plane dis = picture(pics, 1 + pic);
+        /* the barrier: the reference's moments (first pass) or the previous
+         * picture's reduction (later passes) are done with this memory */
+        GPU_SYNC();
+        for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+            const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
+            const int ix = x0 + c - ISSIM_R, iy = y0 + r - ISSIM_R;
+            sm.u.dis.in[r][c] = ix >= 0 && ix < w && iy >= 0 && iy < h ? raw_sample(dis, ix, iy) : 0;
+        }
+        GPU_SYNC();
+        for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+            const int r = i / ISSIM_TW, c = i % ISSIM_TW;
+            HM a1 = 0, a3 = 0, a4 = 0;
+            for (int k = 0; k < ISSIM_K; k++) {
+                const HM wk = (HM)issim_taps[k];
+                const uint32_t s = sm.in_ref[r][c + k], t = sm.u.dis.in[r][c + k];
+                a1 += wk * t;
+                a3 += wk * (HM)(s * t);
+                a4 += wk * (HM)(t * t);
+            }
+            sm.u.dis.mom[0][r][c] = a1;
+            sm.u.dis.mom[1][r][c] = a3;
+            sm.u.dis.mom[2][r][c] = a4;
+        }
+        GPU_SYNC();
+
+        gpussim_cuda_wsums acc;
+        wsums_zero(&acc);
+        for (int g = 0; g < ISSIM_RPT / RPT; g++) {
+            const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
+            VM M[RPT][3];
+        #pragma unroll
+            for (int j = 0; j < RPT; j++)
+        #pragma unroll
+                for (int q = 0; q < 3; q++)
+                    M[j][q] = 0;
+        #pragma unroll
+            for (int q = 0; q < 3; q++)
+        #pragma unroll
+                for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
+                    const HM m = sm.u.dis.mom[q][oy0 + v][tx];
+        #pragma unroll
+                    for (int j = 0; j < RPT; j++)
+                        if (v - j >= 0 && v - j < ISSIM_K)
+                            M[j][q] += (VM)issim_taps[v - j] * (VM)m;
+                }
+        #pragma unroll
+            for (int j = 0; j < RPT; j++) {
+                const int oy = oy0 + j, gy = y0 + oy;
+                if (gx >= w || gy >= h)
+                    continue;
+                int64_t vw = 0;
+                for (int k = 0; k < ISSIM_K; k++)
+                    if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
+                        vw += issim_taps[k];
+                /* as issim_windows(): spec §4.5, grouping as kernels/c/issim_tmpl.c */
+                const int64_t mux = (int64_t)sm.mom_ref[0][oy][tx], muy = (int64_t)M[j][0],
+                              mx2 = (int64_t)sm.mom_ref[1][oy][tx], mxy2 = (int64_t)M[j][1],
+                              my2 = (int64_t)M[j][2];
+                const int64_t mw = vw * wsum_h;
+                const double W = (double)mw;
+                const double c1 = c1base * W * W;
+                const double c2 = c2base * W * W;
+                const double mx2d = mux * (double)mux;
+                const double mxyd = mux * (double)muy;
+                const double my2d = muy * (double)muy;
+                const double A = 2 * mxyd + c1;
+                const double B = c2 + 2 * (mxy2 * W - mxyd);
+                const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
+                const double term = mw * A * B / D;
+                fx_add_double(&acc.sum[0], term);
+                acc.abs_sum[0] += fabs(term);
+                acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
+            }
+        }
+        wsums_block_store(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials + pic * part_stride,
+                          (size_t)GPU_GDIM_X * gridDim.y,
+                          (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+    }
+}
+
+/* A pair's integer SSIM kernels (pictures 0 and 1) and a ladder's
+ * (_ladder: distorted pictures as the SSIM window kernels'). */
+#define ISSIM_WINDOWS_KERNEL(name, HM, VM, RPT)                                                \
+    GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                     \
+    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,        \
+         double c1base, double c2base, uint64_t *partials)                                     \
+    {                                                                                          \
+        const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);    \
+        issim_windows<HM, VM, RPT>(ref, dis, w, h, c1base, c2base, partials);                  \
+    }                                                                                          \
+    GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                     \
+    name##_ladder(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,      \
+                  int h, double c1base, double c2base, uint64_t *partials,                     \
+                  long long part_stride, int group, int nb_dis)                                \
+    {                                                                                          \
+        const raw_pictures pics = { desc, fmt };                                               \
+        const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;      \
+        issim_windows_ladder<HM, VM, RPT>(pics, r0, r1, w, h, c1base, c2base, partials,        \
+                                          part_stride);                                        \
+    }
+ISSIM_WINDOWS_KERNEL(issim_windows_u32, uint32_t, uint64_t, 1)
 /* 8-bit: every vertical moment sum is below 65536 * 255^2 < 2^32 */
-ISSIM_WINDOWS_KERNELS(issim_windows_u32_8bit, uint32_t, uint32_t, 2)
-ISSIM_WINDOWS_KERNELS(issim_windows_u64, uint64_t, uint64_t, 1)
+ISSIM_WINDOWS_KERNEL(issim_windows_u32_8bit, uint32_t, uint32_t, 2)
+ISSIM_WINDOWS_KERNEL(issim_windows_u64, uint64_t, uint64_t, 1)
 
 /* ---- final reduction ---------------------------------------------------------- */
 
