@@ -34,6 +34,21 @@
  * Everything is allocated at init (host staging at the first host picture);
  * nothing is allocated, loaded or synchronised per frame. Intermediate
  * device buffers are shared by the slots: the stream orders the frames.
+ *
+ * A ladder (cfg->nb_distorted = n > 1, submit_multi/wait_multi) is one
+ * frame in one slot: the reference and its n distorted pictures in the
+ * frame descriptor, n result blocks. Every stage is one launch for all the
+ * pictures, the reference's share computed once: the decimations run one
+ * picture per blockIdx.z (the reference's pyramid once); the window
+ * kernels (SSIM, integer SSIM) compute a tile's reference moments once per
+ * block and then score a group of distorted pictures against them
+ * (ladder_group()); ANSNR filters the reference and sums its signal rows
+ * once, then each distorted picture against that plane. Every per-picture
+ * operation is the pair kernels', in the same order, so each distorted
+ * picture's sums are its pair's, bit for bit (tests/test_ladder.c). A
+ * ladder costs per distorted picture its decimated planes, partial sums,
+ * result blocks and reduction scratch (log_ladder_memory()), and once
+ * ANSNR's filtered reference (w x h floats).
  */
 #include <errno.h>
 #include <float.h>

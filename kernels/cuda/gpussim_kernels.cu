@@ -19,6 +19,11 @@
  *   ansnr_rows             filtered planes -> per-row float sums (spec §3)
  *   issim_windows          integer SSIM -> per-block exact sums (spec §4)
  *   reduce_partials        per-block partials -> the frame's result block
+ * A ladder frame (one reference, several distorted pictures) runs the same
+ * arithmetic through its own entry points: the decimations one picture per
+ * blockIdx.z (_one), the window kernels a tile's reference moments once
+ * and then a group of distorted pictures (_ladder), ANSNR's reference once
+ * (_ref) and the distorted pictures against it (_dis).
  */
 #include "gpu_compat.h"
 #include "metric_tables.h"
@@ -857,7 +862,8 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
                            float *ref_plane)
 {
     constexpr bool REF = MODE != A_DIS, DIS = MODE != A_REF;
-    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1 + GPU_BID_Z, fmt);
+    const raw_plane ref = raw_plane_of(desc, 0, fmt);
+    const raw_plane dis = raw_plane_of(desc, MODE == A_DIS ? 1 + GPU_BID_Z : 1, fmt);
     const int RK = GPUSSIM_ANSNR_REF_LEN, DK = GPUSSIM_ANSNR_DIS_LEN;
     const int HR = ANSNR_ROWS / 2; /* rows per filter thread */
     __shared__ float in[2][2][ANSNR_IN_H][ANSNR_IN_W];         /* [buf][ref, dis] */
