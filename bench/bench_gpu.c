@@ -279,9 +279,10 @@ static int context_cost(const char *backend, struct bench_frames *bf, int w, int
     struct gpussim_params p;
     GpussimContext *ctx = NULL;
     struct gpussim_result res;
-    size_t free0 = 0, free1 = 0, total = 0;
+    size_t free0 = 0, free1 = 0;
     fill_params(&p, backend, w, h, 8, GPUSSIM_METRIC_ALL, bf->resident, nb_dis > 1 ? nb_dis : 0);
 #if HAVE_CUDA
+    size_t total = 0;
     CUcontext dummy;
     if (bf->resident) {
         cu->cuCtxPushCurrent(cu_ctx);
