@@ -3,7 +3,8 @@
 /*
  * GPU benchmark, shared by the GPU backends:
  *
- *   bench_gpu BACKEND [--frames N] [--warmup N] [--quick] [--size WxH] [--depth D]
+ *   bench_gpu BACKEND [--frames N] [--warmup N] [--quick] [--size W] [--depth D]
+ *             [--metric NAME] [--ladder N]
  *
  * For 1080p and 2160p, 8 and 10 bit, each metric alone and all together:
  * frames resident on the device where the backend has a resident-frame
@@ -16,6 +17,15 @@
  * Then, at 2160p with every metric: device memory taken by one context
  * (CUDA: cuMemGetInfo before create and after the first frame) and the time
  * from create to the first collected result.
+ *
+ * --ladder N: a ladder frame (one reference, N distorted pictures,
+ * gpussim_submit_multi) next to a pair frame, each measured as above (the
+ * device time of a whole frame), per metric and for all four; the ratio
+ * ladder / pair is what scoring N renditions costs in pairs (N without
+ * sharing the reference's terms). Distorted pictures rotate over
+ * NB_DIS_PICS, so up to that many renditions of a frame are distinct.
+ * --metric NAME runs one row (float_ssim, float_ms_ssim, float_ansnr, ssim,
+ * all).
  *
  * Never part of make check: no timed assertion anywhere.
  */
@@ -35,6 +45,7 @@
 #endif
 
 #define NB_PAIRS 4
+#define NB_DIS_PICS 8 /* distorted pictures: frame i's rendition k is (i + k) % NB_DIS_PICS */
 
 
 
@@ -51,12 +62,18 @@ static uint32_t rnd(void)
 
 struct bench_frames {
     int resident; /* device memory */
-    struct gpussim_picture ref[NB_PAIRS], dis[NB_PAIRS];
-    void *host[2][NB_PAIRS];
+    struct gpussim_picture ref[NB_PAIRS], dis[NB_DIS_PICS];
+    void *host[2][NB_DIS_PICS];
 #if HAVE_CUDA
-    CUdeviceptr dev[2][NB_PAIRS];
+    CUdeviceptr dev[2][NB_DIS_PICS];
 #endif
 };
+
+/* Pictures of kind k (0 reference, 1 distorted) */
+static int nb_pics_of(int k)
+{
+    return k ? NB_DIS_PICS : NB_PAIRS;
+}
 
 #if HAVE_CUDA
 static const struct gpussim_cuda_api *cu;
@@ -86,8 +103,8 @@ static int make_frames(struct bench_frames *bf, const char *backend, int w, int 
     const size_t total = ysz + 2 * csz;
     const unsigned max = (1u << bd) - 1;
     memset(bf, 0, sizeof(*bf));
-    for (int i = 0; i < NB_PAIRS; i++)
-        for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < nb_pics_of(k); i++) {
             uint8_t *buf = malloc(total);
             if (!buf)
                 return -ENOMEM;
@@ -95,7 +112,7 @@ static int make_frames(struct bench_frames *bf, const char *backend, int w, int 
             const size_t n = total / bps;
             for (size_t j = 0; j < n; j++) {
                 const size_t x = j % w, y = (j / w) % h;
-                unsigned v = (unsigned)(((x + 2 * y + 97 * i) % 512) * max / 512);
+                unsigned v = (unsigned)(((x + 2 * y + 97 * (i % NB_PAIRS)) % 512) * max / 512);
                 v = (v + (rnd() % (k ? 24u << (bd - 8) : 4u << (bd - 8)))) % (max + 1);
                 if (bps == 1)
                     buf[j] = (uint8_t)v;
@@ -103,8 +120,8 @@ static int make_frames(struct bench_frames *bf, const char *backend, int w, int 
                     ((uint16_t *)buf)[j] = (uint16_t)v;
             }
         }
-    for (int i = 0; i < NB_PAIRS; i++)
-        for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < nb_pics_of(k); i++) {
             struct gpussim_picture *p = k ? &bf->dis[i] : &bf->ref[i];
             const uint8_t *base = bf->host[k][i];
             p->memory = GPUSSIM_MEMORY_HOST;
@@ -116,8 +133,8 @@ static int make_frames(struct bench_frames *bf, const char *backend, int w, int 
     if (!strcmp(backend, "cuda")) {
         CUcontext dummy;
         cu->cuCtxPushCurrent(cu_ctx);
-        for (int i = 0; i < NB_PAIRS; i++)
-            for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < 2; k++)
+            for (int i = 0; i < nb_pics_of(k); i++) {
                 struct gpussim_picture *p = k ? &bf->dis[i] : &bf->ref[i];
                 if (cu->cuMemAlloc(&bf->dev[k][i], total) ||
                     cu->cuMemcpyHtoD(bf->dev[k][i], bf->host[k][i], total)) {
@@ -144,14 +161,14 @@ static void free_frames(struct bench_frames *bf)
     if (bf->resident) {
         CUcontext dummy;
         cu->cuCtxPushCurrent(cu_ctx);
-        for (int i = 0; i < NB_PAIRS; i++)
-            for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 2; k++)
+            for (int i = 0; i < nb_pics_of(k); i++)
                 cu->cuMemFree(bf->dev[k][i]);
         cu->cuCtxPopCurrent(&dummy);
     }
 #endif
-    for (int i = 0; i < NB_PAIRS; i++)
-        for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < nb_pics_of(k); i++)
             free(bf->host[k][i]);
 }
 
@@ -171,12 +188,13 @@ static void log_cb(void *opaque, enum gpussim_log_level level, const char *msg)
 }
 
 static void fill_params(struct gpussim_params *p, const char *backend, int w, int h, int bd,
-                        unsigned metrics, int resident)
+                        unsigned metrics, int resident, int nb_dis)
 {
     gpussim_default_params(p);
     p->backend = backend_type(backend);
     p->format = (struct gpussim_format){ .width = w, .height = h, .bit_depth = bd };
     p->metrics = metrics;
+    p->nb_distorted = nb_dis;
     p->log_cb = log_cb;
 #if HAVE_CUDA
     static struct gpussim_cuda_device hw;
@@ -190,14 +208,26 @@ static void fill_params(struct gpussim_params *p, const char *backend, int w, in
 #endif
 }
 
-/* Scores warmup + frames frames; fills the sorted device times (ms). */
+/* Frame i: reference i % NB_PAIRS and nb_dis distorted pictures. */
+static int64_t submit_frame(GpussimContext *ctx, const struct bench_frames *bf, int i, int nb_dis)
+{
+    const struct gpussim_picture *dis[GPUSSIM_MAX_DISTORTED];
+    for (int k = 0; k < nb_dis; k++)
+        dis[k] = &bf->dis[(i + k) % NB_DIS_PICS];
+    if (nb_dis == 1)
+        return gpussim_submit(ctx, &bf->ref[i % NB_PAIRS], dis[0]);
+    return gpussim_submit_multi(ctx, &bf->ref[i % NB_PAIRS], dis, nb_dis);
+}
+
+/* Scores warmup + frames frames of nb_dis distorted pictures each (1: a
+ * pair); fills the sorted device times (ms). */
 static int run_one(const char *backend, struct bench_frames *bf, int w, int h, int bd,
-                   unsigned metrics, int warmup, int frames, double *times, double *fps)
+                   unsigned metrics, int nb_dis, int warmup, int frames, double *times, double *fps)
 {
     struct gpussim_params p;
     GpussimContext *ctx = NULL;
     struct gpussim_result res;
-    fill_params(&p, backend, w, h, bd, metrics, bf->resident);
+    fill_params(&p, backend, w, h, bd, metrics, bf->resident, nb_dis > 1 ? nb_dis : 0);
     int err = gpussim_create(&ctx, &p);
     if (err < 0)
         return err;
@@ -206,8 +236,7 @@ static int run_one(const char *backend, struct bench_frames *bf, int w, int h, i
     double t0 = 0;
     while (collected < total) {
         if (submitted < total) {
-            const int64_t r = gpussim_submit(ctx, &bf->ref[submitted % NB_PAIRS],
-                                             &bf->dis[submitted % NB_PAIRS]);
+            const int64_t r = submit_frame(ctx, bf, submitted, nb_dis);
             if (r >= 0) {
                 submitted++;
                 continue;
@@ -241,10 +270,51 @@ done:
     return err;
 }
 
+/* Device memory of one context scoring nb_dis distorted pictures per frame
+ * (CUDA: cuMemGetInfo before create and after the first frame) and the time
+ * from create to the first result. */
+static int context_cost(const char *backend, struct bench_frames *bf, int w, int h, int nb_dis,
+                        double *mib, double *first_ms)
+{
+    struct gpussim_params p;
+    GpussimContext *ctx = NULL;
+    struct gpussim_result res;
+    size_t free0 = 0, free1 = 0;
+    fill_params(&p, backend, w, h, 8, GPUSSIM_METRIC_ALL, bf->resident, nb_dis > 1 ? nb_dis : 0);
+#if HAVE_CUDA
+    size_t total = 0;
+    CUcontext dummy;
+    if (bf->resident) {
+        cu->cuCtxPushCurrent(cu_ctx);
+        cu->cuMemGetInfo(&free0, &total);
+        cu->cuCtxPopCurrent(&dummy);
+    }
+#endif
+    const double t0 = now_s();
+    int err = gpussim_create(&ctx, &p);
+    if (err >= 0)
+        err = (int)submit_frame(ctx, bf, 0, nb_dis);
+    if (err >= 0)
+        err = gpussim_collect(ctx, &res, 1);
+    const double t1 = now_s();
+#if HAVE_CUDA
+    if (bf->resident) {
+        cu->cuCtxPushCurrent(cu_ctx);
+        cu->cuMemGetInfo(&free1, &total);
+        cu->cuCtxPopCurrent(&dummy);
+    }
+#endif
+    gpussim_destroy(&ctx);
+    *first_ms = 1000 * (t1 - t0);
+    *mib = (double)(free0 - free1) / (1024.0 * 1024.0);
+    return err < 0 ? err : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *backend = argc > 1 ? argv[1] : NULL;
-    int frames = 300, warmup = 30, quick = 0, only_w = 0, only_d = 0;
+    const char *only_metric = NULL;
+    int frames = 300, warmup = 30, quick = 0, only_w = 0, only_d = 0, ladder = 0;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--frames") && i + 1 < argc)
             frames = atoi(argv[++i]);
@@ -256,12 +326,19 @@ int main(int argc, char **argv)
             only_w = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
             only_d = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--metric") && i + 1 < argc)
+            only_metric = argv[++i];
+        else if (!strcmp(argv[i], "--ladder") && i + 1 < argc)
+            ladder = atoi(argv[++i]);
+        else
+            backend = NULL; /* unknown option: usage */
     }
-    if (!backend || backend_type(backend) == GPUSSIM_BACKEND_AUTO || frames < 1 || warmup < 1) {
+    if (!backend || backend_type(backend) == GPUSSIM_BACKEND_AUTO || frames < 1 || warmup < 1 ||
+        (ladder && (ladder < 2 || ladder > GPUSSIM_MAX_DISTORTED))) {
         fprintf(stderr,
                 "usage: %s cuda|vulkan|hip|ze|cpu [--frames N] [--warmup N] [--quick] "
-                "[--size WxH] [--depth D]\n",
-                argv[0]);
+                "[--size W] [--depth D] [--metric NAME] [--ladder N (2..%d)]\n",
+                argv[0], GPUSSIM_MAX_DISTORTED);
         return 2;
     }
 #if HAVE_CUDA
@@ -277,8 +354,13 @@ int main(int argc, char **argv)
 
     printf("gpussim bench_gpu: backend %s, %d frames after %d warm-up, device time per frame\n",
            backend, frames, warmup);
-    printf("%-10s %-5s %-14s %-8s %10s %10s %10s %10s\n", "size", "depth", "metric", "frames",
-           "median_us", "p10_us", "p90_us", "wall_fps");
+    if (ladder)
+        printf("%-10s %-5s %-14s %-8s %10s %10s %8s %10s %10s %13s\n", "size", "depth", "metric",
+               "frames", "pair_us", "ladder_us", "ratio", "lad_p10_us", "lad_p90_us",
+               "per_rend_us");
+    else
+        printf("%-10s %-5s %-14s %-8s %10s %10s %10s %10s\n", "size", "depth", "metric", "frames",
+               "median_us", "p10_us", "p90_us", "wall_fps");
     for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
         for (int bd = 8; bd <= 10; bd += 2) {
             struct bench_frames bf;
@@ -288,70 +370,61 @@ int main(int argc, char **argv)
                 fprintf(stderr, "cannot make frames\n");
                 return 1;
             }
+            char size[32];
+            snprintf(size, sizeof(size), "%dx%d", sizes[si].w, sizes[si].h);
             for (size_t mi = 0; mi < NB_BENCH_METRICS; mi++) {
-                if (quick && mi == 4)
+                if ((quick && mi == 4) ||
+                    (only_metric && strcmp(only_metric, bench_metrics[mi].name)))
                     continue;
-                double fps = 0;
-                const int err = run_one(backend, &bf, sizes[si].w, sizes[si].h, bd, bench_metrics[mi].m,
-                                        warmup, frames, times, &fps);
-                char size[32];
-                snprintf(size, sizeof(size), "%dx%d", sizes[si].w, sizes[si].h);
+                double fps = 0, pair_us = 0;
+                int err = run_one(backend, &bf, sizes[si].w, sizes[si].h, bd, bench_metrics[mi].m,
+                                  1, warmup, frames, times, &fps);
+                pair_us = 1000 * times[frames / 2];
+                if (err >= 0 && ladder)
+                    err = run_one(backend, &bf, sizes[si].w, sizes[si].h, bd, bench_metrics[mi].m,
+                                  ladder, warmup, frames, times, &fps);
                 if (err < 0) {
                     printf("%-10s %-5d %-14s error %s\n", size, bd, bench_metrics[mi].name,
                            gpussim_strerror(err));
                     continue;
                 }
-                printf("%-10s %-5d %-14s %-8s %10.1f %10.1f %10.1f %10.0f\n", size, bd,
-                       bench_metrics[mi].name, bf.resident ? "device" : "host",
-                       1000 * times[frames / 2], 1000 * times[frames / 10],
-                       1000 * times[frames * 9 / 10], fps);
+                if (ladder)
+                    printf("%-10s %-5d %-14s %-8s %10.1f %10.1f %7.2fx %10.1f %10.1f %13.1f\n",
+                           size, bd, bench_metrics[mi].name, bf.resident ? "device" : "host",
+                           pair_us, 1000 * times[frames / 2], 1000 * times[frames / 2] / pair_us,
+                           1000 * times[frames / 10], 1000 * times[frames * 9 / 10],
+                           1000 * times[frames / 2] / ladder);
+                else
+                    printf("%-10s %-5d %-14s %-8s %10.1f %10.1f %10.1f %10.0f\n", size, bd,
+                           bench_metrics[mi].name, bf.resident ? "device" : "host",
+                           1000 * times[frames / 2], 1000 * times[frames / 10],
+                           1000 * times[frames * 9 / 10], fps);
                 fflush(stdout);
             }
             free_frames(&bf);
         }
 
-    /* memory and start-up at 2160p, every metric */
+    /* memory and start-up at 2160p, every metric (a ladder: pair and ladder) */
     if (!only_w) {
         struct bench_frames bf;
-        struct gpussim_params p;
-        GpussimContext *ctx = NULL;
-        struct gpussim_result res;
         make_frames(&bf, backend, 3840, 2160, 8);
-        fill_params(&p, backend, 3840, 2160, 8, GPUSSIM_METRIC_ALL, bf.resident);
-        size_t free0 = 0, free1 = 0, total = 0;
-#if HAVE_CUDA
-        CUcontext dummy;
-        if (bf.resident) {
-            cu->cuCtxPushCurrent(cu_ctx);
-            cu->cuMemGetInfo(&free0, &total);
-            cu->cuCtxPopCurrent(&dummy);
-        }
-#endif
-        const double t0 = now_s();
-        int err = gpussim_create(&ctx, &p);
-        if (err >= 0)
-            err = (int)gpussim_submit(ctx, &bf.ref[0], &bf.dis[0]);
-        if (err >= 0)
-            err = gpussim_collect(ctx, &res, 1);
-        const double t1 = now_s();
-#if HAVE_CUDA
-        if (bf.resident) {
-            cu->cuCtxPushCurrent(cu_ctx);
-            cu->cuMemGetInfo(&free1, &total);
-            cu->cuCtxPopCurrent(&dummy);
-        }
-#endif
-        if (err < 0)
-            printf("2160p feature=all: error %s\n", gpussim_strerror(err));
-        else {
-            printf("2160p 8-bit feature=all: create -> first result %.1f ms (%s frames)\n",
-                   1000 * (t1 - t0), bf.resident ? "device" : "host");
+        for (int n = 1; n <= (ladder ? ladder : 1); n += ladder ? ladder - 1 : 1) {
+            double mib = 0, first_ms = 0;
+            const int err = context_cost(backend, &bf, 3840, 2160, n, &mib, &first_ms);
+            char what[48] = "";
+            if (n > 1)
+                snprintf(what, sizeof(what), " ladder of %d", n);
+            if (err < 0) {
+                printf("2160p feature=all%s: error %s\n", what, gpussim_strerror(err));
+                continue;
+            }
+            printf("2160p 8-bit feature=all%s: create -> first result %.1f ms (%s frames)\n", what,
+                   first_ms, bf.resident ? "device" : "host");
             if (bf.resident)
-                printf("2160p 8-bit feature=all: device memory of one context %.1f MiB "
+                printf("2160p 8-bit feature=all%s: device memory of one context %.1f MiB "
                        "(cuMemGetInfo difference, CUDA-memory frames)\n",
-                       (double)(free0 - free1) / (1024.0 * 1024.0));
+                       what, mib);
         }
-        gpussim_destroy(&ctx);
         free_frames(&bf);
     }
     free(times);

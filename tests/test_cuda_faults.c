@@ -531,15 +531,16 @@ static int ladder_collect(GpussimContext *ctx, int *got, int *bad)
     return 1;
 }
 
-/* A ladder of 6 renditions (the backend keeps 4 slots per rendition):
- * each rendition scores like the pair, and destroy releases every slot. */
+/* A ladder of 6 renditions (the backend's native ladder: 4 frames in
+ * flight, one slot each): each rendition scores like the pair, and destroy
+ * releases every slot. */
 static void ladder_released(void)
 {
     enum { R = LADDER_R };
     struct gpussim_params p = params;
     GpussimContext *ctx = NULL;
     p.nb_distorted = R;
-    p.max_in_flight = 0; /* the backend's depth: its 4 * 6 slots hold 4 ladder frames */
+    p.max_in_flight = 0; /* the backend's depth: its 4 slots hold 4 ladder frames */
     int err = gpussim_create(&ctx, &p);
     CHECK(err == 0, "ladder context: %d (%s)", err, errors);
     if (err < 0)
@@ -553,7 +554,7 @@ static void ladder_released(void)
             dis[k] = &dis_pk[(f + k) % NB].pic;
         int64_t idx;
         /* every slot is taken (4 frames of 6 renditions): -EAGAIN, then
-         * collecting one frame frees its 6 slots */
+         * collecting one frame frees its slot */
         while ((idx = gpussim_submit_multi(ctx, &ref_pk[f].pic, dis, R)) == -EAGAIN) {
             full++;
             if (!ladder_collect(ctx, &got, &bad))

@@ -6,11 +6,14 @@
  * the same pair scored by a pair context of the same backend. The CPU
  * backend's native ladder (reference terms shared) always runs; Vulkan's
  * native ladder (one command buffer, the reference's terms computed once)
- * and CUDA's ladder (the fallback: pairs in consecutive slots) run when
+ * and CUDA's (one slot, the reference's terms computed once) run when
  * their device exists, else that part is skipped (exit 77 only when
  * nothing but the CPU could be checked and GPUSSIM_LADDER_REQUIRE_GPU is
  * set). 3 renditions (two pictures a decimation dispatch on Vulkan) and 6
- * (an odd picture left alone).
+ * (an odd picture left alone). Every ladder must be native (the context
+ * logs "reference terms shared"). CUDA's runs four times: its window
+ * kernels' blocks scoring as many distorted pictures as it chooses, all of
+ * them, one and two each (GPUSSIM_TEST_LADDER_GROUP; with 3: 2 + 1).
  * Also: the errors of a wrong count or a bad distorted picture.
  */
 #include <errno.h>
@@ -49,12 +52,26 @@ static const struct ladder_case cases[] = {
     /* above 12 bits: integer SSIM's 64-bit moments */
     { "16-bit random 420",         200, 180, 16, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   0, 0,
       GPUSSIM_PACKING_PLANAR, 0 },
+    /* float_ssim's box decimation by a factor that is not a power of two */
+    { "16-bit random 420 scale=3", 300, 250, 16, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   1, 3,
+      GPUSSIM_PACKING_PLANAR, 0 },
     /* semi-planar chroma: each picture's interleaved plane unpacked twice */
     { "8-bit nv21 planes=all",     384, 360,  8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL,  PATTERN_RANDOM,   0, 0,
       GPUSSIM_PACKING_SEMIPLANAR_VU, 0 },
     { "10-bit p010 planes=all",    384, 360, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL,  PATTERN_GRADIENT, 1, 0,
       GPUSSIM_PACKING_SEMIPLANAR_UV, 1 },
 };
+
+/* The ladder context's log: whether it shares the reference's terms. */
+static int ladder_native;
+
+static void ladder_log_cb(void *opaque, enum gpussim_log_level level, const char *msg)
+{
+    if (strstr(msg, "reference terms shared"))
+        ladder_native = 1;
+    if (level <= GPUSSIM_LOG_INFO)
+        test_log_cb(opaque, level, msg);
+}
 
 static void fill_params(struct gpussim_params *p, const struct ladder_case *c, enum gpussim_backend_type b,
                         int nb_dis)
@@ -121,10 +138,14 @@ static int run_case(const struct ladder_case *c, enum gpussim_backend_type b)
     }
 
     fill_params(&p, c, b, NB_DIS);
+    p.log_cb = ladder_log_cb;
+    p.log_level = GPUSSIM_LOG_VERBOSE;
+    ladder_native = 0;
     err = gpussim_create(&ctx, &p);
     CHECK(err == 0, "%s/%s: ladder context: %s", c->name, bname, test_last_error);
     if (err < 0)
         goto done;
+    CHECK(ladder_native, "%s/%s: the ladder is not native (reference terms not shared)", c->name, bname);
     CHECK(gpussim_renditions(ctx) == NB_DIS, "%s/%s: renditions %d", c->name, bname, gpussim_renditions(ctx));
     ladder = calloc((size_t)NB_FRAMES * NB_DIS * nb_scores, sizeof(*ladder));
     /* submit as far as the queue takes, collecting without waiting in between */
@@ -176,8 +197,11 @@ static int run_case(const struct ladder_case *c, enum gpussim_backend_type b)
                               bname, f, k, i, a[i], e[i]);
         }
     CHECK(identical == total, "%s/%s: %d of %d rendition frames bit-identical", c->name, bname, identical, total);
-    printf("  %-32s %-6s %d frames x %d renditions x %d scores: %d/%d bit-identical\n", c->name, bname,
-           NB_FRAMES, NB_DIS, nb_scores, identical, total);
+    const char *group = getenv("GPUSSIM_TEST_LADDER_GROUP");
+    printf("  %-32s %-6s %d frames x %d renditions x %d scores: %d/%d bit-identical%s%s\n", c->name,
+           bname, NB_FRAMES, NB_DIS, nb_scores, identical, total,
+           b == GPUSSIM_BACKEND_CUDA ? " group=" : "",
+           b == GPUSSIM_BACKEND_CUDA ? (group ? group : "default") : "");
 
 done:
     gpussim_destroy(&ctx);
@@ -284,29 +308,44 @@ int main(void)
     static const enum gpussim_backend_type backends[] = {
         GPUSSIM_BACKEND_CPU, GPUSSIM_BACKEND_VULKAN, GPUSSIM_BACKEND_CUDA,
     };
+    /* CUDA's window kernels: distorted pictures per block as the backend
+     * chooses, all, one, two */
+    static const char *const cuda_group[] = { NULL, "all", "1", "2" };
     int gpu_ran = 0;
     for (size_t b = 0; b < sizeof(backends) / sizeof(backends[0]); b++) {
         int skipped = 0;
-        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-            skipped = run_case(&cases[i], backends[b]);
-            if (skipped)
-                break;
+        const size_t modes = backends[b] == GPUSSIM_BACKEND_CUDA ? 4 : 1;
+        for (size_t m = 0; m < modes && !skipped; m++) {
+            if (cuda_group[m])
+                setenv("GPUSSIM_TEST_LADDER_GROUP", cuda_group[m], 1);
+            for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                skipped = run_case(&cases[i], backends[b]);
+                if (skipped)
+                    break;
+            }
+            unsetenv("GPUSSIM_TEST_LADDER_GROUP");
         }
         if (!skipped && backends[b] != GPUSSIM_BACKEND_CPU)
             gpu_ran = 1;
     }
-    /* wider than the 4 slots of the GPU backends: the fallback scores in waves */
+    /* wider than the 4 slots of the GPU backends */
     NB_DIS = 6;
     run_case(&cases[0], GPUSSIM_BACKEND_CPU);
     run_case(&cases[2], GPUSSIM_BACKEND_VULKAN);
     run_case(&cases[2], GPUSSIM_BACKEND_CUDA);
-    /* the widest ladder: Vulkan's frame of 17 pictures */
+    setenv("GPUSSIM_TEST_LADDER_GROUP", "all", 1);
+    run_case(&cases[4], GPUSSIM_BACKEND_CUDA);
+    setenv("GPUSSIM_TEST_LADDER_GROUP", "4", 1);
+    run_case(&cases[6], GPUSSIM_BACKEND_CUDA);
+    unsetenv("GPUSSIM_TEST_LADDER_GROUP");
+    /* the widest ladder: Vulkan's and CUDA's frame of 17 pictures */
     NB_DIS = GPUSSIM_MAX_DISTORTED;
     run_case(&cases[0], GPUSSIM_BACKEND_VULKAN);
+    run_case(&cases[0], GPUSSIM_BACKEND_CUDA);
     NB_DIS = 3;
     test_errors();
     if (!gpu_ran)
-        printf("no GPU backend answered: the fallback path was not checked\n");
+        printf("no GPU backend answered: no GPU ladder was checked\n");
     const int ret = test_summary();
     if (!ret && !gpu_ran && getenv("GPUSSIM_LADDER_REQUIRE_GPU"))
         return TEST_SKIP;

@@ -72,5 +72,7 @@ const struct gpussim_backend gpussim_backend_cuda = {
     .uninit = gpussim_gpu_plan_uninit,
     .submit = gpussim_gpu_plan_submit,
     .wait = gpussim_gpu_plan_wait,
+    .submit_multi = gpussim_gpu_plan_submit_multi,
+    .wait_multi = gpussim_gpu_plan_wait_multi,
     .device_time_ms = gpussim_gpu_plan_device_time_ms,
 };

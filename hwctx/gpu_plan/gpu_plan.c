@@ -34,6 +34,21 @@
  * Everything is allocated at init (host staging at the first host picture);
  * nothing is allocated, loaded or synchronised per frame. Intermediate
  * device buffers are shared by the slots: the stream orders the frames.
+ *
+ * A ladder (cfg->nb_distorted = n > 1, submit_multi/wait_multi) is one
+ * frame in one slot: the reference and its n distorted pictures in the
+ * frame descriptor, n result blocks. Every stage is one launch for all the
+ * pictures, the reference's share computed once: the decimations run one
+ * picture per blockIdx.z (the reference's pyramid once); the window
+ * kernels (SSIM, integer SSIM) compute a tile's reference moments once per
+ * block and then score a group of distorted pictures against them
+ * (ladder_group()); ANSNR filters the reference and sums its signal rows
+ * once, then each distorted picture against that plane. Every per-picture
+ * operation is the pair kernels', in the same order, so each distorted
+ * picture's sums are its pair's, bit for bit (tests/test_ladder.c). A
+ * ladder costs per distorted picture its decimated planes, partial sums,
+ * result blocks and reduction scratch (log_ladder_memory()), and once
+ * ANSNR's filtered reference (w x h floats).
  */
 #include <errno.h>
 #include <float.h>
@@ -48,56 +63,75 @@
 #include "hwctx/gpu_plan/gpu_plan.h"
 #include "kernels/cuda/cuda_shared.h"
 
-/* frames in flight per distorted picture of a frame: a ladder of n
- * renditions (scored by the core's fallback, one slot per pair) gets n times
- * as many, so that it keeps as many frames in flight as a pair */
+/* frames in flight, pairs and ladder frames alike (a ladder frame is one
+ * slot: the reference and its distorted pictures) */
 #define CUDA_SLOTS 4
-#define CUDA_MAX_SLOTS (CUDA_SLOTS * GPUSSIM_MAX_DISTORTED)
 #define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
+
+#if GPUSSIM_CUDA_MAX_PICTURES != 1 + GPUSSIM_MAX_DISTORTED
+#error "kernels/cuda/cuda_shared.h: GPUSSIM_CUDA_MAX_PICTURES must be 1 + GPUSSIM_MAX_DISTORTED"
+#endif
 
 /* the kernels' tile and block sizes are kernels/cuda/cuda_shared.h's */
 
+/* Every kernel but the final reduction comes in twos: a pair's, then a
+ * ladder's (the kernel's index + 1). A ladder's decimations (_one) run one
+ * picture per blockIdx.z, the reference once; its window kernels
+ * (_ladder) compute a tile's reference moments once and then score a
+ * group of distorted pictures against them, a group per blockIdx.z. ANSNR
+ * comes in three: a ladder's reference (_ref: its filtered plane and signal
+ * rows, once), then its distorted pictures against them (_dis). */
 enum cuda_kernel {
     K_DECIMATE_BOX,
-    K_LPF_RAW,
-    K_LPF_F32,
-    K_WIN_RAW_T32,
-    K_WIN_RAW_T8,
-    K_WIN_F32_T32,
-    K_WIN_F32_T8,
-    K_WIN_DEC_T32,
-    K_WIN_DEC_T8,
-    K_ANSNR,
-    K_ISSIM_U32,
-    K_ISSIM_U32_8BIT,
-    K_ISSIM_U64,
-    K_REDUCE,
+    K_LPF_RAW = K_DECIMATE_BOX + 2,
+    K_LPF_F32 = K_LPF_RAW + 2,
+    K_WIN_RAW_T32 = K_LPF_F32 + 2,
+    K_WIN_RAW_T8 = K_WIN_RAW_T32 + 2,
+    K_WIN_F32_T32 = K_WIN_RAW_T8 + 2,
+    K_WIN_F32_T8 = K_WIN_F32_T32 + 2,
+    K_WIN_DEC_T32 = K_WIN_F32_T8 + 2,
+    K_WIN_DEC_T8 = K_WIN_DEC_T32 + 2,
+    K_ANSNR = K_WIN_DEC_T8 + 2,
+    K_ISSIM_U32 = K_ANSNR + 3,
+    K_ISSIM_U32_8BIT = K_ISSIM_U32 + 2,
+    K_ISSIM_U64 = K_ISSIM_U32_8BIT + 2,
+    K_REDUCE = K_ISSIM_U64 + 2,
     K_COUNT,
 };
 
+#define PAIR_LADDER(n, suffix) n, n suffix
 static const char *const kernel_names[K_COUNT] = {
-    "ssim_decimate_box", "msssim_decimate_lpf_raw",
-    "msssim_decimate_lpf_f32", "ssim_windows_raw_t32", "ssim_windows_raw_t8",
-    "ssim_windows_f32_t32", "ssim_windows_f32_t8", "ssim_windows_dec_t32",
-    "ssim_windows_dec_t8", "ansnr_rows",
-    "issim_windows_u32", "issim_windows_u32_8bit", "issim_windows_u64", "reduce_partials",
+    PAIR_LADDER("ssim_decimate_box", "_one"), PAIR_LADDER("msssim_decimate_lpf_raw", "_one"),
+    PAIR_LADDER("msssim_decimate_lpf_f32", "_one"), PAIR_LADDER("ssim_windows_raw_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_raw_t8", "_ladder"), PAIR_LADDER("ssim_windows_f32_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_f32_t8", "_ladder"), PAIR_LADDER("ssim_windows_dec_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_dec_t8", "_ladder"), PAIR_LADDER("ansnr_rows", "_ref"), "ansnr_rows_dis",
+    PAIR_LADDER("issim_windows_u32", "_ladder"), PAIR_LADDER("issim_windows_u32_8bit", "_ladder"),
+    PAIR_LADDER("issim_windows_u64", "_ladder"), "reduce_partials",
 };
+#undef PAIR_LADDER
 
-/* One scored plane's device buffers and partial-sum locations. */
+/* One scored plane's device buffers and partial-sum locations. A
+ * decimated plane is one allocation of the frame's pictures' planes
+ * (reference first), `stride` floats apart. */
 struct cuda_plane {
     struct gpussim_cuda_plane_fmt fmt; /* where its samples are in the picture */
-    CUdeviceptr ssim_dec[2];    /* float_ssim decimated planes (scale > 1) */
-    CUdeviceptr ms_level[2][GPUSSIM_MSSSIM_SCALES]; /* levels 1..4 */
+    CUdeviceptr ssim_dec;       /* float_ssim decimated planes (scale > 1) */
+    long long ssim_dec_stride;
+    CUdeviceptr ms_level[GPUSSIM_MSSSIM_SCALES]; /* levels 1..4 */
+    long long ms_stride[GPUSSIM_MSSSIM_SCALES];
     unsigned ssim_gx, ssim_gy, ssim_th;
     unsigned ms_gx[GPUSSIM_MSSSIM_SCALES], ms_gy[GPUSSIM_MSSSIM_SCALES], ms_th[GPUSSIM_MSSSIM_SCALES];
     unsigned issim_gx, issim_gy;
+    /* ladder: distorted pictures per block of each window stage */
+    int ssim_group, ms_group[GPUSSIM_MSSSIM_SCALES], issim_group;
     size_t ssim_part, ms_part[GPUSSIM_MSSSIM_SCALES], issim_part; /* byte offsets */
     size_t ansnr_sig, ansnr_noise;
 };
 
 struct cuda_slot {
     uint8_t *staging; /* pinned: the host pictures' planes, ref then dis */
-    struct gpussim_cuda_frame_out *host_out; /* pinned */
+    struct gpussim_cuda_frame_out *host_out; /* pinned, one per distorted picture */
     struct gpussim_cuda_frame_desc *host_desc; /* pinned, after host_out */
     CUdeviceptr dev_out, dev_desc; /* one allocation, same layout */
     CUevent start, done;
@@ -120,19 +154,26 @@ struct cuda_backend {
     CUmodule module;
     CUfunction fn[K_COUNT];
 
+    /* distorted pictures per frame (a pair: 1) and pictures per frame */
+    int nb_dis, nb_pics;
     struct cuda_plane plane[GPUSSIM_MAX_SCORE_PLANES];
+    /* partial sums: one layout per distorted picture, part_stride bytes apart */
     CUdeviceptr partials;
+    size_t part_stride;
+    /* ladder: ANSNR's filtered reference plane (its planes one after the other) */
+    CUdeviceptr ansnr_ref;
+    size_t ansnr_ref_bytes;
     CUdeviceptr jobs;
     CUdeviceptr reduce_scratch; /* the final reduction's job counters and chain totals */
-    int nb_jobs;
+    int nb_jobs; /* of all distorted pictures */
 
     /* host pictures: packed plane sizes and their device copies */
     int nb_src_planes;
     size_t src_row_bytes[GPUSSIM_MAX_PLANES], src_rows[GPUSSIM_MAX_PLANES];
     size_t staging_size;
-    CUdeviceptr src_dev[2][GPUSSIM_MAX_PLANES];
+    CUdeviceptr src_dev[GPUSSIM_CUDA_MAX_PICTURES][GPUSSIM_MAX_PLANES];
 
-    struct cuda_slot slots[CUDA_MAX_SLOTS];
+    struct cuda_slot slots[CUDA_SLOTS];
     int nb_slots;
 
     /* float means whose reference rounding could not be proven (spec §5) */
@@ -201,9 +242,34 @@ static void window_grid(const struct cuda_backend *be, int w, int h, unsigned *g
     *gy = div_up(oh, (int)*th);
 }
 
-/* Where each plane reads its samples, the window kernels' grids, and the
- * layout of the shared partial-sums buffer (byte offsets, 256-aligned),
- * from the plan's stages. */
+/*
+ * How many distorted pictures a block of a ladder's window stage scores
+ * (`blocks` blocks per picture): all of them where the stage alone fills
+ * the GPU (four blocks per multiprocessor), so that a tile's reference
+ * moments are computed once; on smaller stages (the small pyramid levels,
+ * latency-bound) fewer, so that the groups run side by side, each
+ * computing the tile's reference moments itself.
+ * GPUSSIM_TEST_LADDER_GROUP=all|N forces all of them or N (tests).
+ */
+static int ladder_group(const struct cuda_backend *be, unsigned blocks)
+{
+    const int n = be->nb_dis;
+    const char *force = getenv("GPUSSIM_TEST_LADDER_GROUP");
+    if (n == 1)
+        return 1;
+    if (force && !strcmp(force, "all"))
+        return n;
+    if (force && atoi(force) >= 1)
+        return atoi(force) < n ? atoi(force) : n;
+    const unsigned want = 4u * (unsigned)be->sm_count;
+    const int groups = blocks >= want ? 1 : (int)((want + blocks - 1) / blocks);
+    return groups >= n ? 1 : (n + groups - 1) / groups;
+}
+
+/* Where each plane reads its samples, the window kernels' grids, the
+ * layout of one distorted picture's partial sums (byte offsets,
+ * 256-aligned) and, for a ladder, the window stages' groups, from the
+ * plan's stages. */
 static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
 {
     const struct gpussim_plan *plan = &be->cfg.plan;
@@ -227,11 +293,13 @@ static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
                 window_grid(be, st->in_w, st->in_h, &pl->ssim_gx, &pl->ssim_gy, &pl->ssim_th);
                 TAKE(pl->ssim_part,
                      (size_t)pl->ssim_gx * pl->ssim_gy * sizeof(struct gpussim_cuda_wsums));
+                pl->ssim_group = ladder_group(be, pl->ssim_gx * pl->ssim_gy);
             } else {
                 const int sc = st->scale;
                 window_grid(be, st->in_w, st->in_h, &pl->ms_gx[sc], &pl->ms_gy[sc], &pl->ms_th[sc]);
                 TAKE(pl->ms_part[sc],
                      (size_t)pl->ms_gx[sc] * pl->ms_gy[sc] * sizeof(struct gpussim_cuda_wsums));
+                pl->ms_group[sc] = ladder_group(be, pl->ms_gx[sc] * pl->ms_gy[sc]);
             }
             break;
         case GPUSSIM_STAGE_ISSIM:
@@ -239,11 +307,16 @@ static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
             pl->issim_gy = div_up(st->in_h, ISSIM_TH);
             TAKE(pl->issim_part,
                  (size_t)pl->issim_gx * pl->issim_gy * sizeof(struct gpussim_cuda_wsums));
+            pl->issim_group = ladder_group(be, pl->issim_gx * pl->issim_gy);
             break;
-        case GPUSSIM_STAGE_ANSNR:
+        case GPUSSIM_STAGE_ANSNR: {
             TAKE(pl->ansnr_sig, (size_t)st->in_h * sizeof(float));
             TAKE(pl->ansnr_noise, (size_t)st->in_h * sizeof(float));
+            const size_t bytes = (size_t)st->in_w * (size_t)st->in_h * sizeof(float);
+            if (be->nb_dis > 1 && bytes > be->ansnr_ref_bytes)
+                be->ansnr_ref_bytes = bytes;
             break;
+        }
         default:
             break;
         }
@@ -263,8 +336,8 @@ static int alloc_dev(struct cuda_backend *be, CUdeviceptr *p, size_t bytes)
     return err;
 }
 
-/* The decimated planes of the plan (both pictures): float_ssim's box
- * output and MS-SSIM levels 1..4. */
+/* The decimated planes of the plan (every picture of a frame): float_ssim's
+ * box output and MS-SSIM levels 1..4; a ladder's filtered ANSNR reference. */
 static int alloc_planes(struct cuda_backend *be)
 {
     const struct gpussim_plan *plan = &be->cfg.plan;
@@ -272,24 +345,30 @@ static int alloc_planes(struct cuda_backend *be)
     for (int i = 0; i < plan->nb_stages; i++) {
         const struct gpussim_plan_stage *st = &plan->stage[i];
         struct cuda_plane *pl = &be->plane[st->plane];
-        const size_t bytes = (size_t)st->out_w * st->out_h * sizeof(float);
-        for (int k = 0; k < 2; k++) {
-            if (st->kind == GPUSSIM_STAGE_DECIMATE_BOX)
-                err = alloc_dev(be, &pl->ssim_dec[k], bytes);
-            else if (st->kind == GPUSSIM_STAGE_DECIMATE_LPF)
-                err = alloc_dev(be, &pl->ms_level[k][st->out_level], bytes);
-            if (err < 0)
-                return err;
+        /* planes 256-byte aligned: the stride in floats is a multiple of 64 */
+        const long long stride = ((long long)st->out_w * st->out_h + 63) & ~63ll;
+        const size_t bytes = (size_t)stride * sizeof(float) * (size_t)be->nb_pics;
+        if (st->kind == GPUSSIM_STAGE_DECIMATE_BOX) {
+            pl->ssim_dec_stride = stride;
+            err = alloc_dev(be, &pl->ssim_dec, bytes);
+        } else if (st->kind == GPUSSIM_STAGE_DECIMATE_LPF) {
+            pl->ms_stride[st->out_level] = stride;
+            err = alloc_dev(be, &pl->ms_level[st->out_level], bytes);
         }
+        if (err < 0)
+            return err;
     }
-    return 0;
+    if (be->ansnr_ref_bytes)
+        err = alloc_dev(be, &be->ansnr_ref, be->ansnr_ref_bytes);
+    return err;
 }
 
-/* The final reduction's jobs: one per REDUCE stage of the plan. */
+/* The final reduction's jobs: one per REDUCE stage of the plan and
+ * distorted picture (picture r's partials and result block r). */
 static int upload_jobs(struct cuda_backend *be)
 {
     const struct gpussim_plan *plan = &be->cfg.plan;
-    struct gpussim_cuda_reduce_job jobs[GPUSSIM_CUDA_MAX_JOBS];
+    struct gpussim_cuda_reduce_job jobs[GPUSSIM_CUDA_MAX_JOBS * (GPUSSIM_CUDA_MAX_PICTURES - 1)];
     int n = 0;
     memset(jobs, 0, sizeof(jobs));
     for (int i = 0; i < plan->nb_stages; i++) {
@@ -326,6 +405,19 @@ static int upload_jobs(struct cuda_backend *be)
             break;
         }
     }
+    /* the same jobs for distorted pictures 1.. (ANSNR's signal rows are
+     * the reference's: computed once, in picture 0's place) */
+    for (int r = 1; r < be->nb_dis; r++)
+        for (int j = 0; j < n; j++) {
+            struct gpussim_cuda_reduce_job *job = &jobs[r * n + j];
+            *job = jobs[j];
+            if (job->kind == GPUSSIM_REDUCE_ANSNR_ROWS)
+                job->src2_offset += (uint64_t)r * be->part_stride;
+            else
+                job->src_offset += (uint64_t)r * be->part_stride;
+            job->dst_offset += (uint64_t)r * sizeof(struct gpussim_cuda_frame_out);
+        }
+    n *= be->nb_dis;
     be->nb_jobs = n;
     int err = alloc_dev(be, &be->jobs, sizeof(jobs[0]) * (size_t)n);
     if (err < 0)
@@ -363,7 +455,7 @@ static int alloc_host_staging(struct cuda_backend *be)
     /* after a failure here, the next submit comes back: what was allocated
      * then is kept (and freed at uninit), not allocated twice */
     for (int sp = 0; sp < be->nb_src_planes; sp++)
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < be->nb_pics; k++) {
             if (be->src_dev[k][sp])
                 continue;
             err = alloc_dev(be, &be->src_dev[k][sp], be->src_row_bytes[sp] * be->src_rows[sp]);
@@ -374,7 +466,7 @@ static int alloc_host_staging(struct cuda_backend *be)
         if (be->slots[i].staging)
             continue;
         void *staging = NULL;
-        err = CHECK_CU(cuMemAllocHost(&staging, 2 * be->staging_size));
+        err = CHECK_CU(cuMemAllocHost(&staging, (size_t)be->nb_pics * be->staging_size));
         if (err < 0)
             return err;
         be->slots[i].staging = staging;
@@ -397,11 +489,30 @@ static int launch(struct cuda_backend *be, enum cuda_kernel k, unsigned gx, unsi
     return cu_check(be, r, what);
 }
 
+/* A window stage: a pair's kernel, or a ladder's with `group` distorted
+ * pictures per block (args: the pair's, then room for the ladder's
+ * part_stride, group and nb_dis, filled here). */
+static int launch_windows(struct cuda_backend *be, enum cuda_kernel k, int group, unsigned gx,
+                          unsigned gy, unsigned bx, unsigned by, void **args, int nb_args)
+{
+    if (be->nb_dis == 1)
+        return launch(be, k, gx, gy, 1, bx, by, args);
+    long long part_words = (long long)(be->part_stride / sizeof(uint64_t));
+    int nb_dis = be->nb_dis;
+    args[nb_args] = &part_words;
+    args[nb_args + 1] = &group;
+    args[nb_args + 2] = &nb_dis;
+    return launch(be, k + 1, gx, gy, (unsigned)((nb_dis + group - 1) / group), bx, by, args);
+}
+
 /* One stage of the plan. The kernels fuse stages: those that read the
  * picture (window sums and decimations of level 0, ANSNR, integer SSIM)
  * unpack and convert its samples in place through the slot's frame
  * descriptor, so UNPACK and CONVERT launch nothing; REDUCE stages are the
- * jobs of the frame's one reduce_partials launch. */
+ * jobs of the frame's one reduce_partials launch. A ladder frame runs each
+ * stage once for all its pictures: the decimations one layer per picture
+ * (the reference once), the windows in groups of distorted pictures
+ * (launch_windows), ANSNR's reference once, then its distorted pictures. */
 static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *st,
                      struct cuda_slot *slot)
 {
@@ -411,57 +522,77 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
     int w = st->in_w, h = st->in_h, nw = st->out_w, nh = st->out_h;
     CUdeviceptr *desc = &slot->dev_desc;
     struct gpussim_cuda_plane_fmt *fmt = &pl->fmt;
+    const int ladder = be->nb_dis > 1;
+    /* a decimation: a pair's both pictures in one layer, a ladder's one per layer */
+    const unsigned dec_layers = ladder ? (unsigned)be->nb_pics : 1;
 
     switch (st->kind) {
     case GPUSSIM_STAGE_DECIMATE_BOX: {
         int factor = st->factor;
         void *dargs[] = { desc, fmt, &w, &h, &scaler, &factor,
-                          &pl->ssim_dec[0], &pl->ssim_dec[1], &nw, &nh };
-        return launch(be, K_DECIMATE_BOX, div_up(nw, DECIMATE_BX), div_up(nh, DECIMATE_BY), 1,
-                      DECIMATE_BX, DECIMATE_BY, dargs);
+                          &pl->ssim_dec, &pl->ssim_dec_stride, &nw, &nh };
+        return launch(be, K_DECIMATE_BOX + ladder, div_up(nw, DECIMATE_BX),
+                      div_up(nh, DECIMATE_BY), dec_layers, DECIMATE_BX, DECIMATE_BY, dargs);
     }
     case GPUSSIM_STAGE_SSIM_WINDOWS: {
         const int ms = st->slot == GPUSSIM_RESULT_MSSSIM, sc = st->scale;
         CUdeviceptr part = be->partials + (ms ? pl->ms_part[sc] : pl->ssim_part);
         const unsigned gx = ms ? pl->ms_gx[sc] : pl->ssim_gx, gy = ms ? pl->ms_gy[sc] : pl->ssim_gy;
         const int t32 = (ms ? pl->ms_th[sc] : pl->ssim_th) == WIN_TH_TALL;
+        const int group = ms ? pl->ms_group[sc] : pl->ssim_group;
         if (st->in == GPUSSIM_BUF_BOX) {
-            void *wargs[] = { &pl->ssim_dec[0], &pl->ssim_dec[1], &w, &h, &scaler, &part };
-            return launch(be, t32 ? K_WIN_DEC_T32 : K_WIN_DEC_T8, gx, gy, 1, WIN_BX, WIN_BY, wargs);
+            void *wargs[9] = { &pl->ssim_dec, &pl->ssim_dec_stride, &w, &h, &scaler, &part };
+            return launch_windows(be, t32 ? K_WIN_DEC_T32 : K_WIN_DEC_T8, group, gx, gy, WIN_BX,
+                                  WIN_BY, wargs, 6);
         }
         if (st->in == GPUSSIM_BUF_LEVEL) {
-            CUdeviceptr *r = &pl->ms_level[0][st->in_level], *d = &pl->ms_level[1][st->in_level];
-            void *wargs[] = { r, d, &w, &h, &scaler, &part };
-            return launch(be, t32 ? K_WIN_F32_T32 : K_WIN_F32_T8, gx, gy, 1, WIN_BX, WIN_BY, wargs);
+            void *wargs[9] = { &pl->ms_level[st->in_level], &pl->ms_stride[st->in_level], &w, &h,
+                               &scaler, &part };
+            return launch_windows(be, t32 ? K_WIN_F32_T32 : K_WIN_F32_T8, group, gx, gy, WIN_BX,
+                                  WIN_BY, wargs, 6);
         }
         /* level 0 is the picture itself */
-        void *wargs[] = { desc, fmt, &w, &h, &scaler, &part };
-        return launch(be, t32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, gx, gy, 1, WIN_BX, WIN_BY, wargs);
+        void *wargs[9] = { desc, fmt, &w, &h, &scaler, &part };
+        return launch_windows(be, t32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, group, gx, gy, WIN_BX,
+                              WIN_BY, wargs, 6);
     }
     case GPUSSIM_STAGE_DECIMATE_LPF: {
-        CUdeviceptr *o0 = &pl->ms_level[0][st->out_level], *o1 = &pl->ms_level[1][st->out_level];
+        CUdeviceptr *out = &pl->ms_level[st->out_level];
+        long long *out_stride = &pl->ms_stride[st->out_level];
         if (st->in == GPUSSIM_BUF_LEVEL) {
-            CUdeviceptr *r = &pl->ms_level[0][st->in_level], *d = &pl->ms_level[1][st->in_level];
-            void *dargs[] = { r, d, &w, &h, &scaler, o0, o1, &nw, &nh };
-            return launch(be, K_LPF_F32, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1, LPF_BX,
-                          LPF_BY, dargs);
+            void *dargs[] = { &pl->ms_level[st->in_level], &pl->ms_stride[st->in_level], &w, &h,
+                              &scaler, out, out_stride, &nw, &nh };
+            return launch(be, K_LPF_F32 + ladder, div_up(nw, LPF_BX),
+                          div_up(nh, LPF_BY), dec_layers, LPF_BX, LPF_BY, dargs);
         }
-        void *dargs[] = { desc, fmt, &w, &h, &scaler, o0, o1, &nw, &nh };
-        return launch(be, K_LPF_RAW, div_up(nw, LPF_BX), div_up(nh, LPF_BY), 1, LPF_BX, LPF_BY,
-                      dargs);
+        void *dargs[] = { desc, fmt, &w, &h, &scaler, out, out_stride, &nw, &nh };
+        return launch(be, K_LPF_RAW + ladder, div_up(nw, LPF_BX),
+                      div_up(nh, LPF_BY), dec_layers, LPF_BX, LPF_BY, dargs);
     }
     case GPUSSIM_STAGE_ANSNR: {
         CUdeviceptr sig = be->partials + pl->ansnr_sig, noise = be->partials + pl->ansnr_noise;
-        void *args[] = { desc, fmt, &w, &h, &scaler, &sig, &noise };
-        return launch(be, K_ANSNR, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, args);
+        if (!ladder) {
+            void *args[] = { desc, fmt, &w, &h, &scaler, &sig, &noise };
+            return launch(be, K_ANSNR, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, args);
+        }
+        long long rows_stride = (long long)(be->part_stride / sizeof(float));
+        void *rargs[] = { desc, fmt, &w, &h, &scaler, &sig, &be->ansnr_ref };
+        const int err = launch(be, K_ANSNR + 1, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1,
+                               rargs);
+        if (err < 0)
+            return err;
+        void *dargs[] = { desc, fmt, &w, &h, &scaler, &noise, &rows_stride, &be->ansnr_ref };
+        return launch(be, K_ANSNR + 2, div_up(h, ANSNR_ROWS), 1, (unsigned)be->nb_dis,
+                      ANSNR_THREADS, 1, dargs);
     }
     case GPUSSIM_STAGE_ISSIM: {
         const int bd = st->bit_depth;
         double c1base = st->c1base, c2base = st->c2base;
         CUdeviceptr part = be->partials + pl->issim_part;
-        void *args[] = { desc, fmt, &w, &h, &c1base, &c2base, &part };
-        return launch(be, bd <= 8 ? K_ISSIM_U32_8BIT : bd <= 12 ? K_ISSIM_U32 : K_ISSIM_U64,
-                      pl->issim_gx, pl->issim_gy, 1, ISSIM_BX, ISSIM_BY, args);
+        void *args[10] = { desc, fmt, &w, &h, &c1base, &c2base, &part };
+        return launch_windows(be, bd <= 8 ? K_ISSIM_U32_8BIT : bd <= 12 ? K_ISSIM_U32 : K_ISSIM_U64,
+                              pl->issim_group, pl->issim_gx, pl->issim_gy, ISSIM_BX, ISSIM_BY,
+                              args, 7);
     }
     case GPUSSIM_STAGE_UNPACK:
     case GPUSSIM_STAGE_CONVERT:
@@ -566,9 +697,11 @@ static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot,
     err = launch(be, K_REDUCE, REDUCE_BLOCKS, (unsigned)be->nb_jobs, 1, REDUCE_THREADS, 1, args);
     if (err < 0)
         return err;
-    return CHECK_CU(cuMemcpyDtoHAsync(slot->host_out, slot->dev_out,
-                                      (size_t)be->cfg.nb_planes * sizeof(struct gpussim_cuda_plane_out),
-                                      be->launch_stream));
+    /* a pair: the scored planes' results; a ladder: every picture's block */
+    const size_t bytes = be->nb_dis == 1
+                             ? (size_t)be->cfg.nb_planes * sizeof(struct gpussim_cuda_plane_out)
+                             : (size_t)be->nb_dis * sizeof(struct gpussim_cuda_frame_out);
+    return CHECK_CU(cuMemcpyDtoHAsync(slot->host_out, slot->dev_out, bytes, be->launch_stream));
 }
 
 /* Captures slot's frame into a graph on private streams (never on an
@@ -620,12 +753,11 @@ fail:
     return err;
 }
 
-int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *ref,
-                            const struct gpussim_picture *dis)
+/* Queues a frame of nb_pics pictures (the reference first) into slot idx. */
+static int submit_pictures(struct cuda_backend *be, int idx,
+                           const struct gpussim_picture *const *pics)
 {
-    struct cuda_backend *be = priv;
     struct cuda_slot *slot = &be->slots[idx];
-    const struct gpussim_picture *pics[2] = { ref, dis };
     struct gpussim_cuda_frame_desc *desc = slot->host_desc;
     int from_producer = 0;
     int err = push_ctx(be);
@@ -635,7 +767,7 @@ int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *r
     if (slot->imports)
         be->t->release_imports(&slot->imports, 0);
 
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < be->nb_pics; k++) {
         if (pics[k]->memory == GPUSSIM_MEMORY_HOST) {
             if (!slot->staging) {
                 err = alloc_host_staging(be);
@@ -703,6 +835,24 @@ fail:
     return err;
 }
 
+int gpussim_gpu_plan_submit(void *priv, int idx, const struct gpussim_picture *ref,
+                            const struct gpussim_picture *dis)
+{
+    const struct gpussim_picture *pics[2] = { ref, dis };
+    return submit_pictures(priv, idx, pics);
+}
+
+int gpussim_gpu_plan_submit_multi(void *priv, int idx, const struct gpussim_picture *ref,
+                                  const struct gpussim_picture *const *dis)
+{
+    struct cuda_backend *be = priv;
+    const struct gpussim_picture *pics[GPUSSIM_CUDA_MAX_PICTURES];
+    pics[0] = ref;
+    for (int k = 0; k < be->nb_dis; k++)
+        pics[1 + k] = dis[k];
+    return submit_pictures(be, idx, pics);
+}
+
 /* ---- results ------------------------------------------------------------------------ */
 
 static double fx_to_double(const struct gpussim_fx *a)
@@ -757,36 +907,17 @@ static void finish_wsums(struct cuda_backend *be, const struct gpussim_cuda_wsum
     *s = resolve_sum(be, &w->sum[GPUSSIM_WSUM_S], w->abs_sum[GPUSSIM_WSUM_S], n);
 }
 
-int gpussim_gpu_plan_wait(void *priv, int idx, int block, struct gpussim_frame_sums *sums)
+/* One distorted picture's result block -> its sums. */
+static void finish_sums(struct cuda_backend *be, const struct gpussim_cuda_frame_out *out,
+                        struct gpussim_frame_sums *sums)
 {
-    struct cuda_backend *be = priv;
-    struct cuda_slot *slot = &be->slots[idx];
     const struct gpussim_config *cfg = &be->cfg;
-    int err = push_ctx(be);
-    if (err < 0)
-        return err;
-    if (!block) {
-        const CUresult r = be->cu->cuEventQuery(slot->done);
-        if (r == CUDA_ERROR_NOT_READY) {
-            pop_ctx(be);
-            return 0;
-        }
-        err = cu_check(be, r, "cuEventQuery");
-    } else {
-        err = CHECK_CU(cuEventSynchronize(slot->done));
-    }
-    if (err >= 0 && slot->imports)
-        be->t->release_imports(&slot->imports, 0);
-    pop_ctx(be);
-    if (err < 0)
-        return err;
-
     memset(sums, 0, sizeof(*sums));
     for (int i = 0; i < cfg->plan.nb_stages; i++) {
         const struct gpussim_plan_stage *r = &cfg->plan.stage[i];
         if (r->kind != GPUSSIM_STAGE_REDUCE)
             continue;
-        const struct gpussim_cuda_plane_out *o = &slot->host_out->plane[r->plane];
+        const struct gpussim_cuda_plane_out *o = &out->plane[r->plane];
         double v[4] = { 0.0, 0.0, 0.0, 0.0 };
         switch (r->slot) {
         case GPUSSIM_RESULT_SSIM:
@@ -809,7 +940,40 @@ int gpussim_gpu_plan_wait(void *priv, int idx, int block, struct gpussim_frame_s
         }
         gpussim_plan_store(r, sums, v);
     }
+}
+
+/* Waits for slot idx's frame; fills sums[0..nb_dis-1]. */
+int gpussim_gpu_plan_wait_multi(void *priv, int idx, int block, struct gpussim_frame_sums *sums)
+{
+    struct cuda_backend *be = priv;
+    struct cuda_slot *slot = &be->slots[idx];
+    int err = push_ctx(be);
+    if (err < 0)
+        return err;
+    if (!block) {
+        const CUresult r = be->cu->cuEventQuery(slot->done);
+        if (r == CUDA_ERROR_NOT_READY) {
+            pop_ctx(be);
+            return 0;
+        }
+        err = cu_check(be, r, "cuEventQuery");
+    } else {
+        err = CHECK_CU(cuEventSynchronize(slot->done));
+    }
+    if (err >= 0 && slot->imports)
+        be->t->release_imports(&slot->imports, 0);
+    pop_ctx(be);
+    if (err < 0)
+        return err;
+
+    for (int k = 0; k < be->nb_dis; k++)
+        finish_sums(be, &slot->host_out[k], &sums[k]);
     return 1;
+}
+
+int gpussim_gpu_plan_wait(void *priv, int idx, int block, struct gpussim_frame_sums *sums)
+{
+    return gpussim_gpu_plan_wait_multi(priv, idx, block, sums);
 }
 
 int gpussim_gpu_plan_device_time_ms(void *priv, int idx, double *ms)
@@ -838,7 +1002,7 @@ void gpussim_gpu_plan_uninit(void **ppriv)
     if (be->ctx && push_ctx(be) == 0) {
         if (be->stream)
             CHECK_CU(cuStreamSynchronize(be->stream));
-        for (int i = 0; i < CUDA_MAX_SLOTS; i++) {
+        for (int i = 0; i < CUDA_SLOTS; i++) {
             struct cuda_slot *s = &be->slots[i];
             if (s->graph)
                 CHECK_CU(cuGraphExecDestroy(s->graph));
@@ -857,20 +1021,20 @@ void gpussim_gpu_plan_uninit(void **ppriv)
             if (s->imports)
                 be->t->release_imports(&s->imports, 1);
         }
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < GPUSSIM_CUDA_MAX_PICTURES; k++)
             for (int sp = 0; sp < GPUSSIM_MAX_PLANES; sp++)
                 if (be->src_dev[k][sp])
                     CHECK_CU(cuMemFree(be->src_dev[k][sp]));
         for (int p = 0; p < GPUSSIM_MAX_SCORE_PLANES; p++) {
             struct cuda_plane *pl = &be->plane[p];
-            for (int k = 0; k < 2; k++) {
-                if (pl->ssim_dec[k])
-                    CHECK_CU(cuMemFree(pl->ssim_dec[k]));
-                for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++)
-                    if (pl->ms_level[k][s])
-                        CHECK_CU(cuMemFree(pl->ms_level[k][s]));
-            }
+            if (pl->ssim_dec)
+                CHECK_CU(cuMemFree(pl->ssim_dec));
+            for (int s = 0; s < GPUSSIM_MSSSIM_SCALES; s++)
+                if (pl->ms_level[s])
+                    CHECK_CU(cuMemFree(pl->ms_level[s]));
         }
+        if (be->ansnr_ref)
+            CHECK_CU(cuMemFree(be->ansnr_ref));
         if (be->partials)
             CHECK_CU(cuMemFree(be->partials));
         if (be->jobs)
@@ -916,6 +1080,31 @@ static int cuda_open_device(struct cuda_backend *be)
     return 0;
 }
 
+/* What a ladder context holds on the device per distorted picture: its
+ * decimated planes, partial sums, result blocks and reduction scratch
+ * (and, for host pictures, its device copy); once, ANSNR's filtered
+ * reference. Logged at init. */
+static void log_ladder_memory(const struct cuda_backend *be)
+{
+    const struct gpussim_plan *plan = &be->cfg.plan;
+    size_t per_pic = be->part_stride + (size_t)be->nb_slots * sizeof(struct gpussim_cuda_frame_out) +
+                     REDUCE_SCRATCH_JOB * (size_t)(be->nb_jobs / be->nb_dis);
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        const struct cuda_plane *pl = &be->plane[st->plane];
+        if (st->kind == GPUSSIM_STAGE_DECIMATE_BOX)
+            per_pic += (size_t)pl->ssim_dec_stride * sizeof(float);
+        else if (st->kind == GPUSSIM_STAGE_DECIMATE_LPF)
+            per_pic += (size_t)pl->ms_stride[st->out_level] * sizeof(float);
+    }
+    gpussim_log(&be->cfg.log, GPUSSIM_LOG_VERBOSE,
+                "%s: ladder of %d distorted pictures, reference terms computed once: %.1f MiB "
+                "per distorted picture (%.1f MiB more for its device copy if host pictures), "
+                "%.1f MiB once for the reference",
+                tname(be->t), be->nb_dis, (double)per_pic / 1048576.0,
+                (double)be->staging_size / 1048576.0, (double)be->ansnr_ref_bytes / 1048576.0);
+}
+
 int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_config *cfg,
                           void **ppriv, int *nb_slots)
 {
@@ -925,6 +1114,8 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
         return -ENOMEM;
     be->cfg = *cfg;
     be->t = t;
+    be->nb_dis = cfg->nb_distorted > 1 ? cfg->nb_distorted : 1;
+    be->nb_pics = 1 + be->nb_dis;
     be->cu = t->load();
     if (!be->cu) {
         gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR, "%s: %s is not available", tname(t), t->runtime);
@@ -994,9 +1185,8 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
                                         be->device));
     if (err < 0)
         goto fail;
-    size_t partial_bytes = 0;
-    plan_planes(be, &partial_bytes);
-    err = alloc_dev(be, &be->partials, partial_bytes);
+    plan_planes(be, &be->part_stride);
+    err = alloc_dev(be, &be->partials, be->part_stride * (size_t)be->nb_dis);
     if (err < 0)
         goto fail;
     err = alloc_planes(be);
@@ -1007,21 +1197,22 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
         goto fail;
     plan_host_planes(be);
 
-    be->nb_slots = CUDA_SLOTS * (cfg->nb_distorted > 1 ? cfg->nb_distorted : 1);
+    be->nb_slots = CUDA_SLOTS;
     if (cfg->params.max_in_flight && cfg->params.max_in_flight < be->nb_slots)
         be->nb_slots = cfg->params.max_in_flight;
     for (int i = 0; i < be->nb_slots; i++) {
         struct cuda_slot *s = &be->slots[i];
-        const size_t bytes = sizeof(*s->host_out) + sizeof(*s->host_desc);
+        const size_t out_bytes = sizeof(*s->host_out) * (size_t)be->nb_dis;
+        const size_t bytes = out_bytes + sizeof(*s->host_desc);
         err = CHECK_CU(cuMemAllocHost((void **)&s->host_out, bytes));
         if (err < 0)
             goto fail;
         memset(s->host_out, 0, bytes);
-        s->host_desc = (struct gpussim_cuda_frame_desc *)(s->host_out + 1);
+        s->host_desc = (struct gpussim_cuda_frame_desc *)(s->host_out + be->nb_dis);
         err = alloc_dev(be, &s->dev_out, bytes);
         if (err < 0)
             goto fail;
-        s->dev_desc = s->dev_out + sizeof(*s->host_out);
+        s->dev_desc = s->dev_out + out_bytes;
         err = CHECK_CU(cuEventCreate(&s->start, CU_EVENT_DEFAULT));
         if (err < 0)
             goto fail;
@@ -1060,6 +1251,8 @@ int gpussim_gpu_plan_init(const struct gpu_plan_target *t, const struct gpussim_
         gpussim_log(&cfg->log, GPUSSIM_LOG_VERBOSE, "%s: %s, %s context, %d frame slot(s)%s",
                     tname(t), name, hw ? "adopted" : "primary", be->nb_slots,
                     be->slots[0].graph ? ", one CUDA graph per frame" : "");
+        if (be->nb_dis > 1)
+            log_ladder_memory(be);
     }
     *ppriv = be;
     *nb_slots = be->nb_slots;

@@ -62,6 +62,10 @@ void gpussim_gpu_plan_uninit(void **priv);
 int gpussim_gpu_plan_submit(void *priv, int slot, const struct gpussim_picture *ref,
                             const struct gpussim_picture *dis);
 int gpussim_gpu_plan_wait(void *priv, int slot, int block, struct gpussim_frame_sums *sums);
+/* A ladder frame (cfg->nb_distorted > 1): the reference's terms once. */
+int gpussim_gpu_plan_submit_multi(void *priv, int slot, const struct gpussim_picture *ref,
+                                  const struct gpussim_picture *const *dis);
+int gpussim_gpu_plan_wait_multi(void *priv, int slot, int block, struct gpussim_frame_sums *sums);
 int gpussim_gpu_plan_device_time_ms(void *priv, int slot, double *ms);
 
 #endif /* GPUSSIM_GPU_PLAN_H */

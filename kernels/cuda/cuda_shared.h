@@ -64,14 +64,20 @@ struct gpussim_cuda_reduce_job {
     uint64_t dst_offset;
 };
 
+/* Jobs of one rendition (one pair); a ladder frame reduces those of all
+ * its renditions in one launch, each with its own counter. */
 #define GPUSSIM_CUDA_MAX_JOBS 32
+/* A ladder frame's pictures: the reference and up to 16 distorted
+ * (GPUSSIM_MAX_DISTORTED, checked by the host). */
+#define GPUSSIM_CUDA_MAX_PICTURES 17
 
 /* Where one frame's pictures are: written by the host per frame (pinned ->
  * device copy) so that the per-slot CUDA graph, captured once, reads
- * whichever pictures the frame brings. [ref, dis][picture plane]. */
+ * whichever pictures the frame brings. [picture][picture plane]: picture
+ * 0 is the reference, 1 + r distorted picture r (a pair: r = 0). */
 struct gpussim_cuda_frame_desc {
-    uint64_t src[2][4];
-    int64_t pitch[2][4];
+    uint64_t src[GPUSSIM_CUDA_MAX_PICTURES][4];
+    int64_t pitch[GPUSSIM_CUDA_MAX_PICTURES][4];
 };
 
 /* How a scored plane's samples sit in its picture plane (kernel argument
@@ -118,7 +124,7 @@ struct gpussim_cuda_plane_fmt {
 #define REDUCE_CHAINS 256
 #define REDUCE_CPB (REDUCE_THREADS / WS_FIELDS)
 #define REDUCE_BLOCKS (REDUCE_CHAINS / REDUCE_CPB)
-#define REDUCE_SCRATCH_HEAD 256
+#define REDUCE_SCRATCH_HEAD (4 * GPUSSIM_CUDA_MAX_JOBS * (GPUSSIM_CUDA_MAX_PICTURES - 1))
 #define REDUCE_SCRATCH_JOB (WS_FIELDS * REDUCE_CHAINS * sizeof(uint64_t))
 
 #endif /* GPUSSIM_CUDA_SHARED_H */

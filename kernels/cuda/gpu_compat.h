@@ -30,6 +30,7 @@
 #define GPU_TID_Y ((int)threadIdx.y)
 #define GPU_BID_X ((int)blockIdx.x)
 #define GPU_BID_Y ((int)blockIdx.y)
+#define GPU_BID_Z ((int)blockIdx.z)
 #define GPU_BDIM_X ((int)blockDim.x)
 #define GPU_BDIM_Y ((int)blockDim.y)
 #define GPU_GDIM_X ((int)gridDim.x)

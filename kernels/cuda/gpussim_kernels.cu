@@ -19,6 +19,11 @@
  *   ansnr_rows             filtered planes -> per-row float sums (spec §3)
  *   issim_windows          integer SSIM -> per-block exact sums (spec §4)
  *   reduce_partials        per-block partials -> the frame's result block
+ * A ladder frame (one reference, several distorted pictures) runs the same
+ * arithmetic through its own entry points: the decimations one picture per
+ * blockIdx.z (_one), the window kernels a tile's reference moments once
+ * and then a group of distorted pictures (_ladder), ANSNR's reference once
+ * (_ref) and the distorted pictures against it (_dis).
  */
 #include "gpu_compat.h"
 #include "metric_tables.h"
@@ -282,20 +287,26 @@ GPU_DEVICE void wsums_block_store(uint64_t *red, int tid, int nthreads,
 
 /* ---- decimation ----------------------------------------------------------- */
 
-/* float_ssim box decimation (spec §1.2), ref and dis together. For a
+/* float_ssim box decimation (spec §1.2). A pair's kernel (ONE false)
+ * decimates pictures 0 and 1 together into out and out + out_stride; a
+ * ladder's (ONE true) decimates picture blockIdx.z alone into
+ * out + z * out_stride, so that the reference is decimated once. For a
  * power-of-two factor the tap 1/factor^2 and 1/scaler are powers of two,
  * so every term sample * k is exact, their double sum (at most 64 terms of
  * 16 bits: < 2^22 units of 2^-(bits)) is exact and so is its rounding to
  * float: the result is the integer sum of the samples times scaler * k. */
-GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
-                                  int w, int h, float inv_scaler, int factor, float *out_ref,
-                                  float *out_dis, int sw, int sh)
+template <bool ONE>
+__device__ void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
+                                  int w, int h, float inv_scaler, int factor, float *out,
+                                  long long out_stride, int sw, int sh)
 {
     const int x = GPU_BID_X * GPU_BDIM_X + GPU_TID_X;
     const int y = GPU_BID_Y * GPU_BDIM_Y + GPU_TID_Y;
     if (x >= sw || y >= sh)
         return;
-    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
+    const int pic = ONE ? GPU_BID_Z : 0;
+    const raw_plane ref = raw_plane_of(desc, pic, fmt), dis = raw_plane_of(desc, ONE ? pic : 1, fmt);
+    float *const out_ref = out + (long long)pic * out_stride, *const out_dis = out + out_stride;
     const int lo = -(factor / 2), hi = (factor & 1) ? factor / 2 : factor / 2 - 1;
     const float k = 1.0f / (factor * factor);
     if ((factor & (factor - 1)) == 0) {
@@ -305,12 +316,14 @@ GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_c
             for (int u = lo; u <= hi; u++) {
                 const int ix = mirror_hss(x * factor + u, w);
                 sr += raw_sample(ref, ix, iy);
-                sd += raw_sample(dis, ix, iy);
+                if (!ONE)
+                    sd += raw_sample(dis, ix, iy);
             }
         }
         const float unit = inv_scaler * k;
         out_ref[(size_t)y * sw + x] = sample_to_float_u23(sr) * unit;
-        out_dis[(size_t)y * sw + x] = sample_to_float_u23(sd) * unit;
+        if (!ONE)
+            out_dis[(size_t)y * sw + x] = sample_to_float_u23(sd) * unit;
         return;
     }
     double ar = 0.0, ad = 0.0;
@@ -319,12 +332,24 @@ GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_c
         for (int u = lo; u <= hi; u++) {
             const int ix = mirror_hss(x * factor + u, w);
             ar += (double)(load_plane(ref, w, ix, iy, inv_scaler) * k);
-            ad += (double)(load_plane(dis, w, ix, iy, inv_scaler) * k);
+            if (!ONE)
+                ad += (double)(load_plane(dis, w, ix, iy, inv_scaler) * k);
         }
     }
     out_ref[(size_t)y * sw + x] = (float)ar;
-    out_dis[(size_t)y * sw + x] = (float)ad;
+    if (!ONE)
+        out_dis[(size_t)y * sw + x] = (float)ad;
 }
+
+#define SSIM_DECIMATE_BOX_KERNEL(name, ONE)                                                     \
+    GPU_KERNEL void name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, \
+                         int h, float inv_scaler, int factor, float *out, long long out_stride,  \
+                         int sw, int sh)                                                        \
+    {                                                                                           \
+        ssim_decimate_box<ONE>(desc, fmt, w, h, inv_scaler, factor, out, out_stride, sw, sh);   \
+    }
+SSIM_DECIMATE_BOX_KERNEL(ssim_decimate_box, false)
+SSIM_DECIMATE_BOX_KERNEL(ssim_decimate_box_one, true)
 
 /*
  * MS-SSIM 2:1 decimation with the 9x9 table (spec §2.3), taps row-major,
@@ -336,11 +361,12 @@ GPU_KERNEL void ssim_decimate_box(const gpussim_cuda_frame_desc *desc, gpussim_c
 #define LPF_IN_H (2 * (LPF_BY - 1) + LPF_K)   /* input rows of one block */
 #define LPF_IN_HALF (LPF_BX + LPF_R)          /* columns of one parity */
 
-template <typename T, bool EXACT>
+/* ONE: ref alone (a ladder's layer: one picture per blockIdx.z), dis unused */
+template <typename T, bool EXACT, bool ONE>
 __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, float inv_scaler,
                                     float *out_ref, float *out_dis, int sw, int sh)
 {
-    __shared__ float in[2][2][LPF_IN_H][LPF_IN_HALF + 1]; /* [plane][parity][row][j] */
+    __shared__ float in[ONE ? 1 : 2][2][LPF_IN_H][LPF_IN_HALF + 1]; /* [plane][parity][row][j] */
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * LPF_BX + tx;
     const int x0 = GPU_BID_X * LPF_BX, y0 = GPU_BID_Y * LPF_BY;
 
@@ -354,10 +380,12 @@ __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, fl
         if (iy <= 2 * sh + 2 && ix <= 2 * sw + 2) {
             const int my = mirror_hss(iy, h), mx = mirror_hss(ix, w);
             rv = load_plane(ref, w, mx, my, inv_scaler);
-            dv = load_plane(dis, w, mx, my, inv_scaler);
+            if (!ONE)
+                dv = load_plane(dis, w, mx, my, inv_scaler);
         }
         in[0][c & 1][r][c >> 1] = rv;
-        in[1][c & 1][r][c >> 1] = dv;
+        if (!ONE)
+            in[ONE ? 0 : 1][c & 1][r][c >> 1] = dv;
     }
     GPU_SYNC();
 
@@ -382,7 +410,7 @@ __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, fl
                 const float tap = taps[v * LPF_K + u];
                 const float mag = fabsf(tap);
                 const float pr = in[0][u & 1][r][tx + (u >> 1)] * mag;
-                const float pd = in[1][u & 1][r][tx + (u >> 1)] * mag;
+                const float pd = ONE ? 0.0f : in[ONE ? 0 : 1][u & 1][r][tx + (u >> 1)] * mag;
                 /* negative taps' terms widened on the conversion unit
                  * (exact, one instruction), positive ones with integer
                  * operations: the kernel is issue-bound, this balances
@@ -406,28 +434,54 @@ __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, fl
             for (int u = 0; u < LPF_K; u++) {
                 const float tap = msssim_lpf[v * LPF_K + u];
                 ar += (double)(in[0][u & 1][r][tx + (u >> 1)] * tap);
-                ad += (double)(in[1][u & 1][r][tx + (u >> 1)] * tap);
+                if (!ONE)
+                    ad += (double)(in[ONE ? 0 : 1][u & 1][r][tx + (u >> 1)] * tap);
             }
         }
     }
     out_ref[(size_t)y * sw + x] = (float)ar;
-    out_dis[(size_t)y * sw + x] = (float)ad;
+    if (!ONE)
+        out_dis[(size_t)y * sw + x] = (float)ad;
 }
 
+/* A pair's kernels decimate pictures 0 and 1 together (out, out +
+ * out_stride; f32: the levels in, in + in_stride); a ladder's (_one) one
+ * picture per blockIdx.z, the reference (z = 0) once. */
 GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
 msssim_decimate_lpf_raw(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
-                        int h, float inv_scaler, float *out_ref, float *out_dis, int sw, int sh)
+                        int h, float inv_scaler, float *out, long long out_stride, int sw, int sh)
 {
     const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
-    msssim_decimate_lpf<raw_plane, true>(ref, dis, w, h, inv_scaler, out_ref, out_dis, sw, sh);
+    msssim_decimate_lpf<raw_plane, true, false>(ref, dis, w, h, inv_scaler, out, out + out_stride,
+                                                sw, sh);
 }
 
 GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
-msssim_decimate_lpf_f32(const float *ref, const float *dis, int w, int h, float inv_scaler,
-                        float *out_ref, float *out_dis, int sw, int sh)
+msssim_decimate_lpf_raw_one(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
+                            int w, int h, float inv_scaler, float *out, long long out_stride,
+                            int sw, int sh)
 {
-    const float *r = ref, *d = dis;
-    msssim_decimate_lpf<const float *, false>(r, d, w, h, inv_scaler, out_ref, out_dis, sw, sh);
+    const raw_plane pic = raw_plane_of(desc, GPU_BID_Z, fmt);
+    msssim_decimate_lpf<raw_plane, true, true>(pic, pic, w, h, inv_scaler,
+                                               out + GPU_BID_Z * out_stride, NULL, sw, sh);
+}
+
+GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
+msssim_decimate_lpf_f32(const float *in, long long in_stride, int w, int h, float inv_scaler,
+                        float *out, long long out_stride, int sw, int sh)
+{
+    const float *r = in, *d = in + in_stride;
+    msssim_decimate_lpf<const float *, false, false>(r, d, w, h, inv_scaler, out, out + out_stride,
+                                                     sw, sh);
+}
+
+GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
+msssim_decimate_lpf_f32_one(const float *in, long long in_stride, int w, int h, float inv_scaler,
+                            float *out, long long out_stride, int sw, int sh)
+{
+    const float *p = in + GPU_BID_Z * in_stride;
+    msssim_decimate_lpf<const float *, false, true>(p, p, w, h, inv_scaler,
+                                                    out + GPU_BID_Z * out_stride, NULL, sw, sh);
 }
 
 /* ---- SSIM windows ---------------------------------------------------------- */
@@ -569,20 +623,186 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
-#define SSIM_WINDOWS_RAW_KERNEL(name, TH)                                                  \
-    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                  \
-    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,    \
-         float inv_scaler, uint64_t *partials)                                   \
-    {                                                                                      \
-        const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt); \
-        ssim_windows<raw_plane, TH, true>(ref, dis, w, h, inv_scaler, partials);           \
+/*
+ * A ladder's windows: picture 0 (the reference) against distorted pictures
+ * r0 .. r1 - 1 (pictures 1 + r), one block per tile for all of them. The
+ * reference's tile, horizontal moments and vertical moments (mu_x, E[x^2])
+ * are computed once per block; each distorted picture then loads its tile
+ * and computes its own moments (mu_y, E[y^2]) and the cross moment E[xy].
+ * Every moment is its own accumulation, in the pair kernel's order, so
+ * every window's terms and every block's partials (picture r's at
+ * partials + r * part_stride) are the pair kernel's, bit for bit.
+ */
+template <int TH> struct ssim_ladder_smem {
+    float in_ref[TH + SSIM_K - 1][WIN_IN_PITCH];
+    float mom_ref[2][TH][WIN_TW]; /* vertical: mu_x, E[x^2] */
+    union {
+        struct {
+            float in[TH + SSIM_K - 1][WIN_IN_PITCH];
+            float mom[3][TH + SSIM_K - 1][WIN_TW];
+        } dis; /* also the reference's horizontal moments, before the loop */
+        uint64_t red[WS_FIELDS * WIN_BX * WIN_BY];
+    } u;
+};
+
+/* The pictures a kernel reads: the frame descriptor's (level 0) or float
+ * planes `stride` floats apart (pyramid levels, float_ssim's box planes). */
+struct raw_pictures {
+    const gpussim_cuda_frame_desc *desc;
+    gpussim_cuda_plane_fmt fmt;
+};
+
+struct f32_pictures {
+    const float *planes;
+    long long stride;
+};
+
+GPU_DEVICE raw_plane picture(const raw_pictures &p, int k)
+{
+    return raw_plane_of(p.desc, k, p.fmt);
+}
+
+GPU_DEVICE const float *picture(const f32_pictures &p, int k)
+{
+    return p.planes + k * p.stride;
+}
+
+template <typename P, int TH, bool NN>
+__device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h, float inv_scaler,
+                                    uint64_t *partials, long long part_stride)
+{
+    const int WIN_IN_H = TH + SSIM_K - 1;
+    constexpr bool HN = false, VN = NN; /* as ssim_windows() */
+    __shared__ __align__(16) ssim_ladder_smem<TH> sm;
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * WIN_BX + tx;
+    const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * TH;
+    const int ow = w - (SSIM_K - 1), oh = h - (SSIM_K - 1);
+    const int gx = x0 + tx;
+
+    const auto ref = picture(pics, 0);
+    for (int i = tid; i < WIN_IN_W * WIN_IN_H; i += WIN_BX * WIN_BY) {
+        const int r = i / WIN_IN_W, c = i % WIN_IN_W;
+        const int ix = x0 + c, iy = y0 + r;
+        sm.in_ref[r][c] = ix < w && iy < h ? load_plane(ref, w, ix, iy, inv_scaler) : 0.0f;
     }
-#define SSIM_WINDOWS_F32_KERNEL(name, TH, NN)                                              \
-    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                  \
-    name(const float *ref, const float *dis, int w, int h, float inv_scaler,               \
-         uint64_t *partials)                                                     \
-    {                                                                                      \
-        ssim_windows<const float *, TH, NN>(ref, dis, w, h, inv_scaler, partials);         \
+    GPU_SYNC();
+    /* the reference's horizontal moments 0 and 2 (spec §1.4) */
+    for (int i = tid; i < WIN_TW * WIN_IN_H; i += WIN_BX * WIN_BY) {
+        const int r = i / WIN_TW, c = i % WIN_TW;
+        double a0 = 0.0, a2 = 0.0;
+        for (int u = 0; u < SSIM_K; u++) {
+            const float k = gauss11[u];
+            const float rv = sm.in_ref[r][c + u];
+            a0 += widen<HN>(rv * k);
+            a2 += widen<HN>((rv * rv) * k);
+        }
+        sm.u.dis.mom[0][r][c] = (float)unresidue<HN>(a0);
+        sm.u.dis.mom[1][r][c] = (float)unresidue<HN>(a2);
+    }
+    GPU_SYNC();
+    for (int k = 0; k < TH / WIN_BY; k++) {
+        const int oy = ty + k * WIN_BY;
+        for (int q = 0; q < 2; q++) {
+            double a = 0.0;
+            for (int v = 0; v < SSIM_K; v++)
+                a += widen<VN>(sm.u.dis.mom[q][oy + v][tx] * gauss11[v]);
+            sm.mom_ref[q][oy][tx] = (float)unresidue<VN>(a);
+        }
+    }
+
+    for (int pic = r0; pic < r1; pic++) {
+        const auto dis = picture(pics, 1 + pic);
+        /* the barrier: the reference's moments (first pass) or the previous
+         * picture's reduction (later passes) are done with this memory */
+        GPU_SYNC();
+        for (int i = tid; i < WIN_IN_W * WIN_IN_H; i += WIN_BX * WIN_BY) {
+            const int r = i / WIN_IN_W, c = i % WIN_IN_W;
+            const int ix = x0 + c, iy = y0 + r;
+            sm.u.dis.in[r][c] = ix < w && iy < h ? load_plane(dis, w, ix, iy, inv_scaler) : 0.0f;
+        }
+        GPU_SYNC();
+        /* moments 1, 3, 4 (mu_y, E[y^2], E[xy]) */
+        for (int i = tid; i < WIN_TW * WIN_IN_H; i += WIN_BX * WIN_BY) {
+            const int r = i / WIN_TW, c = i % WIN_TW;
+            double a1 = 0.0, a3 = 0.0, a4 = 0.0;
+            for (int u = 0; u < SSIM_K; u++) {
+                const float k = gauss11[u];
+                const float rv = sm.in_ref[r][c + u], dv = sm.u.dis.in[r][c + u];
+                a1 += widen<HN>(dv * k);
+                a3 += widen<HN>((dv * dv) * k);
+                a4 += widen<HN>((rv * dv) * k);
+            }
+            sm.u.dis.mom[0][r][c] = (float)unresidue<HN>(a1);
+            sm.u.dis.mom[1][r][c] = (float)unresidue<HN>(a3);
+            sm.u.dis.mom[2][r][c] = (float)unresidue<HN>(a4);
+        }
+        GPU_SYNC();
+
+        gpussim_cuda_wsums acc;
+        wsums_zero(&acc);
+        for (int k = 0; k < TH / WIN_BY; k++) {
+            const int oy = ty + k * WIN_BY, gy = y0 + oy;
+            if (gx >= ow || gy >= oh)
+                continue;
+            float m[3];
+            for (int q = 0; q < 3; q++) {
+                double a = 0.0;
+                for (int v = 0; v < SSIM_K; v++)
+                    a += widen<VN>(sm.u.dis.mom[q][oy + v][tx] * gauss11[v]);
+                m[q] = (float)unresidue<VN>(a);
+            }
+            double t[GPUSSIM_WSUM_N];
+            ssim_window_terms(sm.mom_ref[0][oy][tx], m[0], sm.mom_ref[1][oy][tx], m[1], m[2],
+                              &t[GPUSSIM_WSUM_TERM], &t[GPUSSIM_WSUM_L], &t[GPUSSIM_WSUM_C],
+                              &t[GPUSSIM_WSUM_S]);
+            for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
+                fx_add_double(&acc.sum[q], t[q]);
+                acc.abs_sum[q] += fabs(t[q]);
+            }
+        }
+        wsums_block_store(sm.u.red, tid, WIN_BX * WIN_BY, &acc, partials + pic * part_stride,
+                          (size_t)GPU_GDIM_X * gridDim.y,
+                          (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+    }
+}
+
+/* A pair's window kernels (pictures 0 and 1; f32: planes, planes + stride)
+ * and a ladder's (_ladder: blockIdx.z scores distorted pictures
+ * z * group .. z * group + group - 1, at most nb_dis). */
+#define SSIM_WINDOWS_RAW_KERNEL(name, TH)                                                   \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,     \
+         float inv_scaler, uint64_t *partials)                                              \
+    {                                                                                       \
+        const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt); \
+        ssim_windows<raw_plane, TH, true>(ref, dis, w, h, inv_scaler, partials);            \
+    }                                                                                       \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name##_ladder(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,   \
+                  int h, float inv_scaler, uint64_t *partials, long long part_stride,       \
+                  int group, int nb_dis)                                                    \
+    {                                                                                       \
+        const raw_pictures pics = { desc, fmt };                                            \
+        const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;   \
+        ssim_windows_ladder<raw_pictures, TH, true>(pics, r0, r1, w, h, inv_scaler,         \
+                                                    partials, part_stride);                 \
+    }
+#define SSIM_WINDOWS_F32_KERNEL(name, TH, NN)                                               \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name(const float *planes, long long stride, int w, int h, float inv_scaler,             \
+         uint64_t *partials)                                                                \
+    {                                                                                       \
+        const float *ref = planes, *dis = planes + stride;                                  \
+        ssim_windows<const float *, TH, NN>(ref, dis, w, h, inv_scaler, partials);          \
+    }                                                                                       \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name##_ladder(const float *planes, long long stride, int w, int h, float inv_scaler,    \
+                  uint64_t *partials, long long part_stride, int group, int nb_dis)         \
+    {                                                                                       \
+        const f32_pictures pics = { planes, stride };                                       \
+        const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;   \
+        ssim_windows_ladder<f32_pictures, TH, NN>(pics, r0, r1, w, h, inv_scaler, partials, \
+                                                  part_stride);                             \
     }
 SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32, WIN_TH_TALL)
 SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8, WIN_TH_SHORT)
@@ -625,11 +845,25 @@ GPU_DEVICE float ansnr_dis_coef(int i)
     return GPUSSIM_ANSNR_COEF(wt[i], GPUSSIM_ANSNR_DIS_DIV);
 }
 
-GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
-ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-           float inv_scaler, float *row_sig, float *row_noise)
+/*
+ * MODE: a pair (A_PAIR: picture 1 against picture 0, both row sums); a
+ * ladder's reference (A_REF: picture 0's filtered plane into ref_plane
+ * (w x h floats) and the signal row sums, once); a ladder's distorted
+ * picture 1 + blockIdx.z (A_DIS: its filter against ref_plane, the noise
+ * row sums at row_noise + blockIdx.z * rows_stride). Each value is the
+ * pair's (the same float operations; the filtered reference goes through
+ * memory unchanged).
+ */
+enum { A_PAIR, A_REF, A_DIS };
+
+template <int MODE>
+__device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
+                           int h, float inv_scaler, float *row_sig, float *row_noise,
+                           float *ref_plane)
 {
-    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
+    constexpr bool REF = MODE != A_DIS, DIS = MODE != A_REF;
+    const raw_plane ref = raw_plane_of(desc, 0, fmt);
+    const raw_plane dis = raw_plane_of(desc, MODE == A_DIS ? 1 + GPU_BID_Z : 1, fmt);
     const int RK = GPUSSIM_ANSNR_REF_LEN, DK = GPUSSIM_ANSNR_DIS_LEN;
     const int HR = ANSNR_ROWS / 2; /* rows per filter thread */
     __shared__ float in[2][2][ANSNR_IN_H][ANSNR_IN_W];         /* [buf][ref, dis] */
@@ -651,19 +885,21 @@ ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int 
         raw[0][l] = raw[1][l] = 0;                                                           \
         if (i < ANSNR_IN_H * ANSNR_IN_W && yy < h + ANSNR_PAD && xx < w + ANSNR_PAD) {       \
             const int my = ansnr_reflect(yy, h), mx = ansnr_reflect(xx, w);                  \
-            raw[0][l] = raw_sample(ref, mx, my);                                             \
-            raw[1][l] = raw_sample(dis, mx, my);                                             \
+            if (REF)                                                                         \
+                raw[0][l] = raw_sample(ref, mx, my);                                         \
+            if (DIS)                                                                         \
+                raw[1][l] = raw_sample(dis, mx, my);                                         \
         }                                                                                    \
     }
 #define ANSNR_STORE(b)                                                                       \
     for (int l = 0; l < ANSNR_LOADS; l++) {                                                  \
         const int i = tid + l * ANSNR_FILTER_THREADS;                                        \
-        if (i < ANSNR_IN_H * ANSNR_IN_W) {                                                   \
+        if (i < ANSNR_IN_H * ANSNR_IN_W && REF)                                              \
             in[b][0][i / ANSNR_IN_W][i % ANSNR_IN_W] =                                       \
                 sample_to_float(raw[0][l], inv_scaler, -128.0f);                             \
+        if (i < ANSNR_IN_H * ANSNR_IN_W && DIS)                                              \
             in[b][1][i / ANSNR_IN_W][i % ANSNR_IN_W] =                                       \
                 sample_to_float(raw[1][l], inv_scaler, -128.0f);                             \
-        }                                                                                    \
     }
 
     if (filter) {
@@ -687,28 +923,40 @@ ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int 
 #pragma unroll
                 for (int j = 0; j < HR; j++) {
                     const int r = r0 + j;
+                    /* the reference plane holds rows below h only */
+                    const size_t at = (size_t)(y0 + r) * w + (size_t)(c0 + c);
                     float rf = 0.0f;
+                    if (REF) {
 #pragma unroll
-                    for (int fi = 0; fi < RK; fi++) {
-                        float inner = 0.0f;
+                        for (int fi = 0; fi < RK; fi++) {
+                            float inner = 0.0f;
 #pragma unroll
-                        for (int fj = 0; fj < RK; fj++)
-                            inner += ansnr_ref_coef(fi * RK + fj) *
-                                     in[b][0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
-                        rf += inner;
+                            for (int fj = 0; fj < RK; fj++)
+                                inner += ansnr_ref_coef(fi * RK + fj) *
+                                         in[b][0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
+                            rf += inner;
+                        }
+                        if (MODE == A_REF && y0 + r < h)
+                            ref_plane[at] = rf;
+                    } else if (y0 + r < h) {
+                        rf = ref_plane[at];
                     }
                     float df = 0.0f;
+                    if (DIS) {
 #pragma unroll
-                    for (int fi = 0; fi < DK; fi++) {
-                        float inner = 0.0f;
+                        for (int fi = 0; fi < DK; fi++) {
+                            float inner = 0.0f;
 #pragma unroll
-                        for (int fj = 0; fj < DK; fj++)
-                            inner += ansnr_dis_coef(fi * DK + fj) *
-                                     in[b][1][r + ANSNR_PAD - DK / 2 + fi][c + ANSNR_PAD - DK / 2 + fj];
-                        df += inner;
+                            for (int fj = 0; fj < DK; fj++)
+                                inner += ansnr_dis_coef(fi * DK + fj) *
+                                         in[b][1][r + ANSNR_PAD - DK / 2 + fi][c + ANSNR_PAD - DK / 2 + fj];
+                            df += inner;
+                        }
                     }
-                    prod[b][0][r][c] = rf * rf;
-                    prod[b][1][r][c] = (rf - df) * (rf - df);
+                    if (REF)
+                        prod[b][0][r][c] = rf * rf;
+                    if (DIS)
+                        prod[b][1][r][c] = (rf - df) * (rf - df);
                 }
             }
             if (more) {
@@ -722,8 +970,10 @@ ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int 
                 /* unrolled so the loads run ahead of the two float add chains */
 #pragma unroll 16
                 for (int c = 0; c < n; c++) {
-                    sig_row += prod[b ^ 1][0][row][c];
-                    noise_row += prod[b ^ 1][1][row][c];
+                    if (REF)
+                        sig_row += prod[b ^ 1][0][row][c];
+                    if (DIS)
+                        noise_row += prod[b ^ 1][1][row][c];
                 }
             }
         }
@@ -734,10 +984,36 @@ ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int 
     if (!filter) {
         const int row = tid - ANSNR_FILTER_THREADS;
         if (row < ANSNR_ROWS && y0 + row < h) {
-            row_sig[y0 + row] = sig_row;
-            row_noise[y0 + row] = noise_row;
+            if (REF)
+                row_sig[y0 + row] = sig_row;
+            if (DIS)
+                row_noise[y0 + row] = noise_row;
         }
     }
+}
+
+/* A pair's ANSNR and a ladder's (_ref: picture 0 once; _dis: distorted
+ * picture 1 + blockIdx.z, its noise rows rows_stride floats apart). */
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
+ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+           float inv_scaler, float *row_sig, float *row_noise)
+{
+    ansnr_rows<A_PAIR>(desc, fmt, w, h, inv_scaler, row_sig, row_noise, NULL);
+}
+
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
+ansnr_rows_ref(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+               float inv_scaler, float *row_sig, float *ref_plane)
+{
+    ansnr_rows<A_REF>(desc, fmt, w, h, inv_scaler, row_sig, NULL, ref_plane);
+}
+
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
+ansnr_rows_dis(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+               float inv_scaler, float *row_noise, long long rows_stride, const float *ref_plane)
+{
+    ansnr_rows<A_DIS>(desc, fmt, w, h, inv_scaler, NULL, row_noise + GPU_BID_Z * rows_stride,
+                      (float *)ref_plane);
 }
 
 /* ---- integer SSIM ----------------------------------------------------------- */
@@ -868,30 +1144,188 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
-GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
-issim_windows_u32(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-                  double c1base, double c2base, uint64_t *partials)
+/*
+ * A ladder's integer SSIM, as ssim_windows_ladder(): the reference's tile
+ * and its moments mu_x and E[x^2] (horizontal, then vertical, exact
+ * integers) once per block, then per distorted picture its tile, its own
+ * and the cross moments, and the terms of issim_windows(), bit for bit.
+ */
+template <typename HM, typename VM> struct issim_ladder_smem {
+    uint32_t in_ref[ISSIM_IN_H][ISSIM_IN_W + 1];
+    VM mom_ref[2][ISSIM_TH][ISSIM_TW]; /* vertical: mu_x, E[x^2] */
+    union {
+        struct {
+            uint32_t in[ISSIM_IN_H][ISSIM_IN_W + 1];
+            HM mom[3][ISSIM_IN_H][ISSIM_TW];
+        } dis; /* also the reference's horizontal moments, before the loop */
+        uint64_t red[WS_FIELDS * ISSIM_BX * ISSIM_BY];
+    } u;
+};
+
+template <typename HM, typename VM, int RPT>
+__device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, int w, int h,
+                                     double c1base, double c2base, uint64_t *partials,
+                                     long long part_stride)
 {
-    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
-    issim_windows<uint32_t, uint64_t, 1>(ref, dis, w, h, c1base, c2base, partials);
+    __shared__ __align__(16) issim_ladder_smem<HM, VM> sm;
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
+    const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * ISSIM_TH;
+    const int gx = x0 + tx;
+
+    const raw_plane ref = picture(pics, 0);
+    for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+        const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
+        const int ix = x0 + c - ISSIM_R, iy = y0 + r - ISSIM_R;
+        sm.in_ref[r][c] = ix >= 0 && ix < w && iy >= 0 && iy < h ? raw_sample(ref, ix, iy) : 0;
+    }
+    GPU_SYNC();
+    for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+        const int r = i / ISSIM_TW, c = i % ISSIM_TW;
+        HM a0 = 0, a2 = 0;
+        for (int k = 0; k < ISSIM_K; k++) {
+            const HM wk = (HM)issim_taps[k];
+            const uint32_t s = sm.in_ref[r][c + k];
+            a0 += wk * s;
+            a2 += wk * (HM)(s * s);
+        }
+        sm.u.dis.mom[0][r][c] = a0;
+        sm.u.dis.mom[1][r][c] = a2;
+    }
+    GPU_SYNC();
+    /* the vertical pass of issim_windows(), moments 0 and 2, every row */
+    for (int g = 0; g < ISSIM_RPT / RPT; g++) {
+        const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
+        VM M[RPT][2];
+    #pragma unroll
+        for (int j = 0; j < RPT; j++)
+            M[j][0] = M[j][1] = 0;
+    #pragma unroll
+        for (int q = 0; q < 2; q++)
+    #pragma unroll
+            for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
+                const HM m = sm.u.dis.mom[q][oy0 + v][tx];
+    #pragma unroll
+                for (int j = 0; j < RPT; j++)
+                    if (v - j >= 0 && v - j < ISSIM_K)
+                        M[j][q] += (VM)issim_taps[v - j] * (VM)m;
+            }
+    #pragma unroll
+        for (int j = 0; j < RPT; j++) {
+            sm.mom_ref[0][oy0 + j][tx] = M[j][0];
+            sm.mom_ref[1][oy0 + j][tx] = M[j][1];
+        }
+    }
+    int64_t wsum_h = 0;
+    for (int k = 0; k < ISSIM_K; k++)
+        if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
+            wsum_h += issim_taps[k];
+
+    for (int pic = r0; pic < r1; pic++) {
+        const raw_plane dis = picture(pics, 1 + pic);
+        /* the barrier: the reference's moments (first pass) or the previous
+         * picture's reduction (later passes) are done with this memory */
+        GPU_SYNC();
+        for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+            const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
+            const int ix = x0 + c - ISSIM_R, iy = y0 + r - ISSIM_R;
+            sm.u.dis.in[r][c] = ix >= 0 && ix < w && iy >= 0 && iy < h ? raw_sample(dis, ix, iy) : 0;
+        }
+        GPU_SYNC();
+        for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+            const int r = i / ISSIM_TW, c = i % ISSIM_TW;
+            HM a1 = 0, a3 = 0, a4 = 0;
+            for (int k = 0; k < ISSIM_K; k++) {
+                const HM wk = (HM)issim_taps[k];
+                const uint32_t s = sm.in_ref[r][c + k], t = sm.u.dis.in[r][c + k];
+                a1 += wk * t;
+                a3 += wk * (HM)(s * t);
+                a4 += wk * (HM)(t * t);
+            }
+            sm.u.dis.mom[0][r][c] = a1;
+            sm.u.dis.mom[1][r][c] = a3;
+            sm.u.dis.mom[2][r][c] = a4;
+        }
+        GPU_SYNC();
+
+        gpussim_cuda_wsums acc;
+        wsums_zero(&acc);
+        for (int g = 0; g < ISSIM_RPT / RPT; g++) {
+            const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
+            VM M[RPT][3];
+        #pragma unroll
+            for (int j = 0; j < RPT; j++)
+        #pragma unroll
+                for (int q = 0; q < 3; q++)
+                    M[j][q] = 0;
+        #pragma unroll
+            for (int q = 0; q < 3; q++)
+        #pragma unroll
+                for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
+                    const HM m = sm.u.dis.mom[q][oy0 + v][tx];
+        #pragma unroll
+                    for (int j = 0; j < RPT; j++)
+                        if (v - j >= 0 && v - j < ISSIM_K)
+                            M[j][q] += (VM)issim_taps[v - j] * (VM)m;
+                }
+        #pragma unroll
+            for (int j = 0; j < RPT; j++) {
+                const int oy = oy0 + j, gy = y0 + oy;
+                if (gx >= w || gy >= h)
+                    continue;
+                int64_t vw = 0;
+                for (int k = 0; k < ISSIM_K; k++)
+                    if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
+                        vw += issim_taps[k];
+                /* as issim_windows(): spec §4.5, grouping as kernels/c/issim_tmpl.c */
+                const int64_t mux = (int64_t)sm.mom_ref[0][oy][tx], muy = (int64_t)M[j][0],
+                              mx2 = (int64_t)sm.mom_ref[1][oy][tx], mxy2 = (int64_t)M[j][1],
+                              my2 = (int64_t)M[j][2];
+                const int64_t mw = vw * wsum_h;
+                const double W = (double)mw;
+                const double c1 = c1base * W * W;
+                const double c2 = c2base * W * W;
+                const double mx2d = mux * (double)mux;
+                const double mxyd = mux * (double)muy;
+                const double my2d = muy * (double)muy;
+                const double A = 2 * mxyd + c1;
+                const double B = c2 + 2 * (mxy2 * W - mxyd);
+                const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
+                const double term = mw * A * B / D;
+                fx_add_double(&acc.sum[0], term);
+                acc.abs_sum[0] += fabs(term);
+                acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
+            }
+        }
+        wsums_block_store(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials + pic * part_stride,
+                          (size_t)GPU_GDIM_X * gridDim.y,
+                          (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+    }
 }
 
+/* A pair's integer SSIM kernels (pictures 0 and 1) and a ladder's
+ * (_ladder: distorted pictures as the SSIM window kernels'). */
+#define ISSIM_WINDOWS_KERNEL(name, HM, VM, RPT)                                                \
+    GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                     \
+    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,        \
+         double c1base, double c2base, uint64_t *partials)                                     \
+    {                                                                                          \
+        const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);    \
+        issim_windows<HM, VM, RPT>(ref, dis, w, h, c1base, c2base, partials);                  \
+    }                                                                                          \
+    GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                     \
+    name##_ladder(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,      \
+                  int h, double c1base, double c2base, uint64_t *partials,                     \
+                  long long part_stride, int group, int nb_dis)                                \
+    {                                                                                          \
+        const raw_pictures pics = { desc, fmt };                                               \
+        const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;      \
+        issim_windows_ladder<HM, VM, RPT>(pics, r0, r1, w, h, c1base, c2base, partials,        \
+                                          part_stride);                                        \
+    }
+ISSIM_WINDOWS_KERNEL(issim_windows_u32, uint32_t, uint64_t, 1)
 /* 8-bit: every vertical moment sum is below 65536 * 255^2 < 2^32 */
-GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
-issim_windows_u32_8bit(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
-                       int h, double c1base, double c2base, uint64_t *partials)
-{
-    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
-    issim_windows<uint32_t, uint32_t, 2>(ref, dis, w, h, c1base, c2base, partials);
-}
-
-GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)
-issim_windows_u64(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-                  double c1base, double c2base, uint64_t *partials)
-{
-    const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);
-    issim_windows<uint64_t, uint64_t, 1>(ref, dis, w, h, c1base, c2base, partials);
-}
+ISSIM_WINDOWS_KERNEL(issim_windows_u32_8bit, uint32_t, uint32_t, 2)
+ISSIM_WINDOWS_KERNEL(issim_windows_u64, uint64_t, uint64_t, 1)
 
 /* ---- final reduction ---------------------------------------------------------- */
 
