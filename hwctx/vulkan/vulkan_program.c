@@ -44,7 +44,8 @@
 
 #define ALIGN 256 /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16     /* 2-D workgroups are WG x WG */
-#define WG_ROWS 32
+#define WG_ROWS 256  /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
+#define ANSNR_ROWS 8 /* as kernels/vulkan/ansnr.comp */
 
 static const struct {
     const uint32_t *code;
@@ -352,8 +353,9 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         err = add_result(be, idx, (uint32_t)h, 2 * sizeof(float), res_top, &br[VK_OUT_BINDING]);
         if (err < 0)
             return err;
-        /* one invocation per row and sum (signal, noise) */
-        err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc), 2 * (uint32_t)h, 1, 1);
+        /* one workgroup per ANSNR_ROWS rows */
+        err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc),
+                       div_up((uint32_t)h, ANSNR_ROWS) * WG_ROWS, 1, 1);
         return err < 0 ? err : 0;
     }
     case GPUSSIM_STAGE_ISSIM: {
