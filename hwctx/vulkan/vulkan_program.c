@@ -256,8 +256,9 @@ static void bind_moments(struct vk_bind b[VK_NB_BUFFER_BINDINGS], const struct v
 }
 
 /* The SSIM window passes over a w x h pair of planes, partials into a new
- * result for plan stage `producer`. */
-static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, int h,
+ * result for plan stage `producer`. nonneg: the planes' samples are +0 or
+ * >= 2^-8 / scale^2 (kernels/vulkan/ssim_window.comp, NONNEG). */
+static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, int h, int nonneg,
                            const struct vk_bind tmp[VK_NB_MOMENTS], int producer,
                            VkDeviceSize *res_top)
 {
@@ -266,7 +267,7 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
     const VkDeviceSize msize = (VkDeviceSize)ow * h * sizeof(float);
     struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1] };
     bind_moments(b, tmp, msize);
-    int err = add_step(be, SH_SSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 1);
+    int err = add_step(be, SH_SSIM_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 1);
     if (err < 0)
         return err;
     struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -275,7 +276,7 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
     err = add_result(be, producer, nwg, 4 * sizeof(double), res_top, &bv[VK_OUT_BINDING]);
     if (err < 0)
         return err;
-    return add_step(be, SH_SSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 1);
+    return add_step(be, SH_SSIM_V, nonneg, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 1);
 }
 
 static struct vk_bind scratch_region(struct vk_backend *be, VkDeviceSize *top, VkDeviceSize size)
@@ -340,7 +341,9 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         return 0;
     }
     case GPUSSIM_STAGE_SSIM_WINDOWS:
-        return add_ssim_window(be, in, w, h, tmp, idx, res_top);
+        /* a picture's samples or their box decimation; the pyramid's
+         * levels 1-4 can be negative */
+        return add_ssim_window(be, in, w, h, st->in != GPUSSIM_BUF_LEVEL, tmp, idx, res_top);
     case GPUSSIM_STAGE_ANSNR: {
         const struct pc_ansnr pc = { w, h };
         const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);

@@ -10,7 +10,22 @@
 //           l, c, s and term with the reference's typing, then one partial
 //           sum per workgroup of term, l, c, s (fixed-order tree in double;
 //           the host adds the partials in workgroup order).
+//
+// NONNEG (specialization constant 2): the input samples are +0 or >= 2^-8 /
+// scale^2 (a picture's samples, MS-SSIM level 0, or float_ssim's box
+// decimation of one); then every horizontal term is +0 or >= 2^-26 / scale^4
+// and every vertical one +0 or >= 2^-36 / scale^4 (>= 2^-70 for any scale up
+// to 300), so nonneg_f2d() widens exactly (common.glsl; the proof is at
+// kernels/cuda/gpussim_kernels.cu's ssim_windows). Three of the five moments
+// are widened so, on the integer pipes, two on the conversion unit: both
+// passes are bound by the widening, and this spreads it over both. MS-SSIM's
+// levels 1-4 have negative samples (the pyramid filter has negative taps):
+// NONNEG is 0 there.
 #include "common.glsl"
+
+layout(constant_id = 2) const int NONNEG = 0;
+#define WIDEN(f) (NONNEG != 0 ? nonneg_f2d(f) : double(f))
+#define UNRESIDUE(a) (NONNEG != 0 ? flush_residue(a) : (a))
 
 layout(push_constant) uniform Params {
     int w, h;      // input plane (PASS_H) / moment rows (PASS_V: h rows of ow)
@@ -42,16 +57,16 @@ void main()
         precise float p0 = rv * k, p1 = dv * k, p2 = rr * k, p3 = dd * k, p4 = rd * k;
         a0 += double(p0);
         a1 += double(p1);
-        a2 += double(p2);
-        a3 += double(p3);
-        a4 += double(p4);
+        a2 += WIDEN(p2);
+        a3 += WIDEN(p3);
+        a4 += WIDEN(p4);
     }
     const int o = y * pc.ow + x;
     mom0[o] = float(a0);
     mom1[o] = float(a1);
-    mom2[o] = float(a2);
-    mom3[o] = float(a3);
-    mom4[o] = float(a4);
+    mom2[o] = float(UNRESIDUE(a2));
+    mom3[o] = float(UNRESIDUE(a3));
+    mom4[o] = float(UNRESIDUE(a4));
 }
 #endif
 
@@ -63,15 +78,16 @@ layout(std430, binding = 5) readonly buffer M3 { float mom3[]; };
 layout(std430, binding = 6) readonly buffer M4 { float mom4[]; };
 layout(std430, binding = 7) writeonly buffer Partials { double partial[]; };
 
-// vertical 11-tap pass of one moment plane, top to bottom
-#define VFILTER(MOM, OUT)                                                   \
+// vertical 11-tap pass of one moment plane, top to bottom; WIDE: widened
+// with nonneg_f2d() where NONNEG holds
+#define VFILTER(MOM, OUT, WIDE)                                             \
     {                                                                       \
         precise double a = 0.0lf;                                           \
         [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {                    \
             precise float p = MOM[(y + v) * pc.ow + x] * GAUSS[v];          \
-            a += double(p);                                                 \
+            a += WIDE ? WIDEN(p) : double(p);                               \
         }                                                                   \
-        OUT = float(a);                                                     \
+        OUT = float(WIDE ? UNRESIDUE(a) : a);                               \
     }
 
 shared double red[4][WG_X * WG_Y];
@@ -84,11 +100,11 @@ void main()
 
     if (x < pc.ow && y < pc.oh) {
         float m[5];
-        VFILTER(mom0, m[0])
-        VFILTER(mom1, m[1])
-        VFILTER(mom2, m[2])
-        VFILTER(mom3, m[3])
-        VFILTER(mom4, m[4])
+        VFILTER(mom0, m[0], false)
+        VFILTER(mom1, m[1], false)
+        VFILTER(mom2, m[2], true)
+        VFILTER(mom3, m[3], true)
+        VFILTER(mom4, m[4], true)
         const float mx = m[0], my = m[1];
         precise float sx2 = m[2] - mx * mx;
         precise float sy2 = m[3] - my * my;
