@@ -66,7 +66,7 @@ enum vk_shader {
 
 struct vk_pipe {
     enum vk_shader shader;
-    int spec2; /* specialization constant 2 (bytes per sample, box factor, NONNEG) */
+    int spec2; /* specialization constant 2 (bytes per sample, box factor, NONNEG, LEVEL0) */
     VkPipeline pipeline;
 };
 

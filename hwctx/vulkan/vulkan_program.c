@@ -333,8 +333,9 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
          * the window pass it runs beside */
         const struct pc_decimate pc = { w, h, st->out_w, st->out_h, 0.0f };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
-        err = add_step(be, SH_DECIMATE_LPF, 0, b, &pc, sizeof(pc), (uint32_t)st->out_w,
-                       (uint32_t)st->out_h, 0);
+        /* LEVEL0: the input is the pictures' samples (exact sums) */
+        err = add_step(be, SH_DECIMATE_LPF, st->in != GPUSSIM_BUF_LEVEL, b, &pc, sizeof(pc),
+                       (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
         if (err < 0)
             return err;
         be->steps[err].gz = 2; /* both pictures */
