@@ -101,13 +101,15 @@ void main()
         dst1[y * pc.sw + x] = float(acc);
 }
 #else
-// even boxes are left/top-biased: scale 4 visits -2..+1
+// Even boxes are left/top-biased: scale 4 visits -2..+1. The terms are +0 or
+// >= 2^-8 / FACTOR^2, the FACTOR^2 residues of nonneg_f2d() stay below half
+// an ulp of any of them (FACTOR < 2^16), so it widens exactly (common.glsl).
 #define BOX_SUM(SRC)                                                                    \
     for (int v = -(FACTOR / 2); v <= ((FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1); v++) { \
         const int row = mirror_hss(y * FACTOR + v, pc.h) * pc.w;                         \
         for (int u = -(FACTOR / 2); u <= ((FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1); u++) { \
             precise float p = SRC[row + mirror_hss(x * FACTOR + u, pc.w)] * pc.k;        \
-            acc += double(p);                                                            \
+            acc += nonneg_f2d(p);                                                        \
         }                                                                                \
     }
 
@@ -122,6 +124,7 @@ void main()
     } else {
         BOX_SUM(src1)
     }
+    acc = flush_residue(acc);
     if (gl_WorkGroupID.z == 0u)
         dst0[y * pc.sw + x] = float(acc);
     else
