@@ -47,27 +47,36 @@
 #define WG_ROWS 256  /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
 #define ANSNR_ROWS 8 /* as kernels/vulkan/ansnr.comp */
 
+/* Bindings (kernels/vulkan/common.glsl) each shader writes; it reads the
+ * others it is given. The frame's barriers follow from them (schedule_steps). */
+#define W_UNPACK (1u << 1)
+#define W_DECIMATE ((1u << 1) | (1u << 3))
+#define W_MOMENTS (0x1fu << 2)
+#define W_FILTERED ((1u << 2) | (1u << 3))
+#define W_OUT (1u << VK_OUT_BINDING)
+
 static const struct {
     const uint32_t *code;
     size_t size;
     int wg_x, wg_y;
+    unsigned writes; /* bit i: binding i */
 } shaders[SH_COUNT] = {
-#define SH(id, name, wx, wy) [id] = { spv_##name, sizeof(spv_##name), wx, wy }
-    SH(SH_UNPACK_BUF, unpack_buf, WG, WG),
-    SH(SH_UNPACK_R8, unpack_r8, WG, WG),
-    SH(SH_UNPACK_R16, unpack_r16, WG, WG),
-    SH(SH_UNPACK_RG8, unpack_rg8, WG, WG),
-    SH(SH_UNPACK_RG16, unpack_rg16, WG, WG),
-    SH(SH_DECIMATE_BOX, decimate_box, WG, WG),
-    SH(SH_DECIMATE_LPF, decimate_lpf, WG, WG),
-    SH(SH_SSIM_H, ssim_h, WG, WG),
-    SH(SH_SSIM_V, ssim_v, WG, WG),
-    SH(SH_ANSNR_FILTER, ansnr_filter, WG, WG),
-    SH(SH_ANSNR_ROWS, ansnr_rows, WG_ROWS, 1),
-    SH(SH_ISSIM_H, issim_h, WG, WG),
-    SH(SH_ISSIM_V, issim_v, WG, WG),
-    SH(SH_ISSIM_H32, issim_h32, WG, WG),
-    SH(SH_ISSIM_V32, issim_v32, WG, WG),
+#define SH(id, name, wx, wy, wr) [id] = { spv_##name, sizeof(spv_##name), wx, wy, wr }
+    SH(SH_UNPACK_BUF, unpack_buf, WG, WG, W_UNPACK),
+    SH(SH_UNPACK_R8, unpack_r8, WG, WG, W_UNPACK),
+    SH(SH_UNPACK_R16, unpack_r16, WG, WG, W_UNPACK),
+    SH(SH_UNPACK_RG8, unpack_rg8, WG, WG, W_UNPACK),
+    SH(SH_UNPACK_RG16, unpack_rg16, WG, WG, W_UNPACK),
+    SH(SH_DECIMATE_BOX, decimate_box, WG, WG, W_DECIMATE),
+    SH(SH_DECIMATE_LPF, decimate_lpf, WG, WG, W_DECIMATE),
+    SH(SH_SSIM_H, ssim_h, WG, WG, W_MOMENTS),
+    SH(SH_SSIM_V, ssim_v, WG, WG, W_OUT),
+    SH(SH_ANSNR_FILTER, ansnr_filter, WG, WG, W_FILTERED),
+    SH(SH_ANSNR_ROWS, ansnr_rows, WG_ROWS, 1, W_OUT),
+    SH(SH_ISSIM_H, issim_h, WG, WG, W_MOMENTS),
+    SH(SH_ISSIM_V, issim_v, WG, WG, W_OUT),
+    SH(SH_ISSIM_H32, issim_h32, WG, WG, W_MOMENTS),
+    SH(SH_ISSIM_V32, issim_v32, WG, WG, W_OUT),
 #undef SH
 };
 
@@ -205,7 +214,7 @@ static void write_step_sets(struct vk_backend *be)
 /* Appends a dispatch; binds[i].buf == NULL leaves binding i unused. */
 static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
                     const struct vk_bind binds[VK_NB_BUFFER_BINDINGS], const void *pc,
-                    uint32_t pc_size, uint32_t nx, uint32_t ny, int barrier)
+                    uint32_t pc_size, uint32_t nx, uint32_t ny)
 {
     if (be->nb_steps == VK_MAX_STEPS)
         return -ENOMEM;
@@ -224,7 +233,7 @@ static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
     st->gx = div_up(nx, (uint32_t)shaders[sh].wg_x);
     st->gy = div_up(ny, (uint32_t)shaders[sh].wg_y);
     st->gz = 1;
-    st->barrier = barrier;
+    st->barrier = 0; /* schedule_steps() */
     return be->nb_steps++;
 }
 
@@ -267,7 +276,7 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
     const VkDeviceSize msize = (VkDeviceSize)ow * h * sizeof(float);
     struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1] };
     bind_moments(b, tmp, msize);
-    int err = add_step(be, SH_SSIM_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 1);
+    int err = add_step(be, SH_SSIM_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h);
     if (err < 0)
         return err;
     struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -276,7 +285,7 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
     err = add_result(be, producer, nwg, 4 * sizeof(double), res_top, &bv[VK_OUT_BINDING]);
     if (err < 0)
         return err;
-    return add_step(be, SH_SSIM_V, nonneg, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 1);
+    return add_step(be, SH_SSIM_V, nonneg, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh);
 }
 
 static struct vk_bind scratch_region(struct vk_backend *be, VkDeviceSize *top, VkDeviceSize size)
@@ -304,12 +313,31 @@ static struct vk_bind plan_buf(const struct vk_planes *vp, int plane, enum gpuss
     }
 }
 
+/*
+ * The intermediate planes (bindings 2..6) come in sets, so that the metric
+ * families, and the MS-SSIM levels among themselves, write apart and run
+ * side by side: one set per SSIM window stage kind (each MS-SSIM level,
+ * float_ssim), one shared by ANSNR and integer SSIM (each one pass pair,
+ * short beside the MS-SSIM chain). Planes of one kind share its set.
+ */
+#define TMP_FLOAT_SSIM GPUSSIM_MSSSIM_SCALES
+#define TMP_OTHER (GPUSSIM_MSSSIM_SCALES + 1)
+#define TMP_SETS (GPUSSIM_MSSSIM_SCALES + 2)
+
+static int tmp_set_of(const struct gpussim_plan_stage *st)
+{
+    if (st->kind != GPUSSIM_STAGE_SSIM_WINDOWS)
+        return TMP_OTHER;
+    return st->slot == GPUSSIM_RESULT_SSIM ? TMP_FLOAT_SSIM : st->scale;
+}
+
 /* The dispatches of one plan stage (UNPACK and CONVERT are done by the
  * unpack steps, REDUCE on the host at collect). */
 static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
-                     const struct vk_bind tmp[VK_NB_MOMENTS], VkDeviceSize *res_top)
+                     const struct vk_bind tmps[TMP_SETS][VK_NB_MOMENTS], VkDeviceSize *res_top)
 {
     const struct gpussim_plan_stage *st = &be->cfg.plan.stage[idx];
+    const struct vk_bind *tmp = tmps[tmp_set_of(st)];
     const int p = st->plane, w = st->in_w, h = st->in_h;
     struct vk_bind in[2], out[2];
     int err;
@@ -322,20 +350,18 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         const struct pc_decimate pc = { w, h, st->out_w, st->out_h, st->box_tap };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         err = add_step(be, SH_DECIMATE_BOX, st->factor, b, &pc, sizeof(pc), (uint32_t)st->out_w,
-                       (uint32_t)st->out_h, 1);
+                       (uint32_t)st->out_h);
         if (err < 0)
             return err;
         be->steps[err].gz = 2; /* both pictures */
         return 0;
     }
     case GPUSSIM_STAGE_DECIMATE_LPF: {
-        /* reads level i (complete), writes level i + 1: no barrier against
-         * the window pass it runs beside */
         const struct pc_decimate pc = { w, h, st->out_w, st->out_h, 0.0f };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         /* LEVEL0: the input is the pictures' samples (exact sums) */
         err = add_step(be, SH_DECIMATE_LPF, st->in != GPUSSIM_BUF_LEVEL, b, &pc, sizeof(pc),
-                       (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
+                       (uint32_t)st->out_w, (uint32_t)st->out_h);
         if (err < 0)
             return err;
         be->steps[err].gz = 2; /* both pictures */
@@ -350,7 +376,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1], tmp[0], tmp[1] };
         b[2].size = b[3].size = fsize;
-        err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 1);
+        err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h);
         if (err < 0)
             return err;
         struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, b[2], b[3] };
@@ -359,7 +385,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
             return err;
         /* one workgroup per ANSNR_ROWS rows */
         err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc),
-                       div_up((uint32_t)h, ANSNR_ROWS) * WG_ROWS, 1, 1);
+                       div_up((uint32_t)h, ANSNR_ROWS) * WG_ROWS, 1);
         return err < 0 ? err : 0;
     }
     case GPUSSIM_STAGE_ISSIM: {
@@ -369,7 +395,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
         bind_moments(b, tmp, msize);
         err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)w,
-                       (uint32_t)h, 1);
+                       (uint32_t)h);
         if (err < 0)
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -379,7 +405,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         if (err < 0)
             return err;
         err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)w,
-                       (uint32_t)h, 1);
+                       (uint32_t)h);
         if (err < 0)
             return err;
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
@@ -390,6 +416,62 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     case GPUSSIM_STAGE_REDUCE:
         break;
     }
+    return 0;
+}
+
+/* Whether b (recorded after a) touches what a touches, one of them writing:
+ * then b must wait for a. */
+static int steps_conflict(const struct vk_step *a, unsigned a_writes, const struct vk_step *b,
+                          unsigned b_writes)
+{
+    for (int i = 0; i < VK_NB_BUFFER_BINDINGS; i++)
+        for (int j = 0; j < VK_NB_BUFFER_BINDINGS; j++) {
+            const struct vk_bind *x = &a->binds[i], *y = &b->binds[j];
+            if (!x->buf || x->buf != y->buf || !(((a_writes >> i) | (b_writes >> j)) & 1))
+                continue;
+            if (x->off < y->off + y->size && y->off < x->off + x->size)
+                return 1;
+        }
+    return 0;
+}
+
+/*
+ * Orders the compute steps in waves with one barrier between waves (a
+ * Vulkan barrier waits for every earlier dispatch): a step goes into the
+ * wave after the last one holding a step it conflicts with, so independent
+ * work (the metric families, a pyramid step beside the windows of its
+ * level) runs side by side, and dependent steps stay in plan order. The
+ * unpacks are wave 0; the steps are stably sorted by wave.
+ */
+static int schedule_steps(struct vk_backend *be)
+{
+    int wave[VK_MAX_STEPS], order[VK_MAX_STEPS];
+    struct vk_step *sorted = malloc(sizeof(*sorted) * VK_MAX_STEPS);
+    int nb_waves = 1;
+    if (!sorted)
+        return -ENOMEM;
+    for (int s = 0; s < be->nb_steps; s++) {
+        const unsigned ws = shaders[be->pipes[be->steps[s].pipe].shader].writes;
+        wave[s] = s < be->first_compute_step ? 0 : 1;
+        for (int t = 0; t < s; t++) {
+            const unsigned wt = shaders[be->pipes[be->steps[t].pipe].shader].writes;
+            if (wave[t] >= wave[s] && steps_conflict(&be->steps[t], wt, &be->steps[s], ws))
+                wave[s] = wave[t] + 1;
+        }
+        nb_waves = wave[s] + 1 > nb_waves ? wave[s] + 1 : nb_waves;
+    }
+    int n = be->first_compute_step;
+    for (int w = 1; w < nb_waves; w++)
+        for (int s = be->first_compute_step; s < be->nb_steps; s++)
+            if (wave[s] == w) {
+                sorted[n] = be->steps[s];
+                /* the first step of each wave waits for the waves before */
+                sorted[n].barrier = n == be->first_compute_step || wave[s] != wave[order[n - 1]];
+                order[n++] = s;
+            }
+    memcpy(be->steps + be->first_compute_step, sorted + be->first_compute_step,
+           (size_t)(be->nb_steps - be->first_compute_step) * sizeof(sorted[0]));
+    free(sorted);
     return 0;
 }
 
@@ -420,10 +502,12 @@ static int build_program(struct vk_backend *be)
     const struct vk_bind raw = { &be->scratch, be->raw_off, be->raw_size };
 
     /* unpacked float planes, then working buffers shared by all planes:
-     * the largest decimated plane, pyramid level, and intermediate plane
-     * (one of five moments, or one of the two filtered ANSNR planes) */
+     * the largest decimated plane, pyramid level, and per set (tmp_set_of)
+     * intermediate plane (one of five moments, or one of the two filtered
+     * ANSNR planes) */
     struct vk_planes vp;
     VkDeviceSize box_max = 0, tmp_max = 0, pyr_max[GPUSSIM_MSSSIM_SCALES] = { 0 };
+    VkDeviceSize tmp_size[TMP_SETS] = { 0 };
     memset(&vp, 0, sizeof(vp));
     for (int i = 0; i < plan->nb_stages; i++) {
         const struct gpussim_plan_stage *st = &plan->stage[i];
@@ -458,6 +542,8 @@ static int build_program(struct vk_backend *be)
             break;
         }
         tmp_max = t > tmp_max ? t : tmp_max;
+        if (t > tmp_size[tmp_set_of(st)])
+            tmp_size[tmp_set_of(st)] = t;
     }
     for (int k = 0; k < 2; k++)
         vp.box[k] = scratch_region(be, &top, box_max);
@@ -465,9 +551,12 @@ static int build_program(struct vk_backend *be)
         for (int i = 1; i < GPUSSIM_MSSSIM_SCALES; i++)
             if (pyr_max[i])
                 vp.pyr[k][i] = scratch_region(be, &top, pyr_max[i]);
-    struct vk_bind tmp[VK_NB_MOMENTS];
-    for (int m = 0; m < VK_NB_MOMENTS; m++)
-        tmp[m] = scratch_region(be, &top, tmp_max);
+    struct vk_bind tmp[TMP_SETS][VK_NB_MOMENTS];
+    memset(tmp, 0, sizeof(tmp));
+    for (int t = 0; t < TMP_SETS; t++)
+        if (tmp_size[t])
+            for (int m = 0; m < VK_NB_MOMENTS; m++)
+                tmp[t][m] = scratch_region(be, &top, tmp_size[t]);
 
     /* the shaders index with 32-bit ints and bind each region whole */
     const VkDeviceSize max_range = be->props.limits.maxStorageBufferRange;
@@ -504,7 +593,7 @@ static int build_program(struct vk_backend *be)
             };
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, vp.fplane[k][p] };
             err = add_step(be, SH_UNPACK_BUF, bps, b, &pc, sizeof(pc), (uint32_t)st->in_w,
-                           (uint32_t)st->in_h, 0);
+                           (uint32_t)st->in_h);
             if (err < 0)
                 return err;
         }
@@ -515,6 +604,10 @@ static int build_program(struct vk_backend *be)
     for (int i = 0; i < plan->nb_stages; i++)
         if ((err = add_stage(be, i, &vp, tmp, &res_top)) < 0)
             return err;
+
+    err = schedule_steps(be);
+    if (err < 0)
+        return err;
 
     be->results_size = res_top ? res_top : ALIGN;
     err = vk_buffer_create(be, &be->results, be->results_size, 0);
