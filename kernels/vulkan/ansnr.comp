@@ -6,7 +6,8 @@
 //   PASS_FILTER  the 3x3 ref and 5x5 dis filters, one output sample per
 //                invocation, all float: per filter row a float sum over the
 //                columns, added to a float accumulator row by row;
-//                asymmetric reflection at the borders. Row-major output.
+//                asymmetric reflection at the borders. The input through
+//                shared memory; row-major output.
 //   PASS_ROWS    the reference's per-row float sums: each row's r*r (signal)
 //                and (r-d)^2 (noise) added left to right in float by one
 //                invocation, ANSNR_ROWS rows per workgroup, the whole
@@ -37,29 +38,52 @@ int ansnr_reflect(int i, int n)
     return i;
 }
 
+// The workgroup's input window (its WG_X x WG_Y outputs and the 5x5
+// filter's 2-sample margin, reflected, offset applied) is read once into
+// shared memory; both filters read it there. Sized for 16 x 16 workgroups
+// (the host's shape).
+#define HALO (ANSNR_DIS_LEN / 2)
+#define TILE_X (16 + 2 * HALO)
+#define TILE_Y (16 + 2 * HALO)
+shared float tile_r[TILE_Y][TILE_X], tile_d[TILE_Y][TILE_X];
+
 void main()
 {
-    const int j = int(gl_GlobalInvocationID.x), i = int(gl_GlobalInvocationID.y);
+    const int lid = int(gl_LocalInvocationIndex);
+    const int j0 = int(gl_WorkGroupID.x) * WG_X, i0 = int(gl_WorkGroupID.y) * WG_Y;
+    for (int e = lid; e < TILE_X * TILE_Y; e += WG_X * WG_Y) {
+        const int r = e / TILE_X, c = e % TILE_X;
+        const int ii = i0 - HALO + r, jj = j0 - HALO + c;
+        float rv = 0.0, dv = 0.0;
+        // positions no output needs are not read (the reflection would
+        // leave the plane past 2n - 1)
+        if (ii <= pc.h + HALO - 1 && jj <= pc.w + HALO - 1) {
+            const int o = ansnr_reflect(ii, pc.h) * pc.w + ansnr_reflect(jj, pc.w);
+            rv = ref[o] - 128.0;
+            dv = dis[o] - 128.0;
+        }
+        tile_r[r][c] = rv;
+        tile_d[r][c] = dv;
+    }
+    barrier();
+
+    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
+    const int j = j0 + lx, i = i0 + ly;
     if (j >= pc.w || i >= pc.h)
         return;
+    const int RO = HALO - ANSNR_REF_LEN / 2; // the 3x3 window inside the 5x5 margin
     precise float accum = 0.0;
     [[unroll]] for (int fi = 0; fi < ANSNR_REF_LEN; fi++) {
-        const int row = ansnr_reflect(i - ANSNR_REF_LEN / 2 + fi, pc.h) * pc.w;
         precise float inner = 0.0;
-        [[unroll]] for (int fj = 0; fj < ANSNR_REF_LEN; fj++) {
-            precise float v = ref[row + ansnr_reflect(j - ANSNR_REF_LEN / 2 + fj, pc.w)] - 128.0;
-            inner += ANSNR_REF[fi * ANSNR_REF_LEN + fj] * v;
-        }
+        [[unroll]] for (int fj = 0; fj < ANSNR_REF_LEN; fj++)
+            inner += ANSNR_REF[fi * ANSNR_REF_LEN + fj] * tile_r[ly + RO + fi][lx + RO + fj];
         accum += inner;
     }
     precise float daccum = 0.0;
     [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
-        const int row = ansnr_reflect(i - ANSNR_DIS_LEN / 2 + fi, pc.h) * pc.w;
         precise float inner = 0.0;
-        [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++) {
-            precise float v = dis[row + ansnr_reflect(j - ANSNR_DIS_LEN / 2 + fj, pc.w)] - 128.0;
-            inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * v;
-        }
+        [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++)
+            inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * tile_d[ly + fi][lx + fj];
         daccum += inner;
     }
     filt_r[i * pc.w + j] = accum;
