@@ -61,6 +61,7 @@ enum vk_shader {
     SH_ISSIM_V,
     SH_ISSIM_H32,
     SH_ISSIM_V32,
+    SH_SSIM_HV,
     SH_COUNT
 };
 

@@ -35,6 +35,7 @@
 #include "kernels/vulkan/spv_decimate_lpf.h"
 #include "kernels/vulkan/spv_ssim_h.h"
 #include "kernels/vulkan/spv_ssim_v.h"
+#include "kernels/vulkan/spv_ssim_hv.h"
 #include "kernels/vulkan/spv_ansnr_filter.h"
 #include "kernels/vulkan/spv_ansnr_rows.h"
 #include "kernels/vulkan/spv_issim_h.h"
@@ -46,6 +47,8 @@
 #define WG 16     /* 2-D workgroups are WG x WG */
 #define WG_ROWS 256  /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
 #define ANSNR_ROWS 8 /* as kernels/vulkan/ansnr.comp */
+#define HV_ROWS 2    /* ssim_hv: windows per invocation, as kernels/vulkan/ssim_window.comp */
+#define HV_SHARED 30704 /* ssim_hv's shared memory, bytes */
 
 /* Bindings (kernels/vulkan/common.glsl) each shader writes; it reads the
  * others it is given. The frame's barriers follow from them (schedule_steps). */
@@ -77,6 +80,7 @@ static const struct {
     SH(SH_ISSIM_V, issim_v, WG, WG, W_OUT),
     SH(SH_ISSIM_H32, issim_h32, WG, WG, W_MOMENTS),
     SH(SH_ISSIM_V32, issim_v32, WG, WG, W_OUT),
+    SH(SH_SSIM_HV, ssim_hv, WG, WG, W_OUT),
 #undef SH
 };
 
@@ -264,6 +268,13 @@ static void bind_moments(struct vk_bind b[VK_NB_BUFFER_BINDINGS], const struct v
     }
 }
 
+/* Whether the device has the shared memory of ssim_hv (every desktop GPU
+ * and lavapipe; Vulkan promises 16 KiB). */
+static int windows_fused(const struct vk_backend *be)
+{
+    return be->props.limits.maxComputeSharedMemorySize >= HV_SHARED;
+}
+
 /* The SSIM window passes over a w x h pair of planes, partials into a new
  * result for plan stage `producer`. nonneg: the planes' samples are +0 or
  * >= 2^-8 / scale^2 (kernels/vulkan/ssim_window.comp, NONNEG). */
@@ -274,9 +285,20 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
     const int ow = w - (GPUSSIM_GAUSSIAN11_LEN - 1), oh = h - (GPUSSIM_GAUSSIAN11_LEN - 1);
     const struct pc_ssim pc = { w, h, ow, oh };
     const VkDeviceSize msize = (VkDeviceSize)ow * h * sizeof(float);
+    int err;
+    if (windows_fused(be)) {
+        /* both passes in one dispatch, the moments in shared memory */
+        struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1] };
+        const uint32_t gy = div_up((uint32_t)oh, HV_ROWS * WG);
+        err = add_result(be, producer, div_up((uint32_t)ow, WG) * gy, 4 * sizeof(double), res_top,
+                         &b[VK_OUT_BINDING]);
+        if (err < 0)
+            return err;
+        return add_step(be, SH_SSIM_HV, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, gy * WG);
+    }
     struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1] };
     bind_moments(b, tmp, msize);
-    int err = add_step(be, SH_SSIM_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h);
+    err = add_step(be, SH_SSIM_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h);
     if (err < 0)
         return err;
     struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -530,7 +552,8 @@ static int build_program(struct vk_backend *be)
             break;
         }
         case GPUSSIM_STAGE_SSIM_WINDOWS:
-            t = (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
+            /* ssim_hv keeps the moments in shared memory */
+            t = windows_fused(be) ? 0 : (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
             break;
         case GPUSSIM_STAGE_ANSNR:
             t = n * sizeof(float);
@@ -905,6 +928,7 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
     static const char *const names[SH_COUNT] = {
         "unpack_buf", "unpack_r8", "unpack_r16", "unpack_rg8", "unpack_rg16", "decimate_box",
         "decimate_lpf", "ssim_h", "ssim_v", "ansnr_filter", "ansnr_rows", "issim_h", "issim_v", "issim_h32", "issim_v32",
+        "ssim_hv",
     };
     uint64_t ts[2 + VK_MAX_STEPS];
     if (!s->query_pool)
