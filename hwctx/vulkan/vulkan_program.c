@@ -339,17 +339,20 @@ static struct vk_bind plan_buf(const struct vk_planes *vp, int plane, enum gpuss
  * The intermediate planes (bindings 2..6) come in sets, so that the metric
  * families, and the MS-SSIM levels among themselves, write apart and run
  * side by side: one set per SSIM window stage kind (each MS-SSIM level,
- * float_ssim), one shared by ANSNR and integer SSIM (each one pass pair,
- * short beside the MS-SSIM chain). Planes of one kind share its set.
+ * float_ssim; none with ssim_hv), one for ANSNR (two planes), one for
+ * integer SSIM. Planes of one kind share its set.
  */
 #define TMP_FLOAT_SSIM GPUSSIM_MSSSIM_SCALES
-#define TMP_OTHER (GPUSSIM_MSSSIM_SCALES + 1)
-#define TMP_SETS (GPUSSIM_MSSSIM_SCALES + 2)
+#define TMP_ANSNR (GPUSSIM_MSSSIM_SCALES + 1)
+#define TMP_ISSIM (GPUSSIM_MSSSIM_SCALES + 2)
+#define TMP_SETS (GPUSSIM_MSSSIM_SCALES + 3)
 
 static int tmp_set_of(const struct gpussim_plan_stage *st)
 {
+    if (st->kind == GPUSSIM_STAGE_ANSNR)
+        return TMP_ANSNR;
     if (st->kind != GPUSSIM_STAGE_SSIM_WINDOWS)
-        return TMP_OTHER;
+        return TMP_ISSIM;
     return st->slot == GPUSSIM_RESULT_SSIM ? TMP_FLOAT_SSIM : st->scale;
 }
 
@@ -578,7 +581,7 @@ static int build_program(struct vk_backend *be)
     memset(tmp, 0, sizeof(tmp));
     for (int t = 0; t < TMP_SETS; t++)
         if (tmp_size[t])
-            for (int m = 0; m < VK_NB_MOMENTS; m++)
+            for (int m = 0; m < (t == TMP_ANSNR ? 2 : VK_NB_MOMENTS); m++)
                 tmp[t][m] = scratch_region(be, &top, tmp_size[t]);
 
     /* the shaders index with 32-bit ints and bind each region whole */
