@@ -36,7 +36,7 @@ int mirror_hss(int i, int n)
 
 // Exactly double(f) for a positive normal float f, with integer operations
 // instead of the conversion instruction (on NVIDIA a quarter of the double
-// adds' rate: it bounded the window and pyramid shaders); +0 gives 2^-127,
+// adds' rate, a large share of the window and pyramid shaders); +0 gives 2^-127,
 // a "residue". As nonneg_f2d() in kernels/cuda/gpussim_kernels.cu, and only
 // where its proof holds: on sums of n terms that are each +0 or at least
 // 2^-70 for n <= 11 (2^-66 for n <= 81), the n residues stay below half an
