@@ -55,13 +55,13 @@ enum vk_shader {
     SH_DECIMATE_LPF,
     SH_SSIM_H,
     SH_SSIM_V,
+    SH_SSIM_HV,
     SH_ANSNR_FILTER,
     SH_ANSNR_ROWS,
     SH_ISSIM_H,
     SH_ISSIM_V,
     SH_ISSIM_H32,
     SH_ISSIM_V32,
-    SH_SSIM_HV,
     SH_COUNT
 };
 

@@ -45,44 +45,69 @@
 
 #define ALIGN 256 /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16     /* 2-D workgroups are WG x WG */
-#define WG_ROWS 256  /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
-#define ANSNR_ROWS 8 /* as kernels/vulkan/ansnr.comp */
-#define HV_ROWS 2    /* ssim_hv: windows per invocation, as kernels/vulkan/ssim_window.comp */
-#define HV_SHARED 30704 /* ssim_hv's shared memory, bytes */
-
-/* Bindings (kernels/vulkan/common.glsl) each shader writes; it reads the
- * others it is given. The frame's barriers follow from them (schedule_steps). */
-#define W_UNPACK (1u << 1)
-#define W_DECIMATE ((1u << 1) | (1u << 3))
-#define W_MOMENTS (0x1fu << 2)
-#define W_FILTERED ((1u << 2) | (1u << 3))
-#define W_OUT (1u << VK_OUT_BINDING)
+#define WG_ROWS 32
+#define ANSNR_ROWS_WG 256 /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
+#define ANSNR_ROWS 8      /* as kernels/vulkan/ansnr.comp */
+#define HV_ROWS 2         /* ssim_hv: windows per invocation, as kernels/vulkan/ssim_window.comp */
+#define HV_SHARED 30704   /* ssim_hv's shared memory, bytes */
 
 static const struct {
     const uint32_t *code;
     size_t size;
     int wg_x, wg_y;
-    unsigned writes; /* bit i: binding i */
 } shaders[SH_COUNT] = {
-#define SH(id, name, wx, wy, wr) [id] = { spv_##name, sizeof(spv_##name), wx, wy, wr }
-    SH(SH_UNPACK_BUF, unpack_buf, WG, WG, W_UNPACK),
-    SH(SH_UNPACK_R8, unpack_r8, WG, WG, W_UNPACK),
-    SH(SH_UNPACK_R16, unpack_r16, WG, WG, W_UNPACK),
-    SH(SH_UNPACK_RG8, unpack_rg8, WG, WG, W_UNPACK),
-    SH(SH_UNPACK_RG16, unpack_rg16, WG, WG, W_UNPACK),
-    SH(SH_DECIMATE_BOX, decimate_box, WG, WG, W_DECIMATE),
-    SH(SH_DECIMATE_LPF, decimate_lpf, WG, WG, W_DECIMATE),
-    SH(SH_SSIM_H, ssim_h, WG, WG, W_MOMENTS),
-    SH(SH_SSIM_V, ssim_v, WG, WG, W_OUT),
-    SH(SH_ANSNR_FILTER, ansnr_filter, WG, WG, W_FILTERED),
-    SH(SH_ANSNR_ROWS, ansnr_rows, WG_ROWS, 1, W_OUT),
-    SH(SH_ISSIM_H, issim_h, WG, WG, W_MOMENTS),
-    SH(SH_ISSIM_V, issim_v, WG, WG, W_OUT),
-    SH(SH_ISSIM_H32, issim_h32, WG, WG, W_MOMENTS),
-    SH(SH_ISSIM_V32, issim_v32, WG, WG, W_OUT),
-    SH(SH_SSIM_HV, ssim_hv, WG, WG, W_OUT),
+#define SH(id, name, wx, wy) [id] = { spv_##name, sizeof(spv_##name), wx, wy }
+    SH(SH_UNPACK_BUF, unpack_buf, WG, WG),
+    SH(SH_UNPACK_R8, unpack_r8, WG, WG),
+    SH(SH_UNPACK_R16, unpack_r16, WG, WG),
+    SH(SH_UNPACK_RG8, unpack_rg8, WG, WG),
+    SH(SH_UNPACK_RG16, unpack_rg16, WG, WG),
+    SH(SH_DECIMATE_BOX, decimate_box, WG, WG),
+    SH(SH_DECIMATE_LPF, decimate_lpf, WG, WG),
+    SH(SH_SSIM_H, ssim_h, WG, WG),
+    SH(SH_SSIM_V, ssim_v, WG, WG),
+    SH(SH_SSIM_HV, ssim_hv, WG, WG),
+    SH(SH_ANSNR_FILTER, ansnr_filter, WG, WG),
+    SH(SH_ANSNR_ROWS, ansnr_rows, ANSNR_ROWS_WG, 1),
+    SH(SH_ISSIM_H, issim_h, WG, WG),
+    SH(SH_ISSIM_V, issim_v, WG, WG),
+    SH(SH_ISSIM_H32, issim_h32, WG, WG),
+    SH(SH_ISSIM_V32, issim_v32, WG, WG),
 #undef SH
 };
+
+/* The bindings (kernels/vulkan/common.glsl) a shader writes, bit i for
+ * binding i; it reads the others it is given. The frame's barriers follow
+ * from them (schedule_steps). A shader not listed here is taken to write
+ * every binding it is given: barriers around it, never a missing one. */
+static unsigned shader_writes(enum vk_shader sh)
+{
+    switch (sh) {
+    case SH_UNPACK_BUF:
+    case SH_UNPACK_R8:
+    case SH_UNPACK_R16:
+    case SH_UNPACK_RG8:
+    case SH_UNPACK_RG16:
+        return 1u << 1;
+    case SH_DECIMATE_BOX:
+    case SH_DECIMATE_LPF:
+        return (1u << 1) | (1u << 3);
+    case SH_SSIM_H:
+    case SH_ISSIM_H:
+    case SH_ISSIM_H32:
+        return 0x1fu << 2; /* the five moment planes */
+    case SH_ANSNR_FILTER:
+        return (1u << 2) | (1u << 3);
+    case SH_SSIM_V:
+    case SH_SSIM_HV:
+    case SH_ANSNR_ROWS:
+    case SH_ISSIM_V:
+    case SH_ISSIM_V32:
+        return 1u << VK_OUT_BINDING;
+    default:
+        return 0xffu;
+    }
+}
 
 /* push constant blocks, laid out as the shaders declare them (std430) */
 struct pc_unpack {
@@ -215,10 +240,12 @@ static void write_step_sets(struct vk_backend *be)
     }
 }
 
-/* Appends a dispatch; binds[i].buf == NULL leaves binding i unused. */
+/* Appends a dispatch; binds[i].buf == NULL leaves binding i unused.
+ * barrier: a barrier before it; build_program's steps pass 0 and
+ * schedule_steps() places their barriers. */
 static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
                     const struct vk_bind binds[VK_NB_BUFFER_BINDINGS], const void *pc,
-                    uint32_t pc_size, uint32_t nx, uint32_t ny)
+                    uint32_t pc_size, uint32_t nx, uint32_t ny, int barrier)
 {
     if (be->nb_steps == VK_MAX_STEPS)
         return -ENOMEM;
@@ -237,7 +264,7 @@ static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
     st->gx = div_up(nx, (uint32_t)shaders[sh].wg_x);
     st->gy = div_up(ny, (uint32_t)shaders[sh].wg_y);
     st->gz = 1;
-    st->barrier = 0; /* schedule_steps() */
+    st->barrier = barrier;
     return be->nb_steps++;
 }
 
@@ -294,11 +321,11 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
                          &b[VK_OUT_BINDING]);
         if (err < 0)
             return err;
-        return add_step(be, SH_SSIM_HV, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, gy * WG);
+        return add_step(be, SH_SSIM_HV, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, gy * WG, 0);
     }
     struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1] };
     bind_moments(b, tmp, msize);
-    err = add_step(be, SH_SSIM_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h);
+    err = add_step(be, SH_SSIM_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 0);
     if (err < 0)
         return err;
     struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -307,7 +334,7 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
     err = add_result(be, producer, nwg, 4 * sizeof(double), res_top, &bv[VK_OUT_BINDING]);
     if (err < 0)
         return err;
-    return add_step(be, SH_SSIM_V, nonneg, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh);
+    return add_step(be, SH_SSIM_V, nonneg, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 0);
 }
 
 static struct vk_bind scratch_region(struct vk_backend *be, VkDeviceSize *top, VkDeviceSize size)
@@ -375,7 +402,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         const struct pc_decimate pc = { w, h, st->out_w, st->out_h, st->box_tap };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         err = add_step(be, SH_DECIMATE_BOX, st->factor, b, &pc, sizeof(pc), (uint32_t)st->out_w,
-                       (uint32_t)st->out_h);
+                       (uint32_t)st->out_h, 0);
         if (err < 0)
             return err;
         be->steps[err].gz = 2; /* both pictures */
@@ -386,7 +413,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         /* LEVEL0: the input is the pictures' samples (exact sums) */
         err = add_step(be, SH_DECIMATE_LPF, st->in != GPUSSIM_BUF_LEVEL, b, &pc, sizeof(pc),
-                       (uint32_t)st->out_w, (uint32_t)st->out_h);
+                       (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
         if (err < 0)
             return err;
         be->steps[err].gz = 2; /* both pictures */
@@ -401,7 +428,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1], tmp[0], tmp[1] };
         b[2].size = b[3].size = fsize;
-        err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h);
+        err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
         if (err < 0)
             return err;
         struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, b[2], b[3] };
@@ -410,7 +437,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
             return err;
         /* one workgroup per ANSNR_ROWS rows */
         err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc),
-                       div_up((uint32_t)h, ANSNR_ROWS) * WG_ROWS, 1);
+                       div_up((uint32_t)h, ANSNR_ROWS) * ANSNR_ROWS_WG, 1, 0);
         return err < 0 ? err : 0;
     }
     case GPUSSIM_STAGE_ISSIM: {
@@ -420,7 +447,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
         bind_moments(b, tmp, msize);
         err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)w,
-                       (uint32_t)h);
+                       (uint32_t)h, 0);
         if (err < 0)
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -430,7 +457,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         if (err < 0)
             return err;
         err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)w,
-                       (uint32_t)h);
+                       (uint32_t)h, 0);
         if (err < 0)
             return err;
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
@@ -470,16 +497,20 @@ static int steps_conflict(const struct vk_step *a, unsigned a_writes, const stru
  */
 static int schedule_steps(struct vk_backend *be)
 {
-    int wave[VK_MAX_STEPS], order[VK_MAX_STEPS];
-    struct vk_step *sorted = malloc(sizeof(*sorted) * VK_MAX_STEPS);
+    const int nb = be->nb_steps;
+    int *wave = malloc(2 * sizeof(int) * (size_t)(nb ? nb : 1)), *order = wave + nb;
+    struct vk_step *sorted = malloc(sizeof(*sorted) * (size_t)(nb ? nb : 1));
     int nb_waves = 1;
-    if (!sorted)
+    if (!wave || !sorted) {
+        free(wave);
+        free(sorted);
         return -ENOMEM;
+    }
     for (int s = 0; s < be->nb_steps; s++) {
-        const unsigned ws = shaders[be->pipes[be->steps[s].pipe].shader].writes;
+        const unsigned ws = shader_writes(be->pipes[be->steps[s].pipe].shader);
         wave[s] = s < be->first_compute_step ? 0 : 1;
         for (int t = 0; t < s; t++) {
-            const unsigned wt = shaders[be->pipes[be->steps[t].pipe].shader].writes;
+            const unsigned wt = shader_writes(be->pipes[be->steps[t].pipe].shader);
             if (wave[t] >= wave[s] && steps_conflict(&be->steps[t], wt, &be->steps[s], ws))
                 wave[s] = wave[t] + 1;
         }
@@ -497,6 +528,7 @@ static int schedule_steps(struct vk_backend *be)
     memcpy(be->steps + be->first_compute_step, sorted + be->first_compute_step,
            (size_t)(be->nb_steps - be->first_compute_step) * sizeof(sorted[0]));
     free(sorted);
+    free(wave);
     return 0;
 }
 
@@ -619,7 +651,7 @@ static int build_program(struct vk_backend *be)
             };
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, vp.fplane[k][p] };
             err = add_step(be, SH_UNPACK_BUF, bps, b, &pc, sizeof(pc), (uint32_t)st->in_w,
-                           (uint32_t)st->in_h);
+                           (uint32_t)st->in_h, 0);
             if (err < 0)
                 return err;
         }
@@ -930,8 +962,8 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
 {
     static const char *const names[SH_COUNT] = {
         "unpack_buf", "unpack_r8", "unpack_r16", "unpack_rg8", "unpack_rg16", "decimate_box",
-        "decimate_lpf", "ssim_h", "ssim_v", "ansnr_filter", "ansnr_rows", "issim_h", "issim_v", "issim_h32", "issim_v32",
-        "ssim_hv",
+        "decimate_lpf", "ssim_h", "ssim_v", "ssim_hv", "ansnr_filter", "ansnr_rows", "issim_h", "issim_v",
+        "issim_h32", "issim_v32",
     };
     uint64_t ts[2 + VK_MAX_STEPS];
     if (!s->query_pool)
