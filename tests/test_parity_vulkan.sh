@@ -8,8 +8,8 @@
 #   2. tests/test_vulkan_frames: the same comparison on Vulkan frames (the
 #      FFmpeg-frame path: adopted device, hwupload-like images, the
 #      AVVkFrame sync contract), plus create/destroy cycles.
-# Both run under the Khronos validation layer when it is installed; any
-# validation message fails the test. Exit 77 (skip) without a usable device.
+# Both run under the Khronos validation layer (with synchronization
+# validation) when it is installed; any validation message fails the test. Exit 77 (skip) without a usable device.
 # GPUSSIM_PARITY_ARGS: extra test_parity arguments (--quick, --full).
 # On lavapipe with 2 cores the whole script takes about 45 s.
 set -u
@@ -22,6 +22,11 @@ if [ -z "${VK_INSTANCE_LAYERS:-}" ] && [ "${GPUSSIM_VK_VALIDATION:-1}" = 1 ]; th
         if [ -f "$d/VkLayer_khronos_validation.json" ]; then
             VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation
             export VK_INSTANCE_LAYERS
+            # synchronization validation too: the frame program has
+            # barriers only between dependent dispatches; a missing one is
+            # a SYNC-HAZARD message
+            : "${VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT}"
+            export VK_LAYER_ENABLES
             echo "validation layer: on"
             break
         fi

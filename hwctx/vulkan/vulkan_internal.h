@@ -57,6 +57,7 @@ enum vk_shader {
     SH_DECIMATE_LPF,
     SH_SSIM_H,
     SH_SSIM_V,
+    SH_SSIM_HV,
     SH_ANSNR_FILTER,
     SH_ANSNR_ROWS,
     SH_ISSIM_H,
@@ -80,7 +81,7 @@ enum vk_shader {
 
 struct vk_pipe {
     enum vk_shader shader;
-    int spec2; /* specialization constant 2 (bytes per sample, box factor) */
+    int spec2; /* specialization constant 2 (bytes per sample, box factor, NONNEG, LEVEL0) */
     VkPipeline pipeline;
 };
 

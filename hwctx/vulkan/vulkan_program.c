@@ -35,6 +35,7 @@
 #include "kernels/vulkan/spv_decimate_lpf.h"
 #include "kernels/vulkan/spv_ssim_h.h"
 #include "kernels/vulkan/spv_ssim_v.h"
+#include "kernels/vulkan/spv_ssim_hv.h"
 #include "kernels/vulkan/spv_ansnr_filter.h"
 #include "kernels/vulkan/spv_ansnr_rows.h"
 #include "kernels/vulkan/spv_issim_h.h"
@@ -56,6 +57,10 @@
 #define ALIGN 256 /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16     /* 2-D workgroups are WG x WG */
 #define WG_ROWS 32
+#define ANSNR_ROWS_WG 256 /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
+#define ANSNR_ROWS 8      /* as kernels/vulkan/ansnr.comp */
+#define HV_ROWS 2         /* ssim_hv: windows per invocation, as kernels/vulkan/ssim_window.comp */
+#define HV_SHARED 30704   /* ssim_hv's shared memory, bytes */
 
 static const struct {
     const uint32_t *code;
@@ -72,8 +77,9 @@ static const struct {
     SH(SH_DECIMATE_LPF, decimate_lpf, WG, WG),
     SH(SH_SSIM_H, ssim_h, WG, WG),
     SH(SH_SSIM_V, ssim_v, WG, WG),
+    SH(SH_SSIM_HV, ssim_hv, WG, WG),
     SH(SH_ANSNR_FILTER, ansnr_filter, WG, WG),
-    SH(SH_ANSNR_ROWS, ansnr_rows, WG_ROWS, 1),
+    SH(SH_ANSNR_ROWS, ansnr_rows, ANSNR_ROWS_WG, 1),
     SH(SH_ISSIM_H, issim_h, WG, WG),
     SH(SH_ISSIM_V, issim_v, WG, WG),
     SH(SH_ISSIM_H32, issim_h32, WG, WG),
@@ -91,6 +97,39 @@ static const struct {
     SH(SH_ISSIM_LAD_DIS_H32, issim_lad_dis_h32, WG, WG),
 #undef SH
 };
+
+/* The bindings (kernels/vulkan/common.glsl) a shader writes, bit i for
+ * binding i; it reads the others it is given. The frame's barriers follow
+ * from them (schedule_steps). A shader not listed here is taken to write
+ * every binding it is given: barriers around it, never a missing one. */
+static unsigned shader_writes(enum vk_shader sh)
+{
+    switch (sh) {
+    case SH_UNPACK_BUF:
+    case SH_UNPACK_R8:
+    case SH_UNPACK_R16:
+    case SH_UNPACK_RG8:
+    case SH_UNPACK_RG16:
+        return 1u << 1;
+    case SH_DECIMATE_BOX:
+    case SH_DECIMATE_LPF:
+        return (1u << 1) | (1u << 3);
+    case SH_SSIM_H:
+    case SH_ISSIM_H:
+    case SH_ISSIM_H32:
+        return 0x1fu << 2; /* the five moment planes */
+    case SH_ANSNR_FILTER:
+        return (1u << 2) | (1u << 3);
+    case SH_SSIM_V:
+    case SH_SSIM_HV:
+    case SH_ANSNR_ROWS:
+    case SH_ISSIM_V:
+    case SH_ISSIM_V32:
+        return 1u << VK_OUT_BINDING;
+    default:
+        return 0xffu;
+    }
+}
 
 /* push constant blocks, laid out as the shaders declare them (std430) */
 struct pc_unpack {
@@ -223,7 +262,9 @@ static void write_step_sets(struct vk_backend *be)
     }
 }
 
-/* Appends a dispatch; binds[i].buf == NULL leaves binding i unused. */
+/* Appends a dispatch; binds[i].buf == NULL leaves binding i unused.
+ * barrier: a barrier before it; build_program's steps pass 0 and
+ * schedule_steps() places their barriers. */
 static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
                     const struct vk_bind binds[VK_NB_BUFFER_BINDINGS], const void *pc,
                     uint32_t pc_size, uint32_t nx, uint32_t ny, int barrier)
@@ -277,18 +318,37 @@ static void bind_moments(struct vk_bind b[VK_NB_BUFFER_BINDINGS], const struct v
     }
 }
 
+/* Whether the device has the shared memory of ssim_hv (every desktop GPU
+ * and lavapipe; Vulkan promises 16 KiB). */
+static int windows_fused(const struct vk_backend *be)
+{
+    return be->props.limits.maxComputeSharedMemorySize >= HV_SHARED;
+}
+
 /* The SSIM window passes over a w x h pair of planes, partials into a new
- * result for plan stage `producer`. */
-static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, int h,
+ * result for plan stage `producer`. nonneg: the planes' samples are +0 or
+ * >= 2^-8 / scale^2 (kernels/vulkan/ssim_window.comp, NONNEG). */
+static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, int h, int nonneg,
                            const struct vk_bind tmp[VK_NB_MOMENTS], int producer,
                            VkDeviceSize *res_top)
 {
     const int ow = w - (GPUSSIM_GAUSSIAN11_LEN - 1), oh = h - (GPUSSIM_GAUSSIAN11_LEN - 1);
     const struct pc_ssim pc = { w, h, ow, oh };
     const VkDeviceSize msize = (VkDeviceSize)ow * h * sizeof(float);
+    int err;
+    if (windows_fused(be)) {
+        /* both passes in one dispatch, the moments in shared memory */
+        struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1] };
+        const uint32_t gy = div_up((uint32_t)oh, HV_ROWS * WG);
+        err = add_result(be, producer, div_up((uint32_t)ow, WG) * gy, 4 * sizeof(double), res_top,
+                         &b[VK_OUT_BINDING]);
+        if (err < 0)
+            return err;
+        return add_step(be, SH_SSIM_HV, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, gy * WG, 0);
+    }
     struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1] };
     bind_moments(b, tmp, msize);
-    int err = add_step(be, SH_SSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 1);
+    err = add_step(be, SH_SSIM_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 0);
     if (err < 0)
         return err;
     struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -297,7 +357,7 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
     err = add_result(be, producer, nwg, 4 * sizeof(double), res_top, &bv[VK_OUT_BINDING]);
     if (err < 0)
         return err;
-    return add_step(be, SH_SSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 1);
+    return add_step(be, SH_SSIM_V, nonneg, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 0);
 }
 
 static struct vk_bind scratch_region(struct vk_backend *be, VkDeviceSize *top, VkDeviceSize size)
@@ -325,12 +385,34 @@ static struct vk_bind plan_buf(const struct vk_planes *vp, int plane, enum gpuss
     }
 }
 
+/*
+ * The intermediate planes (bindings 2..6) come in sets, so that the metric
+ * families, and the MS-SSIM levels among themselves, write apart and run
+ * side by side: one set per SSIM window stage kind (each MS-SSIM level,
+ * float_ssim; none with ssim_hv), one for ANSNR (two planes), one for
+ * integer SSIM. Planes of one kind share its set.
+ */
+#define TMP_FLOAT_SSIM GPUSSIM_MSSSIM_SCALES
+#define TMP_ANSNR (GPUSSIM_MSSSIM_SCALES + 1)
+#define TMP_ISSIM (GPUSSIM_MSSSIM_SCALES + 2)
+#define TMP_SETS (GPUSSIM_MSSSIM_SCALES + 3)
+
+static int tmp_set_of(const struct gpussim_plan_stage *st)
+{
+    if (st->kind == GPUSSIM_STAGE_ANSNR)
+        return TMP_ANSNR;
+    if (st->kind != GPUSSIM_STAGE_SSIM_WINDOWS)
+        return TMP_ISSIM;
+    return st->slot == GPUSSIM_RESULT_SSIM ? TMP_FLOAT_SSIM : st->scale;
+}
+
 /* The dispatches of one plan stage (UNPACK and CONVERT are done by the
  * unpack steps, REDUCE on the host at collect). */
 static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
-                     const struct vk_bind tmp[VK_NB_MOMENTS], VkDeviceSize *res_top)
+                     const struct vk_bind tmps[TMP_SETS][VK_NB_MOMENTS], VkDeviceSize *res_top)
 {
     const struct gpussim_plan_stage *st = &be->cfg.plan.stage[idx];
+    const struct vk_bind *tmp = tmps[tmp_set_of(st)];
     const int p = st->plane, w = st->in_w, h = st->in_h;
     struct vk_bind in[2], out[2];
     int err;
@@ -343,40 +425,42 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         const struct pc_decimate pc = { w, h, st->out_w, st->out_h, st->box_tap };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         err = add_step(be, SH_DECIMATE_BOX, st->factor, b, &pc, sizeof(pc), (uint32_t)st->out_w,
-                       (uint32_t)st->out_h, 1);
-        if (err < 0)
-            return err;
-        be->steps[err].gz = 2; /* both pictures */
-        return 0;
-    }
-    case GPUSSIM_STAGE_DECIMATE_LPF: {
-        /* reads level i (complete), writes level i + 1: no barrier against
-         * the window pass it runs beside */
-        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, 0.0f };
-        const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
-        err = add_step(be, SH_DECIMATE_LPF, 0, b, &pc, sizeof(pc), (uint32_t)st->out_w,
                        (uint32_t)st->out_h, 0);
         if (err < 0)
             return err;
         be->steps[err].gz = 2; /* both pictures */
         return 0;
     }
+    case GPUSSIM_STAGE_DECIMATE_LPF: {
+        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, 0.0f };
+        const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
+        /* LEVEL0: the input is the pictures' samples (exact sums) */
+        err = add_step(be, SH_DECIMATE_LPF, st->in != GPUSSIM_BUF_LEVEL, b, &pc, sizeof(pc),
+                       (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
+        if (err < 0)
+            return err;
+        be->steps[err].gz = 2; /* both pictures */
+        return 0;
+    }
     case GPUSSIM_STAGE_SSIM_WINDOWS:
-        return add_ssim_window(be, in, w, h, tmp, idx, res_top);
+        /* a picture's samples or their box decimation; the pyramid's
+         * levels 1-4 can be negative */
+        return add_ssim_window(be, in, w, h, st->in != GPUSSIM_BUF_LEVEL, tmp, idx, res_top);
     case GPUSSIM_STAGE_ANSNR: {
         const struct pc_ansnr pc = { w, h };
         const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1], tmp[0], tmp[1] };
         b[2].size = b[3].size = fsize;
-        err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 1);
+        err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
         if (err < 0)
             return err;
         struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, b[2], b[3] };
         err = add_result(be, idx, (uint32_t)h, 2 * sizeof(float), res_top, &br[VK_OUT_BINDING]);
         if (err < 0)
             return err;
-        /* one invocation per row and sum (signal, noise) */
-        err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc), 2 * (uint32_t)h, 1, 1);
+        /* one workgroup per ANSNR_ROWS rows */
+        err = add_step(be, SH_ANSNR_ROWS, 0, br, &pc, sizeof(pc),
+                       div_up((uint32_t)h, ANSNR_ROWS) * ANSNR_ROWS_WG, 1, 0);
         return err < 0 ? err : 0;
     }
     case GPUSSIM_STAGE_ISSIM: {
@@ -386,7 +470,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
         bind_moments(b, tmp, msize);
         err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)w,
-                       (uint32_t)h, 1);
+                       (uint32_t)h, 0);
         if (err < 0)
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -396,7 +480,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         if (err < 0)
             return err;
         err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)w,
-                       (uint32_t)h, 1);
+                       (uint32_t)h, 0);
         if (err < 0)
             return err;
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
@@ -407,6 +491,67 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     case GPUSSIM_STAGE_REDUCE:
         break;
     }
+    return 0;
+}
+
+/* Whether b (recorded after a) touches what a touches, one of them writing:
+ * then b must wait for a. */
+static int steps_conflict(const struct vk_step *a, unsigned a_writes, const struct vk_step *b,
+                          unsigned b_writes)
+{
+    for (int i = 0; i < VK_NB_BUFFER_BINDINGS; i++)
+        for (int j = 0; j < VK_NB_BUFFER_BINDINGS; j++) {
+            const struct vk_bind *x = &a->binds[i], *y = &b->binds[j];
+            if (!x->buf || x->buf != y->buf || !(((a_writes >> i) | (b_writes >> j)) & 1))
+                continue;
+            if (x->off < y->off + y->size && y->off < x->off + x->size)
+                return 1;
+        }
+    return 0;
+}
+
+/*
+ * Orders the compute steps in waves with one barrier between waves (a
+ * Vulkan barrier waits for every earlier dispatch): a step goes into the
+ * wave after the last one holding a step it conflicts with, so independent
+ * work (the metric families, a pyramid step beside the windows of its
+ * level) runs side by side, and dependent steps stay in plan order. The
+ * unpacks are wave 0; the steps are stably sorted by wave.
+ */
+static int schedule_steps(struct vk_backend *be)
+{
+    const int nb = be->nb_steps;
+    int *wave = malloc(2 * sizeof(int) * (size_t)(nb ? nb : 1)), *order = wave + nb;
+    struct vk_step *sorted = malloc(sizeof(*sorted) * (size_t)(nb ? nb : 1));
+    int nb_waves = 1;
+    if (!wave || !sorted) {
+        free(wave);
+        free(sorted);
+        return -ENOMEM;
+    }
+    for (int s = 0; s < be->nb_steps; s++) {
+        const unsigned ws = shader_writes(be->pipes[be->steps[s].pipe].shader);
+        wave[s] = s < be->first_compute_step ? 0 : 1;
+        for (int t = 0; t < s; t++) {
+            const unsigned wt = shader_writes(be->pipes[be->steps[t].pipe].shader);
+            if (wave[t] >= wave[s] && steps_conflict(&be->steps[t], wt, &be->steps[s], ws))
+                wave[s] = wave[t] + 1;
+        }
+        nb_waves = wave[s] + 1 > nb_waves ? wave[s] + 1 : nb_waves;
+    }
+    int n = be->first_compute_step;
+    for (int w = 1; w < nb_waves; w++)
+        for (int s = be->first_compute_step; s < be->nb_steps; s++)
+            if (wave[s] == w) {
+                sorted[n] = be->steps[s];
+                /* the first step of each wave waits for the waves before */
+                sorted[n].barrier = n == be->first_compute_step || wave[s] != wave[order[n - 1]];
+                order[n++] = s;
+            }
+    memcpy(be->steps + be->first_compute_step, sorted + be->first_compute_step,
+           (size_t)(be->nb_steps - be->first_compute_step) * sizeof(sorted[0]));
+    free(sorted);
+    free(wave);
     return 0;
 }
 
@@ -437,10 +582,12 @@ static int build_program(struct vk_backend *be)
     const struct vk_bind raw = { &be->scratch, be->raw_off, be->raw_size };
 
     /* unpacked float planes, then working buffers shared by all planes:
-     * the largest decimated plane, pyramid level, and intermediate plane
-     * (one of five moments, or one of the two filtered ANSNR planes) */
+     * the largest decimated plane, pyramid level, and per set (tmp_set_of)
+     * intermediate plane (one of five moments, or one of the two filtered
+     * ANSNR planes) */
     struct vk_planes vp;
     VkDeviceSize box_max = 0, tmp_max = 0, pyr_max[GPUSSIM_MSSSIM_SCALES] = { 0 };
+    VkDeviceSize tmp_size[TMP_SETS] = { 0 };
     memset(&vp, 0, sizeof(vp));
     for (int i = 0; i < plan->nb_stages; i++) {
         const struct gpussim_plan_stage *st = &plan->stage[i];
@@ -463,7 +610,8 @@ static int build_program(struct vk_backend *be)
             break;
         }
         case GPUSSIM_STAGE_SSIM_WINDOWS:
-            t = (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
+            /* ssim_hv keeps the moments in shared memory */
+            t = windows_fused(be) ? 0 : (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
             break;
         case GPUSSIM_STAGE_ANSNR:
             t = n * sizeof(float);
@@ -475,6 +623,8 @@ static int build_program(struct vk_backend *be)
             break;
         }
         tmp_max = t > tmp_max ? t : tmp_max;
+        if (t > tmp_size[tmp_set_of(st)])
+            tmp_size[tmp_set_of(st)] = t;
     }
     for (int k = 0; k < 2; k++)
         vp.box[k] = scratch_region(be, &top, box_max);
@@ -482,9 +632,12 @@ static int build_program(struct vk_backend *be)
         for (int i = 1; i < GPUSSIM_MSSSIM_SCALES; i++)
             if (pyr_max[i])
                 vp.pyr[k][i] = scratch_region(be, &top, pyr_max[i]);
-    struct vk_bind tmp[VK_NB_MOMENTS];
-    for (int m = 0; m < VK_NB_MOMENTS; m++)
-        tmp[m] = scratch_region(be, &top, tmp_max);
+    struct vk_bind tmp[TMP_SETS][VK_NB_MOMENTS];
+    memset(tmp, 0, sizeof(tmp));
+    for (int t = 0; t < TMP_SETS; t++)
+        if (tmp_size[t])
+            for (int m = 0; m < (t == TMP_ANSNR ? 2 : VK_NB_MOMENTS); m++)
+                tmp[t][m] = scratch_region(be, &top, tmp_size[t]);
 
     /* the shaders index with 32-bit ints and bind each region whole */
     const VkDeviceSize max_range = be->props.limits.maxStorageBufferRange;
@@ -532,6 +685,10 @@ static int build_program(struct vk_backend *be)
     for (int i = 0; i < plan->nb_stages; i++)
         if ((err = add_stage(be, i, &vp, tmp, &res_top)) < 0)
             return err;
+
+    err = schedule_steps(be);
+    if (err < 0)
+        return err;
 
     be->results_size = res_top ? res_top : ALIGN;
     err = vk_buffer_create(be, &be->results, be->results_size, 0);
@@ -1176,7 +1333,8 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
 {
     static const char *const names[SH_COUNT] = {
         "unpack_buf", "unpack_r8", "unpack_r16", "unpack_rg8", "unpack_rg16", "decimate_box",
-        "decimate_lpf", "ssim_h", "ssim_v", "ansnr_filter", "ansnr_rows", "issim_h", "issim_v", "issim_h32", "issim_v32",
+        "decimate_lpf", "ssim_h", "ssim_v", "ssim_hv", "ansnr_filter", "ansnr_rows", "issim_h",
+        "issim_v", "issim_h32", "issim_v32",
         "ssim_lad_ref", "ssim_lad_dis_h", "ssim_lad_dis_v", "ansnr_lad_rfilt", "ansnr_lad_dfilt",
         "ansnr_lad_rrows", "ansnr_lad_drows", "issim_lad_rh", "issim_lad_dh", "issim_lad_rh32",
         "issim_lad_dh32",

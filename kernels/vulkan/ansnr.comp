@@ -6,10 +6,13 @@
 //   PASS_FILTER  the 3x3 ref and 5x5 dis filters, one output sample per
 //                invocation, all float: per filter row a float sum over the
 //                columns, added to a float accumulator row by row;
-//                asymmetric reflection at the borders.
-//   PASS_ROWS    one invocation per row and sum adds r*r (or (r-d)^2) left to
-//                right in float (the reference's per-row sums); the host adds
-//                the rows' floats in row order (spec §3 hint).
+//                asymmetric reflection at the borders. The input through
+//                shared memory; row-major output.
+//   PASS_ROWS    the reference's per-row float sums: each row's r*r (signal)
+//                and (r-d)^2 (noise) added left to right in float by one
+//                invocation, ANSNR_ROWS rows per workgroup, the whole
+//                workgroup streaming the rows through shared memory; the
+//                host adds the rows' floats in row order (spec §3 hint).
 // Inputs are the offset-0 float planes; the -128 offset is applied on read
 // (f - 128 equals the reference's (float)v / scaler + (-128) exactly).
 #include "common.glsl"
@@ -21,7 +24,7 @@ layout(push_constant) uniform Params {
 #ifdef PASS_FILTER
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
-// the filtered planes, column-major
+// the filtered planes, row-major
 layout(std430, binding = 2) writeonly buffer FiltR { float filt_r[]; };
 layout(std430, binding = 3) writeonly buffer FiltD { float filt_d[]; };
 
@@ -35,97 +38,128 @@ int ansnr_reflect(int i, int n)
     return i;
 }
 
-// One WG_X x WG_Y tile per workgroup, transposed through shared memory on
-// the way out: reads run along rows, the column-major writes along columns.
-shared float tile_r[WG_Y][WG_X + 1], tile_d[WG_Y][WG_X + 1];
+// The workgroup's input window (its WG_X x WG_Y outputs and the 5x5
+// filter's 2-sample margin, reflected, offset applied) is read once into
+// shared memory; both filters read it there. Sized for 16 x 16 workgroups
+// (the host's shape).
+#define HALO (ANSNR_DIS_LEN / 2)
+#define TILE_X (16 + 2 * HALO)
+#define TILE_Y (16 + 2 * HALO)
+shared float tile_r[TILE_Y][TILE_X], tile_d[TILE_Y][TILE_X];
 
 void main()
 {
-    const int j = int(gl_GlobalInvocationID.x), i = int(gl_GlobalInvocationID.y);
-    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
-    if (j < pc.w && i < pc.h) {
-        precise float accum = 0.0;
-        [[unroll]] for (int fi = 0; fi < ANSNR_REF_LEN; fi++) {
-            const int row = ansnr_reflect(i - ANSNR_REF_LEN / 2 + fi, pc.h) * pc.w;
-            precise float inner = 0.0;
-            [[unroll]] for (int fj = 0; fj < ANSNR_REF_LEN; fj++) {
-                precise float v = ref[row + ansnr_reflect(j - ANSNR_REF_LEN / 2 + fj, pc.w)] - 128.0;
-                inner += ANSNR_REF[fi * ANSNR_REF_LEN + fj] * v;
-            }
-            accum += inner;
+    const int lid = int(gl_LocalInvocationIndex);
+    const int j0 = int(gl_WorkGroupID.x) * WG_X, i0 = int(gl_WorkGroupID.y) * WG_Y;
+    for (int e = lid; e < TILE_X * TILE_Y; e += WG_X * WG_Y) {
+        const int r = e / TILE_X, c = e % TILE_X;
+        const int ii = i0 - HALO + r, jj = j0 - HALO + c;
+        float rv = 0.0, dv = 0.0;
+        // positions no output needs are not read (the reflection would
+        // leave the plane past 2n - 1)
+        if (ii <= pc.h + HALO - 1 && jj <= pc.w + HALO - 1) {
+            const int o = ansnr_reflect(ii, pc.h) * pc.w + ansnr_reflect(jj, pc.w);
+            rv = ref[o] - 128.0;
+            dv = dis[o] - 128.0;
         }
-        precise float daccum = 0.0;
-        [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
-            const int row = ansnr_reflect(i - ANSNR_DIS_LEN / 2 + fi, pc.h) * pc.w;
-            precise float inner = 0.0;
-            [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++) {
-                precise float v = dis[row + ansnr_reflect(j - ANSNR_DIS_LEN / 2 + fj, pc.w)] - 128.0;
-                inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * v;
-            }
-            daccum += inner;
-        }
-        tile_r[ly][lx] = accum;
-        tile_d[ly][lx] = daccum;
+        tile_r[r][c] = rv;
+        tile_d[r][c] = dv;
     }
     barrier();
-    // this invocation now stores column j0 + ly, row i0 + lx (WG_X == WG_Y)
-    const int oj = int(gl_WorkGroupID.x) * WG_X + ly, oi = int(gl_WorkGroupID.y) * WG_Y + lx;
-    if (oj < pc.w && oi < pc.h) {
-        filt_r[oj * pc.h + oi] = tile_r[lx][ly];
-        filt_d[oj * pc.h + oi] = tile_d[lx][ly];
+
+    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
+    const int j = j0 + lx, i = i0 + ly;
+    if (j >= pc.w || i >= pc.h)
+        return;
+    const int RO = HALO - ANSNR_REF_LEN / 2; // the 3x3 window inside the 5x5 margin
+    precise float accum = 0.0;
+    [[unroll]] for (int fi = 0; fi < ANSNR_REF_LEN; fi++) {
+        precise float inner = 0.0;
+        [[unroll]] for (int fj = 0; fj < ANSNR_REF_LEN; fj++)
+            inner += ANSNR_REF[fi * ANSNR_REF_LEN + fj] * tile_r[ly + RO + fi][lx + RO + fj];
+        accum += inner;
     }
+    precise float daccum = 0.0;
+    [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
+        precise float inner = 0.0;
+        [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++)
+            inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * tile_d[ly + fi][lx + fj];
+        daccum += inner;
+    }
+    filt_r[i * pc.w + j] = accum;
+    filt_d[i * pc.w + j] = daccum;
 }
 #endif
 
 #ifdef PASS_ROWS
-#define ROW_BATCH 16
+// ANSNR_ROWS rows per workgroup of WG_X invocations (the host dispatches
+// WG_X / ANSNR_ROWS invocations per row), read in tiles of ANSNR_ROWS x
+// TILE_W samples: every invocation loads LOADS samples of each plane per
+// tile, coalesced along the rows, into registers while the previous tile's
+// sums run, then into shared memory. The sums are 2 * ANSNR_ROWS chains in
+// two warps (signal in invocations 0.., noise in 32..): a chain cannot be
+// split, but every row has its own, so the chains of all rows run at once
+// and the loads of the whole workgroup keep them fed.
+#define ANSNR_ROWS 8
+#define TILE_W 256 /* a power of two: 2 x 8 x 256 floats are the 16 KiB every device has */
+#define LOADS (ANSNR_ROWS * TILE_W / WG_X)
 layout(std430, binding = 2) readonly buffer FiltR { float filt_r[]; };
 layout(std430, binding = 3) readonly buffer FiltD { float filt_d[]; };
 layout(std430, binding = 7) writeonly buffer Rows { float rows[]; };
 
-// Invocation t < h sums row t's signal, invocation h + t its noise: the two
-// sums are independent chains, and twice the invocations hide more latency
-// (there is only one invocation per row and sum).
+// Column c of row r is stored at (c + r) % TILE_W: the chains (one row
+// each, the same column at a time) hit distinct banks without padding.
+shared float tile_r[ANSNR_ROWS][TILE_W], tile_d[ANSNR_ROWS][TILE_W];
+#define SLOT(r, c) (((c) + (r)) & (TILE_W - 1))
+
 void main()
 {
-    const int t = int(gl_GlobalInvocationID.x);
-    if (t >= 2 * pc.h)
-        return;
-    const bool noise = t >= pc.h;
-    const int i = noise ? t - pc.h : t;
+    const int lid = int(gl_LocalInvocationID.x);
+    const int i0 = int(gl_WorkGroupID.x) * ANSNR_ROWS;
+    const int nrows = min(ANSNR_ROWS, pc.h - i0);
+    // chain invocations: signal of row lid, noise of row lid - 32
+    const bool sig = lid < ANSNR_ROWS, noise = lid >= 32 && lid < 32 + ANSNR_ROWS;
+    const int ci = sig ? lid : lid - 32;
     precise float sum = 0.0;
-    // column-major planes: at step j neighbouring invocations (rows) read
-    // neighbouring words; loads are issued a batch ahead of the in-order adds
-    int j = 0;
-    if (noise) {
-        for (; j + ROW_BATCH <= pc.w; j += ROW_BATCH) {
-            float rv[ROW_BATCH], dv[ROW_BATCH];
-            [[unroll]] for (int k = 0; k < ROW_BATCH; k++) {
-                rv[k] = filt_r[(j + k) * pc.h + i];
-                dv[k] = filt_d[(j + k) * pc.h + i];
+    float rv[LOADS], dv[LOADS];
+
+    [[unroll]] for (int k = 0; k < LOADS; k++) {
+        const int e = k * WG_X + lid, r = e / TILE_W, c = e % TILE_W;
+        const bool ok = r < nrows && c < pc.w;
+        rv[k] = ok ? filt_r[(i0 + r) * pc.w + c] : 0.0;
+        dv[k] = ok ? filt_d[(i0 + r) * pc.w + c] : 0.0;
+    }
+    for (int c0 = 0; c0 < pc.w; c0 += TILE_W) {
+        barrier(); // the previous tile's sums are done with shared memory
+        [[unroll]] for (int k = 0; k < LOADS; k++) {
+            const int e = k * WG_X + lid, r = e / TILE_W, c = e % TILE_W;
+            tile_r[r][SLOT(r, c)] = rv[k];
+            tile_d[r][SLOT(r, c)] = dv[k];
+        }
+        barrier();
+        // the next tile's loads, in flight during this tile's sums
+        if (c0 + TILE_W < pc.w) {
+            [[unroll]] for (int k = 0; k < LOADS; k++) {
+                const int e = k * WG_X + lid, r = e / TILE_W, c = c0 + TILE_W + e % TILE_W;
+                const bool ok = r < nrows && c < pc.w;
+                rv[k] = ok ? filt_r[(i0 + r) * pc.w + c] : 0.0;
+                dv[k] = ok ? filt_d[(i0 + r) * pc.w + c] : 0.0;
             }
-            [[unroll]] for (int k = 0; k < ROW_BATCH; k++) {
-                precise float diff = rv[k] - dv[k];
+        }
+        const int n = min(TILE_W, pc.w - c0);
+        if (sig && ci < nrows) {
+            for (int c = 0; c < n; c++) {
+                const float r = tile_r[ci][SLOT(ci, c)];
+                sum += r * r;
+            }
+        } else if (noise && ci < nrows) {
+            for (int c = 0; c < n; c++) {
+                precise float diff = tile_r[ci][SLOT(ci, c)] - tile_d[ci][SLOT(ci, c)];
                 sum += diff * diff;
             }
         }
-        for (; j < pc.w; j++) {
-            precise float diff = filt_r[j * pc.h + i] - filt_d[j * pc.h + i];
-            sum += diff * diff;
-        }
-    } else {
-        for (; j + ROW_BATCH <= pc.w; j += ROW_BATCH) {
-            float rv[ROW_BATCH];
-            [[unroll]] for (int k = 0; k < ROW_BATCH; k++)
-                rv[k] = filt_r[(j + k) * pc.h + i];
-            [[unroll]] for (int k = 0; k < ROW_BATCH; k++)
-                sum += rv[k] * rv[k];
-        }
-        for (; j < pc.w; j++) {
-            const float rv = filt_r[j * pc.h + i];
-            sum += rv * rv;
-        }
     }
-    rows[2 * i + (noise ? 1 : 0)] = sum;
+    if ((sig || noise) && ci < nrows)
+        rows[2 * (i0 + ci) + (noise ? 1 : 0)] = sum;
 }
 #endif

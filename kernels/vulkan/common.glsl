@@ -34,6 +34,28 @@ int mirror_hss(int i, int n)
     return i;
 }
 
+// Exactly double(f) for a positive normal float f, with integer operations
+// instead of the conversion instruction (on NVIDIA a quarter of the double
+// adds' rate, a large share of the window and pyramid shaders); +0 gives 2^-127,
+// a "residue". As nonneg_f2d() in kernels/cuda/gpussim_kernels.cu, and only
+// where its proof holds: on sums of n terms that are each +0 or at least
+// 2^-70 for n <= 11 (2^-66 for n <= 81), the n residues stay below half an
+// ulp of any nonzero term or partial sum, so they vanish in the first
+// rounding after a nonzero term and every nonzero partial sum is the
+// reference's; a sum of +0 terms alone leaves at most n * 2^-127, which
+// flush_residue() returns to +0 (every nonzero sum is far above 2^-100).
+double nonneg_f2d(float f)
+{
+    const uint b = floatBitsToUint(f);
+    return packDouble2x32(uvec2(b << 29, (b >> 3) + 0x38000000u));
+}
+
+double flush_residue(double a)
+{
+    const double tiny = packDouble2x32(uvec2(0u, 0x39B00000u)); // 2^-100
+    return abs(a) < tiny ? 0.0lf : a;
+}
+
 // Correctly rounded float quotient: GLSL's float division is allowed 2.5 ulp,
 // so divide in double (correctly rounded) and round once to float. For float
 // operands the double rounding is innocuous (53 >= 2*24 + 2), so the result

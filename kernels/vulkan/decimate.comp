@@ -6,6 +6,9 @@
 //   default  float_ssim's box filter of size FACTOR (spec §1.2)
 //   MSSSIM_LPF  MS-SSIM's 2:1 9x9 low-pass table (spec §2.3)
 // One dispatch decimates both pictures: workgroup z selects ref (0) or dis (1).
+// The low-pass reads its workgroup's input window once into shared memory
+// (mirrored, even and odd columns apart so that the stride-2 taps of
+// neighbouring invocations are contiguous), as CUDA's msssim_decimate_lpf.
 // Per output sample: a double sum of float products (tap * pixel), taps
 // row-major, half-sample-symmetric mirroring, rounded to float — the C
 // reference's order exactly (kernels/c/decimate_c.c).
@@ -17,7 +20,19 @@ layout(push_constant) uniform Params {
     float k;      // box tap 1.0f / (FACTOR * FACTOR), computed on the host in C
 } pc;
 
+#ifdef MSSSIM_LPF
+// LEVEL0: the input is a picture's samples (+0 or >= 2^-8): every tap is
+// >= 2^-11.8 in magnitude and sum |tap| < 2, so every term is a multiple of
+// 2^-43 and every partial sum is below 2^9: the reference's double sum is
+// exact, in any order. The terms of positive and of negative taps are then
+// summed apart (fl(p * -t) = -fl(p * t); terms +0 or >= 2^-20, so
+// nonneg_f2d() widens them exactly, common.glsl) and subtracted once,
+// exactly (CUDA's EXACT path). Positive taps widen on the integer pipes,
+// negative ones on the conversion unit, which spreads the load.
+layout(constant_id = 2) const int LEVEL0 = 0;
+#else
 layout(constant_id = 2) const int FACTOR = 2;
+#endif
 
 layout(std430, binding = 0) readonly buffer Src0 { float src0[]; };
 layout(std430, binding = 1) writeonly buffer Dst0 { float dst0[]; };
@@ -25,23 +40,76 @@ layout(std430, binding = 2) readonly buffer Src1 { float src1[]; };
 layout(std430, binding = 3) writeonly buffer Dst1 { float dst1[]; };
 
 
-// The tap loops, per source buffer: the picture choice stays out of the loops.
-#define LPF_SUM(SRC)                                                                    \
-    for (int vi = 0; vi < LPF_LEN; vi++) {                                              \
-        const int row = mirror_hss(2 * y + vi - LPF_LEN / 2, pc.h) * pc.w;               \
-        [[unroll]] for (int ui = 0; ui < LPF_LEN; ui++) {                                \
-            precise float p = SRC[row + mirror_hss(2 * x + ui - LPF_LEN / 2, pc.w)] *    \
-                              LPF[vi * LPF_LEN + ui];                                    \
-            acc += double(p);                                                            \
-        }                                                                                \
+#ifdef MSSSIM_LPF
+#define LPF_R (LPF_LEN / 2)
+#define IN_H (2 * (WG_Y_MAX - 1) + LPF_LEN) // input rows of one workgroup
+#define IN_HALF (WG_X_MAX + LPF_R)          // input columns of one parity
+// the shared tile is sized for 16 x 16 workgroups (the host's shape)
+#define WG_X_MAX 16
+#define WG_Y_MAX 16
+shared float tile[2][IN_H][IN_HALF + 1]; // [parity][row][column / 2]
+
+void main()
+{
+    const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
+    const int lid = int(gl_LocalInvocationIndex);
+    const int x0 = int(gl_WorkGroupID.x) * WG_X, y0 = int(gl_WorkGroupID.y) * WG_Y;
+    const bool first = gl_WorkGroupID.z == 0u;
+    // input column 2*x0 - R + c, row 2*y0 - R + r; positions no output needs
+    // (past 2*sw + 2 / 2*sh + 2) are not read, so the mirror stays inside
+    for (int i = lid; i < IN_H * 2 * IN_HALF; i += WG_X * WG_Y) {
+        const int r = i / (2 * IN_HALF), c = i % (2 * IN_HALF);
+        const int iy = 2 * y0 - LPF_R + r, ix = 2 * x0 - LPF_R + c;
+        float v = 0.0;
+        if (iy <= 2 * pc.sh + 2 && ix <= 2 * pc.sw + 2) {
+            const int o = mirror_hss(iy, pc.h) * pc.w + mirror_hss(ix, pc.w);
+            v = first ? src0[o] : src1[o];
+        }
+        tile[c & 1][r][c >> 1] = v;
     }
-// even boxes are left/top-biased: scale 4 visits -2..+1
+    barrier();
+
+    const int x = x0 + tx, y = y0 + ty;
+    if (x >= pc.sw || y >= pc.sh)
+        return;
+    precise double acc = 0.0lf;
+    if (LEVEL0 != 0) {
+        precise double pos = 0.0lf, neg = 0.0lf;
+        [[unroll]] for (int v = 0; v < LPF_LEN; v++) {
+            [[unroll]] for (int u = 0; u < LPF_LEN; u++) {
+                const float tap = LPF[v * LPF_LEN + u];
+                precise float p = tile[u & 1][2 * ty + v][tx + (u >> 1)] * abs(tap);
+                if (tap > 0.0)
+                    pos += nonneg_f2d(p);
+                else
+                    neg += double(p);
+            }
+        }
+        acc = flush_residue(pos - neg);
+    } else {
+        // taps row-major: the reference's order
+        [[unroll]] for (int v = 0; v < LPF_LEN; v++) {
+            [[unroll]] for (int u = 0; u < LPF_LEN; u++) {
+                precise float p = tile[u & 1][2 * ty + v][tx + (u >> 1)] * LPF[v * LPF_LEN + u];
+                acc += double(p);
+            }
+        }
+    }
+    if (first)
+        dst0[y * pc.sw + x] = float(acc);
+    else
+        dst1[y * pc.sw + x] = float(acc);
+}
+#else
+// Even boxes are left/top-biased: scale 4 visits -2..+1. The terms are +0 or
+// >= 2^-8 / FACTOR^2, the FACTOR^2 residues of nonneg_f2d() stay below half
+// an ulp of any of them (FACTOR < 2^16), so it widens exactly (common.glsl).
 #define BOX_SUM(SRC)                                                                    \
     for (int v = -(FACTOR / 2); v <= ((FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1); v++) { \
         const int row = mirror_hss(y * FACTOR + v, pc.h) * pc.w;                         \
         for (int u = -(FACTOR / 2); u <= ((FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1); u++) { \
             precise float p = SRC[row + mirror_hss(x * FACTOR + u, pc.w)] * pc.k;        \
-            acc += double(p);                                                            \
+            acc += nonneg_f2d(p);                                                        \
         }                                                                                \
     }
 
@@ -51,21 +119,15 @@ void main()
     if (x >= pc.sw || y >= pc.sh)
         return;
     precise double acc = 0.0lf;
-#ifdef MSSSIM_LPF
-    if (gl_WorkGroupID.z == 0u) {
-        LPF_SUM(src0)
-    } else {
-        LPF_SUM(src1)
-    }
-#else
     if (gl_WorkGroupID.z == 0u) {
         BOX_SUM(src0)
     } else {
         BOX_SUM(src1)
     }
-#endif
+    acc = flush_residue(acc);
     if (gl_WorkGroupID.z == 0u)
         dst0[y * pc.sw + x] = float(acc);
     else
         dst1[y * pc.sw + x] = float(acc);
 }
+#endif

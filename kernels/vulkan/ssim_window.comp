@@ -3,14 +3,33 @@
 // Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
 // The SSIM window computation of float_ssim and every MS-SSIM scale
-// (spec §1.3-1.6), as in kernels/c/ssim_window_c.c, in two passes:
+// (spec §1.3-1.6), as in kernels/c/ssim_window_c.c, in two passes (or both
+// in one, PASS_HV, below):
 //   PASS_H  valid-mode horizontal 11-tap filter of the five moment planes
 //           (x, y, x*x, y*y, x*y), one output sample per invocation
 //   PASS_V  vertical 11-tap filter of the five moments, the per-window
 //           l, c, s and term with the reference's typing, then one partial
 //           sum per workgroup of term, l, c, s (fixed-order tree in double;
 //           the host adds the partials in workgroup order).
+//
+// NONNEG (specialization constant 2): the input samples are +0 or >= 2^-8 /
+// scale^2 (a picture's samples, MS-SSIM level 0, or float_ssim's box
+// decimation of one); then every horizontal term is +0 or >= 2^-26 / scale^4
+// and every vertical one +0 or >= 2^-36 / scale^4 (>= 2^-70 for any scale up
+// to 300), so nonneg_f2d() widens exactly (common.glsl; the proof is at
+// kernels/cuda/gpussim_kernels.cu's ssim_windows). Three of the five moments
+// are widened so, on the integer pipes, two on the conversion unit: both
+// passes spend much of their time widening, and this spreads it over
+// both pipes (in ssim_hv, the horizontal pass all on the conversion unit
+// and four of five vertical ones on the integer pipes measured 7 % slower
+// on an H200). MS-SSIM's
+// levels 1-4 have negative samples (the pyramid filter has negative taps):
+// NONNEG is 0 there.
 #include "common.glsl"
+
+layout(constant_id = 2) const int NONNEG = 0;
+#define WIDEN(f) (NONNEG != 0 ? nonneg_f2d(f) : double(f))
+#define UNRESIDUE(a) (NONNEG != 0 ? flush_residue(a) : (a))
 
 layout(push_constant) uniform Params {
     int w, h;      // input plane (PASS_H) / moment rows (PASS_V: h rows of ow)
@@ -42,82 +61,64 @@ void main()
         precise float p0 = rv * k, p1 = dv * k, p2 = rr * k, p3 = dd * k, p4 = rd * k;
         a0 += double(p0);
         a1 += double(p1);
-        a2 += double(p2);
-        a3 += double(p3);
-        a4 += double(p4);
+        a2 += WIDEN(p2);
+        a3 += WIDEN(p3);
+        a4 += WIDEN(p4);
     }
     const int o = y * pc.ow + x;
     mom0[o] = float(a0);
     mom1[o] = float(a1);
-    mom2[o] = float(a2);
-    mom3[o] = float(a3);
-    mom4[o] = float(a4);
+    mom2[o] = float(UNRESIDUE(a2));
+    mom3[o] = float(UNRESIDUE(a3));
+    mom4[o] = float(UNRESIDUE(a4));
 }
 #endif
 
-#ifdef PASS_V
-layout(std430, binding = 2) readonly buffer M0 { float mom0[]; };
-layout(std430, binding = 3) readonly buffer M1 { float mom1[]; };
-layout(std430, binding = 4) readonly buffer M2 { float mom2[]; };
-layout(std430, binding = 5) readonly buffer M3 { float mom3[]; };
-layout(std430, binding = 6) readonly buffer M4 { float mom4[]; };
+#if defined(PASS_V) || defined(PASS_HV)
 layout(std430, binding = 7) writeonly buffer Partials { double partial[]; };
 
-// vertical 11-tap pass of one moment plane, top to bottom
-#define VFILTER(MOM, OUT)                                                   \
-    {                                                                       \
-        precise double a = 0.0lf;                                           \
-        [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {                    \
-            precise float p = MOM[(y + v) * pc.ow + x] * GAUSS[v];          \
-            a += double(p);                                                 \
-        }                                                                   \
-        OUT = float(a);                                                     \
-    }
+// The per-window l, c, s and term of the five filtered moments (spec §1.5),
+// with the reference's typing.
+void window_terms(const float m[5], out double t_term, out double t_l, out double t_c,
+                  out double t_s)
+{
+    const float mx = m[0], my = m[1];
+    precise float sx2 = m[2] - mx * mx;
+    precise float sy2 = m[3] - my * my;
+    // MAX(0.0, v) of the reference: keeps -0.0, zeroes negatives
+    sx2 = 0.0 > sx2 ? 0.0 : sx2;
+    sy2 = 0.0 > sy2 ? 0.0 : sy2;
+    precise float sxy = m[4] - mx * my;
+    precise float p = sx2 * sy2;
+    const float sxsy = sqrt_rn(p);
+    // double numerators (2.0 is a double literal), float denominators
+    precise double ln = 2.0lf * double(mx) * double(my) + double(SSIM_C1);
+    precise float ld = mx * mx + my * my + SSIM_C1;
+    precise double l = ln / double(ld);
+    precise double cn = 2.0lf * double(sxsy) + double(SSIM_C2);
+    precise float cd = sx2 + sy2 + SSIM_C2;
+    precise double c = cn / double(cd);
+    const float sxy_c = (sxy < 0.0 && sxsy <= 0.0) ? 0.0 : sxy;
+    precise float sn = sxy_c + SSIM_C3;
+    precise float sd = sxsy + SSIM_C3;
+    const double s = double(div_rn(sn, sd));
+    precise double term = l * c * s;
+    t_term = term, t_l = l, t_c = c, t_s = s;
+}
 
 shared double red[4][WG_X * WG_Y];
 
-void main()
+// One partial sum per workgroup of term, l, c, s: a fixed-shape tree in
+// double (the same inputs always give the same partials); the host adds
+// the partials in workgroup order.
+void store_partials(double t_term, double t_l, double t_c, double t_s)
 {
-    const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
     const uint lid = gl_LocalInvocationIndex;
-    double t_term = 0.0lf, t_l = 0.0lf, t_c = 0.0lf, t_s = 0.0lf;
-
-    if (x < pc.ow && y < pc.oh) {
-        float m[5];
-        VFILTER(mom0, m[0])
-        VFILTER(mom1, m[1])
-        VFILTER(mom2, m[2])
-        VFILTER(mom3, m[3])
-        VFILTER(mom4, m[4])
-        const float mx = m[0], my = m[1];
-        precise float sx2 = m[2] - mx * mx;
-        precise float sy2 = m[3] - my * my;
-        // MAX(0.0, v) of the reference: keeps -0.0, zeroes negatives
-        sx2 = 0.0 > sx2 ? 0.0 : sx2;
-        sy2 = 0.0 > sy2 ? 0.0 : sy2;
-        precise float sxy = m[4] - mx * my;
-        precise float p = sx2 * sy2;
-        const float sxsy = sqrt_rn(p);
-        // double numerators (2.0 is a double literal), float denominators
-        precise double ln = 2.0lf * double(mx) * double(my) + double(SSIM_C1);
-        precise float ld = mx * mx + my * my + SSIM_C1;
-        precise double l = ln / double(ld);
-        precise double cn = 2.0lf * double(sxsy) + double(SSIM_C2);
-        precise float cd = sx2 + sy2 + SSIM_C2;
-        precise double c = cn / double(cd);
-        const float sxy_c = (sxy < 0.0 && sxsy <= 0.0) ? 0.0 : sxy;
-        precise float sn = sxy_c + SSIM_C3;
-        precise float sd = sxsy + SSIM_C3;
-        const double s = double(div_rn(sn, sd));
-        precise double term = l * c * s;
-        t_term = term, t_l = l, t_c = c, t_s = s;
-    }
     red[0][lid] = t_term;
     red[1][lid] = t_l;
     red[2][lid] = t_c;
     red[3][lid] = t_s;
     barrier();
-    // fixed-shape tree: the same inputs always give the same partials
     for (uint stride = uint(WG_X * WG_Y) / 2u; stride > 0u; stride >>= 1) {
         if (lid < stride) {
             [[unroll]] for (int k = 0; k < 4; k++) {
@@ -132,5 +133,123 @@ void main()
         [[unroll]] for (int k = 0; k < 4; k++)
             partial[wg * 4u + uint(k)] = red[k][0];
     }
+}
+#endif
+
+#ifdef PASS_V
+layout(std430, binding = 2) readonly buffer M0 { float mom0[]; };
+layout(std430, binding = 3) readonly buffer M1 { float mom1[]; };
+layout(std430, binding = 4) readonly buffer M2 { float mom2[]; };
+layout(std430, binding = 5) readonly buffer M3 { float mom3[]; };
+layout(std430, binding = 6) readonly buffer M4 { float mom4[]; };
+
+// vertical 11-tap pass of one moment plane, top to bottom; WIDE: widened
+// with nonneg_f2d() where NONNEG holds
+#define VFILTER(MOM, OUT, WIDE)                                             \
+    {                                                                       \
+        precise double a = 0.0lf;                                           \
+        [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {                    \
+            precise float p = MOM[(y + v) * pc.ow + x] * GAUSS[v];          \
+            a += WIDE ? WIDEN(p) : double(p);                               \
+        }                                                                   \
+        OUT = float(WIDE ? UNRESIDUE(a) : a);                               \
+    }
+
+void main()
+{
+    const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    double t_term = 0.0lf, t_l = 0.0lf, t_c = 0.0lf, t_s = 0.0lf;
+
+    if (x < pc.ow && y < pc.oh) {
+        float m[5];
+        VFILTER(mom0, m[0], false)
+        VFILTER(mom1, m[1], false)
+        VFILTER(mom2, m[2], true)
+        VFILTER(mom3, m[3], true)
+        VFILTER(mom4, m[4], true)
+        window_terms(m, t_term, t_l, t_c, t_s);
+    }
+    store_partials(t_term, t_l, t_c, t_s);
+}
+#endif
+
+#ifdef PASS_HV
+// Both passes in one: a workgroup computes a WG_X x (HV_ROWS * WG_Y) tile of
+// windows, each invocation HV_ROWS of one column. The horizontal pass covers
+// the tile's rows plus the vertical margin, into shared memory, so the five
+// moment planes never reach device memory. Same arithmetic as PASS_H and
+// PASS_V; per invocation its windows' terms are added top to bottom before
+// the tree. Shared memory: 30 KiB for 16 x 16 workgroups (the host checks
+// the device's limit and otherwise uses PASS_H + PASS_V).
+layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
+layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
+
+#define HV_ROWS 2
+#define HV_TW 16                           // = WG_X (the host's shape)
+#define HV_TH (HV_ROWS * 16)               // = HV_ROWS * WG_Y
+#define HV_IN_W (HV_TW + GAUSS_LEN - 1)
+#define HV_IN_H (HV_TH + GAUSS_LEN - 1)
+shared float tin[2][HV_IN_H][HV_IN_W + 1];
+shared float tmom[5][HV_IN_H][HV_TW];
+
+void main()
+{
+    const int lid = int(gl_LocalInvocationIndex);
+    const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
+    const int x0 = int(gl_WorkGroupID.x) * HV_TW, y0 = int(gl_WorkGroupID.y) * HV_TH;
+
+    for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
+        const int r = i / HV_IN_W, c = i % HV_IN_W;
+        const int gx = x0 + c, gy = y0 + r;
+        const bool ok = gx < pc.w && gy < pc.h;
+        tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
+        tin[1][r][c] = ok ? dis[gy * pc.w + gx] : 0.0;
+    }
+    barrier();
+
+    // horizontal pass (spec §1.4): double sum of float products, left to right
+    for (int i = lid; i < HV_TW * HV_IN_H; i += WG_X * WG_Y) {
+        const int r = i / HV_TW, c = i % HV_TW;
+        precise double a0 = 0.0lf, a1 = 0.0lf, a2 = 0.0lf, a3 = 0.0lf, a4 = 0.0lf;
+        [[unroll]] for (int u = 0; u < GAUSS_LEN; u++) {
+            const float k = GAUSS[u];
+            const float rv = tin[0][r][c + u], dv = tin[1][r][c + u];
+            precise float rr = rv * rv, dd = dv * dv, rd = rv * dv;
+            precise float p0 = rv * k, p1 = dv * k, p2 = rr * k, p3 = dd * k, p4 = rd * k;
+            a0 += double(p0);
+            a1 += double(p1);
+            a2 += WIDEN(p2);
+            a3 += WIDEN(p3);
+            a4 += WIDEN(p4);
+        }
+        tmom[0][r][c] = float(a0);
+        tmom[1][r][c] = float(a1);
+        tmom[2][r][c] = float(UNRESIDUE(a2));
+        tmom[3][r][c] = float(UNRESIDUE(a3));
+        tmom[4][r][c] = float(UNRESIDUE(a4));
+    }
+    barrier();
+
+    double t_term = 0.0lf, t_l = 0.0lf, t_c = 0.0lf, t_s = 0.0lf;
+    const int x = x0 + tx;
+    [[unroll]] for (int k = 0; k < HV_ROWS; k++) {
+        const int oy = ty + k * WG_Y, y = y0 + oy;
+        if (x >= pc.ow || y >= pc.oh)
+            continue;
+        float m[5];
+        [[unroll]] for (int q = 0; q < 5; q++) {
+            precise double a = 0.0lf;
+            [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {
+                precise float p = tmom[q][oy + v][tx] * GAUSS[v];
+                a += q >= 2 ? WIDEN(p) : double(p);
+            }
+            m[q] = float(q >= 2 ? UNRESIDUE(a) : a);
+        }
+        double w_term, w_l, w_c, w_s;
+        window_terms(m, w_term, w_l, w_c, w_s);
+        precise double s0 = t_term + w_term, s1 = t_l + w_l, s2 = t_c + w_c, s3 = t_s + w_s;
+        t_term = s0, t_l = s1, t_c = s2, t_s = s3;
+    }
+    store_partials(t_term, t_l, t_c, t_s);
 }
 #endif
