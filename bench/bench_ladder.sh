@@ -20,6 +20,9 @@
 #                     is the sum of the 4
 #         dec-ladder  decoding only: the 5 inputs of the ladder run
 #         dec-pairs   decoding only: the 2 inputs of each pair run, x 4
+#         noop-ladder the ladder's 5 inputs through a 5-input filter that
+#                     does nothing (streamselect): what any 5-input filter
+#                     graph reaches under ffmpeg's scheduler
 #       One untimed warm-up of each, then $ROUNDS rounds (default 3), the
 #       pipelines in alternating order (reversed every other round); per
 #       pipeline the median wall time and rendition-frames per second
@@ -115,6 +118,10 @@ pipeline() { # NAME ROUND: sets $wall
         for k in 0 1 2 3 4; do maps="$maps -map $k:v"; done
         run "dec-ladder.r$r" 5 $dec -i "$dir/r1.mp4" $dec -i "$dir/r2.mp4" $dec -i "$dir/r3.mp4" \
             $dec -i "$dir/r4.mp4" $dec -i "$dir/ref.mp4" $maps -f null - ;;
+    noop-ladder)
+        run "noop-ladder.r$r" 1 $dec -i "$dir/r1.mp4" $dec -i "$dir/r2.mp4" $dec -i "$dir/r3.mp4" \
+            $dec -i "$dir/r4.mp4" $dec -i "$dir/ref.mp4" \
+            -lavfi "[0:v][1:v][2:v][3:v][4:v]streamselect=inputs=5:map=4" -f null - ;;
     dec-pairs)
         for k in 1 2 3 4; do
             run "dec-pair$k.r$r" 2 $dec -i "$dir/r$k.mp4" $dec -i "$dir/ref.mp4" -map 0:v -map 1:v -f null -
@@ -124,10 +131,10 @@ pipeline() { # NAME ROUND: sets $wall
 
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-names=(ladder pairs dec-ladder dec-pairs)
+names=(ladder pairs dec-ladder dec-pairs noop-ladder)
 declare -A walls
 for r in $(seq 0 "$rounds"); do
-    if [ $((r % 2)) = 1 ]; then order="dec-pairs dec-ladder pairs ladder"; else order="${names[*]}"; fi
+    if [ $((r % 2)) = 1 ]; then order="noop-ladder dec-pairs dec-ladder pairs ladder"; else order="${names[*]}"; fi
     for p in $order; do
         pipeline "$p" "$r"
         [ "$r" = 0 ] || walls[$p]="${walls[$p]:-} $wall"
@@ -181,4 +188,7 @@ fi
     ratio=$(awk -v a="$fps_ladder" -v b="$fps_pairs" 'BEGIN { printf "%.2f", a / b }')
     dratio=$(awk -v a="$fps_dec_ladder" -v b="$fps_dec_pairs" 'BEGIN { printf "%.2f", a / b }')
     echo "ladder vs 4 pair runs: ${ratio}x the throughput (target >= 1.5); decoding alone: ${dratio}x"
+    echo "ladder vs its own decoding alone: $(awk -v a="$fps_ladder" -v b="$fps_dec_ladder" \
+        'BEGIN { printf "%.1f", 100 * a / b }') %; the 5-input no-op: $(awk -v a="$fps_noop_ladder" \
+        -v b="$fps_dec_ladder" 'BEGIN { printf "%.1f", 100 * a / b }') %"
 } | tee -a "$res"
