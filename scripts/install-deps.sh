@@ -16,6 +16,8 @@ pkgs=(
     hipcc
     nasm dpkg-dev xz-utils ccache meson ninja-build
     valgrind libclang-rt-14-dev
+    # scripts/dev/check-format.sh (.clang-format), a step of scripts/test.sh
+    clang-format-14
     # the Python package's tests (tests/test_python.sh): a venv seeing Debian's numpy
     python3-numpy python3-pytest python3-venv python3-pip
     # headless browser of tests/test_plot.sh (renders `gpussim plot` reports)

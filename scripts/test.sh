@@ -32,6 +32,8 @@ pass=${pass:-0} fail=$(( ${fail:-0} + ${error:-0} )) skip=${skip:-0}
 #   sanitizers  scripts/dev/check-sanitizers.sh: the suite again under ASan+UBSan
 #   fuzz        scripts/fuzz.sh: each libFuzzer target for GPUSSIM_FUZZ_SECONDS
 #               (default 30) from its seed corpus; a crash fails it
+#   format      scripts/dev/check-format.sh --since-rule: every C, C++ and CUDA
+#               line written since .clang-format came in is formatted by it
 # (valgrind on the CLI and on the allocation-failure walk are make check tests.)
 step() { # name command...: exit 0 = pass, 77 = skip, else fail
     local name=$1 rc=0 t0=$SECONDS
@@ -53,6 +55,7 @@ fuzz_step() {
 if [ "${GPUSSIM_CI_RELIABILITY:-1}" != 0 ]; then
     step sanitizers "$root/scripts/dev/check-sanitizers.sh"
     step fuzz fuzz_step
+    step format "$root/scripts/dev/check-format.sh" --since-rule
 fi
 echo "$pass passed, $fail failed, $skip skipped"
 exit "$status"

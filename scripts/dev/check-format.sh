@@ -6,6 +6,9 @@
 #
 #   scripts/dev/check-format.sh [BASE]     BASE defaults to main
 #   scripts/dev/check-format.sh --all [BASE]   whole changed files, not only their changed lines
+#   scripts/dev/check-format.sh --fix [BASE]   formats those lines in the working tree instead
+#   scripts/dev/check-format.sh --since-rule   BASE: the commit that brought .clang-format (CI:
+#                                              every line written since the rule is formatted)
 #
 # The files are those of `git diff --name-only BASE...HEAD` (changes since the
 # branch left BASE), as committed at HEAD; by default only the lines the
@@ -17,12 +20,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-all=0
-if [ "${1:-}" = --all ]; then
-    all=1
+all=0 fix=0 base=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --all) all=1 ;;
+    --fix) fix=1 ;;
+    --since-rule) base=$(git log --diff-filter=A --format=%H -- .clang-format | tail -n 1) ;;
+    *) base=$1 ;;
+    esac
     shift
-fi
-base=${1:-main}
+done
+base=${base:-main}
 if ! git rev-parse -q --verify "$base^{commit}" >/dev/null; then
     echo "check-format: unknown base '$base'" >&2
     exit 2
@@ -56,6 +64,10 @@ for f in $files; do
         [ ${#lines[@]} -gt 0 ] || continue
     fi
     checked=$((checked + 1))
+    if [ $fix = 1 ]; then
+        "$cf" -i "${lines[@]}" "$f"
+        continue
+    fi
     want=$(git show "HEAD:$f" | "$cf" --assume-filename="$f" "${lines[@]}")
     if ! diff -u --label "$f (HEAD)" --label "$f (clang-format)" <(git show "HEAD:$f") - \
             <<<"$want"; then
