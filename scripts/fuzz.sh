@@ -26,10 +26,11 @@ mkdir -p "$out"
 hot="kernels/c/convert_c.c kernels/c/decimate_c.c kernels/c/ssim_window_c.c kernels/c/ansnr_c.c
      kernels/c/issim_c.c"
 # what each target links: the library core with the CPU backend, i.e. the C
-# files of Makefile.am's libgpussim_la_SOURCES (read from there, so that a
-# new source is never missing here) less the hot ones, and the pieces of the
-# CLI or the tests it drives
-lib=$(awk '/^libgpussim_la_SOURCES = /{on = 1; next} on && /^[^[:space:]]/{on = 0} on' "$root/Makefile.am" |
+# files of libgpussim_la_SOURCES in Makefile.am and in the CPU backend's
+# hwctx/cpu/cpu.am (read from there, so that a new source is never missing
+# here) less the hot ones, and the pieces of the CLI or the tests it drives
+lib=$(awk '/^libgpussim_la_SOURCES [+]?= /{on = 1; next} on && /^[^[:space:]]/{on = 0} on' \
+          "$root/Makefile.am" "$root/hwctx/cpu/cpu.am" |
       grep -o '[^[:space:]\\]*\.c' |
       while read -r f; do case " $(echo $hot) " in *" $f "*) ;; *) echo "$f" ;; esac; done)
 [ -n "$lib" ] || { echo "fuzz: no library sources found in Makefile.am" >&2; exit 1; }

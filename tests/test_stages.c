@@ -5,9 +5,9 @@
  * plan (src/plan.h), in the manner of dav1d's checkasm and libplacebo's
  * src/tests/gpu_tests.c: one harness for all backends.
  *
- * The reference is the plan walked with the CPU kernels (kernels/c/plan_c.c);
+ * The reference is the plan walked with the CPU kernels (hwctx/cpu/cpu_plan.c);
  * it is first checked against the CPU backend's scores (bit-identical), and
- * its ladder walk (the reference's terms once, kernels/c/plan_c.c) against
+ * its ladder walk (the reference's terms once, hwctx/cpu/cpu_plan.c) against
  * its pair walk, result slot by result slot (bit-identical).
  * Each backend then runs the same plan and every result slot of every
  * stage (the SSIM window sums of float_ssim and of each MS-SSIM scale,
