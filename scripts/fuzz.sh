@@ -23,8 +23,8 @@ mkdir -p "$out"
 # arithmetic kernels with data-independent control flow: built without
 # coverage feedback (its compare tracing in their inner loops cost 20x in
 # exec/s and tells the fuzzer nothing), still with ASan and UBSan
-hot="kernels/c/convert_c.c kernels/c/decimate_c.c kernels/c/ssim_window_c.c kernels/c/ansnr_c.c
-     kernels/c/issim_c.c"
+hot="kernels/c/convert.c kernels/c/decimate.c kernels/c/ssim_window.c kernels/c/ansnr.c
+     kernels/c/issim.c"
 # what each target links: the library core with the CPU backend, i.e. the C
 # files of libgpussim_la_SOURCES in Makefile.am and in the CPU backend's
 # hwctx/cpu/cpu.am (read from there, so that a new source is never missing

@@ -30,7 +30,7 @@
 #include "src/dmabuf.h"
 #include "hwctx/ze/ze_plan.h"
 #include "src/core.h"
-#include "kernels/c/kernels_c.h"
+#include "kernels/c/kernels.h"
 #include "opencl_ops.h"
 #include "testutil.h"
 

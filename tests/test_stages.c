@@ -34,7 +34,7 @@
 
 #include "src/backends.h"
 #include "src/core.h"
-#include "kernels/c/kernels_c.h"
+#include "kernels/c/kernels.h"
 #include "src/mem.h"
 #include "testutil.h"
 #if HAVE_OPENCL_TEST

@@ -26,7 +26,7 @@
 
 #include "src/backend.h"
 #include "src/mem.h"
-#include "kernels/c/kernels_c.h"
+#include "kernels/c/kernels.h"
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_DONE };
 

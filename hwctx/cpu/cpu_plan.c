@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "src/backend.h"
-#include "kernels/c/kernels_c.h"
+#include "kernels/c/kernels.h"
 
 void gpussim_plan_unpack_c(const struct gpussim_plan_stage *st, const struct gpussim_picture *pic,
                            uint16_t *dst)

@@ -128,7 +128,7 @@ GPU_DEVICE float load_plane(const float *p, int w, int x, int y, float inv_scale
     return p[(size_t)y * w + x];
 }
 
-/* Half-sample-symmetric mirror (spec §1.2), as kernels/c/scratch_c.h. */
+/* Half-sample-symmetric mirror (spec §1.2), as kernels/c/scratch.h. */
 GPU_DEVICE int mirror_hss(int i, int n)
 {
     if (i < 0)
@@ -505,7 +505,7 @@ template <int TH> union ssim_smem {
 };
 
 /* Per-window l, c, s, term with the reference's typing (spec §1.5), as
- * ssim_window_terms() in kernels/c/ssim_window_c.c. */
+ * ssim_window_terms() in kernels/c/ssim_window.c. */
 GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, float exy, double *t,
                                   double *lo, double *co, double *so)
 {

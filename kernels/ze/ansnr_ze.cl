@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * float_ansnr (spec §3), mirroring kernels/c/ansnr_c.c. Everything is float.
+ * float_ansnr (spec §3), mirroring kernels/c/ansnr.c. Everything is float.
  * The totals are exact, not merely close: the reference sums each row
  * left to right and then adds the row sums top to bottom, so one work-item
  * per row reproduces the row sums and the host adds them in row order.

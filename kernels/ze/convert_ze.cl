@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * Input unpacking and normalisation (spec §0), mirroring hwctx/cpu/cpu.c's
- * unpack_component() and kernels/c/convert_c.c.
+ * unpack_component() and kernels/c/convert.c.
  */
 #include "common_ze.h"
 

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * The two decimations of the reference, one work-item per output sample,
- * mirroring kernels/c/decimate_c.c: a double sum of float products, taps
+ * mirroring kernels/c/decimate.c: a double sum of float products, taps
  * row-major, half-sample-symmetric mirroring, result rounded to float.
  */
 #include "common_ze.h"

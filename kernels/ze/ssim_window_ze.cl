@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * The SSIM window computation shared by float_ssim and every MS-SSIM scale
- * (spec §1.3-1.6), mirroring kernels/c/ssim_window_c.c element for element.
+ * (spec §1.3-1.6), mirroring kernels/c/ssim_window.c element for element.
  *
  * Pass 1: the five horizontally filtered moment planes, (w-10) x h each.
  * Pass 2: vertical filter, per-window l, c, s, term in the reference's

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "src/mem.h"
-#include "scratch_c.h"
+#include "scratch.h"
 
 CpuScratch *cpu_scratch_alloc(int max_width, int max_height)
 {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "src/metric_tables.h"
-#include "scratch_c.h"
+#include "scratch.h"
 
 /* Border rule of the reference: reflect without repeating the edge below 0,
  * with repeating it past the end. */

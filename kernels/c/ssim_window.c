@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "src/metric_tables.h"
-#include "scratch_c.h"
+#include "scratch.h"
 
 static const float gauss11[GPUSSIM_GAUSSIAN11_LEN] = { GPUSSIM_GAUSSIAN11_TAPS };
 

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "kernels_c.h"
+#include "kernels.h"
 
 struct CpuScratch {
     int max_width;

@@ -10,7 +10,7 @@
 
 #include "src/geometry.h"
 #include "src/metric_tables.h"
-#include "scratch_c.h"
+#include "scratch.h"
 
 KERNEL_CLONES
 void ssim_decimate_box_c(const float *src, int w, int h, int factor, float *dst, CpuScratch *s)

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "src/metric_tables.h"
-#include "scratch_c.h"
+#include "scratch.h"
 
 static const int issim_taps[GPUSSIM_ISSIM_LEN] = { GPUSSIM_ISSIM_TAPS };
 

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The gpussim authors */
 /* Sample normalisation of spec §0: (float)v / scaler + offset. Exact for
  * every supported depth (scaler is a power of two, values < 2^16). */
-#include "kernels_c.h"
+#include "kernels.h"
 
 KERNEL_CLONES
 void convert_to_float_c(const uint16_t *src, int w, int h, ptrdiff_t src_stride, float scaler,
