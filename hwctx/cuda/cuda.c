@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * The CUDA backend: the GPU frame plan (hwctx/gpu_plan/gpu_plan.c) with
+ * The CUDA backend: the GPU frame plan (hwctx/gpu/gpu_plan.c) with
  *  - the CUDA driver, loaded at run time (hwctx/cuda/cuda_loader.c);
  *  - the kernels built by nvcc into a fatbin embedded at build time
  *    (kernels/cuda/gpussim_kernels_fatbin.c);
@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "gpussim/gpussim_cuda.h"
-#include "hwctx/gpu_plan/gpu_plan.h"
+#include "hwctx/gpu/gpu_plan.h"
 
 /* kernels/cuda/gpussim_kernels_fatbin.c (generated at build time) */
 extern const unsigned char gpussim_cuda_fatbin[];

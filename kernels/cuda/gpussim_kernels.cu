@@ -8,7 +8,7 @@
  * --fmad=false (see Makefile.am) so no a*b+c becomes an FMA. Frame sums are
  * accumulated exactly (192-bit fixed point, struct gpussim_fx), which makes
  * them independent of the reduction order; the host then rounds them as the
- * reference's raster-order sums round (hwctx/gpu_plan/gpu_plan.c, spec §5).
+ * reference's raster-order sums round (hwctx/gpu/gpu_plan.c, spec §5).
  *
  * Every kernel that reads a picture reads it in place through the frame
  * descriptor (8/16-bit, planar or interleaved, MSB-aligned: raw_sample()).
@@ -1349,7 +1349,7 @@ ISSIM_WINDOWS_KERNEL(issim_windows_u64, uint64_t, uint64_t, 1)
 #define REDUCE_ROWS_CHUNK 4096
 /* scratch: REDUCE_SCRATCH_HEAD bytes of counters (one uint32 per job), then
  * per job the chains' totals, field-major (REDUCE_SCRATCH_JOB bytes:
- * WS_FIELDS * REDUCE_CHAINS words); hwctx/gpu_plan/gpu_plan.c sizes it */
+ * WS_FIELDS * REDUCE_CHAINS words); hwctx/gpu/gpu_plan.c sizes it */
 
 GPU_KERNEL void __launch_bounds__(REDUCE_THREADS)
 reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, uint8_t *out,

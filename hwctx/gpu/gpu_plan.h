@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * The GPU frame plan (hwctx/gpu_plan/gpu_plan.c), shared by the CUDA and HIP
+ * The GPU frame plan (hwctx/gpu/gpu_plan.c), shared by the CUDA and HIP
  * backends: the same kernels (kernels/cuda, built by nvcc or hipcc), driven
  * through a CUDA-driver-API table (hwctx/cuda/cuda_loader.h). A backend is the
  * plan plus a target: where its table comes from, its module image, its

@@ -4,7 +4,7 @@
  * The GPU frame plan shared by the CUDA and HIP backends: device glue
  * around kernels/cuda/gpussim_kernels.cu, written against a
  * CUDA-driver-API table (hwctx/cuda/cuda_loader.h). A backend is this plan plus
- * a struct gpu_plan_target (hwctx/gpu_plan/gpu_plan.h): its table, module image and
+ * a struct gpu_plan_target (hwctx/gpu/gpu_plan.h): its table, module image and
  * name, and how it adopts a device and reads pictures in device memory
  * (hwctx/cuda/cuda.c, hwctx/hip/hip.c).
  *
@@ -60,7 +60,7 @@
 
 #include "src/backend.h"
 #include "hwctx/cuda/cuda_loader.h"
-#include "hwctx/gpu_plan/gpu_plan.h"
+#include "hwctx/gpu/gpu_plan.h"
 #include "kernels/cuda/cuda_shared.h"
 
 /* frames in flight, pairs and ladder frames alike (a ladder frame is one
