@@ -4,7 +4,7 @@
  * The CUDA backend: the GPU frame plan (hwctx/gpu/gpu_plan.c) with
  *  - the CUDA driver, loaded at run time (hwctx/cuda/cuda_loader.c);
  *  - the kernels built by nvcc into a fatbin embedded at build time
- *    (kernels/cuda/gpussim_kernels_fatbin.c);
+ *    (kernels/cuda/kernels_fatbin.c);
  *  - an adopted device (struct gpussim_cuda_device, e.g. FFmpeg's
  *    AVCUDADeviceContext: its CUcontext, and the CUstream its pictures are
  *    written on) and CUDA-memory pictures, read in place.
@@ -15,7 +15,7 @@
 #include "gpussim/gpussim_cuda.h"
 #include "hwctx/gpu/gpu_plan.h"
 
-/* kernels/cuda/gpussim_kernels_fatbin.c (generated at build time) */
+/* kernels/cuda/kernels_fatbin.c (generated at build time) */
 extern const unsigned char gpussim_cuda_fatbin[];
 
 static int cuda_adopt_device(const struct gpussim_config *cfg, CUcontext *ctx, CUstream *producer)

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * The GPU frame plan shared by the CUDA and HIP backends: device glue
- * around kernels/cuda/gpussim_kernels.cu, written against a
+ * around kernels/cuda/kernels.cu, written against a
  * CUDA-driver-API table (hwctx/cuda/cuda_loader.h). A backend is this plan plus
  * a struct gpu_plan_target (hwctx/gpu/gpu_plan.h): its table, module image and
  * name, and how it adopts a device and reads pictures in device memory

@@ -9,6 +9,6 @@
  * Compiled by hipcc with -ffp-contract=off (HIP's default is "fast"),
  * -fhip-fp32-correctly-rounded-divide-sqrt and
  * -fno-gpu-flush-denormals-to-zero: the reference's float arithmetic, no
- * FMA contraction, IEEE division, denormals kept (see Makefile.am).
+ * FMA contraction, IEEE division, denormals kept (see hwctx/hip/hip.am).
  */
-#include "gpussim_kernels.cu"
+#include "kernels.cu"

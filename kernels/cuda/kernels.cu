@@ -5,7 +5,7 @@
  *
  * Every per-element operation is the CPU reference's (the kernels/c files) in the
  * same float/double typing and order; the file is compiled with
- * --fmad=false (see Makefile.am) so no a*b+c becomes an FMA. Frame sums are
+ * --fmad=false (see hwctx/cuda/cuda.am) so no a*b+c becomes an FMA. Frame sums are
  * accumulated exactly (192-bit fixed point, struct gpussim_fx), which makes
  * them independent of the reduction order; the host then rounds them as the
  * reference's raster-order sums round (hwctx/gpu/gpu_plan.c, spec §5).
