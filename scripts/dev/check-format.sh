@@ -39,7 +39,7 @@ if [ -z "$cf" ] || ! command -v "$cf" >/dev/null; then
 fi
 
 # generated or third-party text is not ours to format
-files=$(git diff --name-only --diff-filter=ACMR "$base...HEAD" -- '*.c' '*.h' '*.cpp' '*.cu' |
+files=$(git diff --name-only --diff-filter=ACMR "$base...HEAD" -- '*.c' '*.h' '*.cpp' '*.cu' '*.cuh' |
         grep -v -e '^tests/fuzz/corpus/' -e '^kernels/vulkan/spv_' || true)
 bad=0
 checked=0
