@@ -142,7 +142,7 @@ int cl_setup(struct cl_env *e)
     if (!srcdir || !*srcdir)
         srcdir = GPUSSIM_SRCDIR;
     /* the very file the SPIR-V module is built from */
-    const char *source = "#include \"gpussim_ze.cl\"\n";
+    const char *source = "#include \"kernels.cl\"\n";
     char opts[4096];
     snprintf(opts, sizeof(opts), "%s -I%s/kernels/ze -I%s/src", ZE_PLAN_BUILD_OPTIONS, srcdir,
              srcdir);

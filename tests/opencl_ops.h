@@ -3,7 +3,7 @@
 /*
  * The Level Zero backend's frame plan (hwctx/ze/ze_plan.h) driven through
  * OpenCL: its primitive operations (alloc, upload, download, launch) on
- * an in-order queue, and the kernels of kernels/ze/gpussim_ze.cl built from
+ * an in-order queue, and the kernels of kernels/ze/kernels.cl built from
  * source. Shared by tests/test_opencl_kernels.c and tests/test_stages.c
  * (PoCL on CI).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * The OpenCL C kernels of the Level Zero backend (kernels/ze/gpussim_ze.cl,
+ * The OpenCL C kernels of the Level Zero backend (kernels/ze/kernels.cl,
  * the source that is also compiled offline to the embedded SPIR-V) run
  * through an OpenCL platform — PoCL on CI — with the Level Zero backend's
  * own frame plan (hwctx/ze/ze_plan.c) and the library's shared recipe, and are

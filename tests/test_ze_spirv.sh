@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The gpussim authors
 # The SPIR-V module the Level Zero backend embeds (built from
-# kernels/ze/gpussim_ze.cl): it passes spirv-val, exports every kernel the
+# kernels/ze/kernels.cl): it passes spirv-val, exports every kernel the
 # plan launches (hwctx/ze/ze_plan.c), and every kernel with float arithmetic
 # carries the ContractionOff execution mode (no FMA contraction on the
 # device). Skips (77) when the backend or spirv-val/spirv-dis is absent.
-spv=${GPUSSIM_ZE_SPV:-kernels/ze/gpussim_ze.spv}
+spv=${GPUSSIM_ZE_SPV:-kernels/ze/kernels.spv}
 [ -f "$spv" ] || { echo "SKIP: $spv not built (Level Zero backend not configured)"; exit 77; }
 command -v spirv-val >/dev/null 2>&1 && command -v spirv-dis >/dev/null 2>&1 ||
     { echo "SKIP: spirv-val/spirv-dis not installed (spirv-tools)"; exit 77; }

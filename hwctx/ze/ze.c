@@ -33,7 +33,7 @@
 #include "src/dmabuf.h"
 #include "src/dynload.h"
 #include "src/backend.h"
-#include "kernels/ze/gpussim_ze_spv.h"
+#include "kernels/ze/kernels_spv.h"
 #include "ze_plan.h"
 
 #define ZE_NB_SLOTS 2 /* each slot holds a frame's buffers (~700 MB at 2160p) */

@@ -22,7 +22,7 @@
 
 #include "src/backend.h"
 
-/* The kernels of kernels/ze/gpussim_ze.cl, by entry-point name. */
+/* The kernels of kernels/ze/kernels.cl, by entry-point name. */
 enum ze_kernel_id {
     ZE_K_UNPACK_PLANE,
     ZE_K_CONVERT_TO_FLOAT,
@@ -39,7 +39,7 @@ enum ze_kernel_id {
 
 extern const char *const gpussim_ze_kernel_names[ZE_K_COUNT];
 
-/* Must equal GPUSSIM_ZE_REDUCE_WG of kernels/ze/common_ze.h. */
+/* Must equal GPUSSIM_ZE_REDUCE_WG of kernels/ze/common.h. */
 #define ZE_PLAN_REDUCE_WG 128
 
 /* Build options of the kernels, for every compiler (PoCL at run time, clang

@@ -5,8 +5,8 @@
  * SPIR-V module that the Level Zero backend embeds, and built from source by
  * the PoCL tests. Mirrors kernels/c file for file.
  */
-#include "convert_ze.cl"
-#include "decimate_ze.cl"
-#include "ssim_window_ze.cl"
-#include "ansnr_ze.cl"
-#include "issim_ze.cl"
+#include "convert.cl"
+#include "decimate.cl"
+#include "ssim_window.cl"
+#include "ansnr.cl"
+#include "issim.cl"

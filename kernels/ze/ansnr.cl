@@ -6,7 +6,7 @@
  * left to right and then adds the row sums top to bottom, so one work-item
  * per row reproduces the row sums and the host adds them in row order.
  */
-#include "common_ze.h"
+#include "common.h"
 
 /* Border rule of the reference: reflect without repeating the edge below 0,
  * with repeating it past the end. */

@@ -4,7 +4,7 @@
  * Input unpacking and normalisation (spec §0), mirroring hwctx/cpu/cpu.c's
  * unpack_component() and kernels/c/convert.c.
  */
-#include "common_ze.h"
+#include "common.h"
 
 /*
  * One component of a picture plane -> a contiguous w x h plane of true

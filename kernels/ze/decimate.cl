@@ -5,7 +5,7 @@
  * mirroring kernels/c/decimate.c: a double sum of float products, taps
  * row-major, half-sample-symmetric mirroring, result rounded to float.
  */
-#include "common_ze.h"
+#include "common.h"
 
 __constant float msssim_lpf_ze[GPUSSIM_MSSSIM_LPF_LEN * GPUSSIM_MSSSIM_LPF_LEN] = {
     GPUSSIM_MSSSIM_LPF_TAPS

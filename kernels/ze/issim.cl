@@ -8,7 +8,7 @@
  * terms and the exact integer sum of its weights; the host adds them in
  * raster order.
  */
-#include "common_ze.h"
+#include "common.h"
 
 __constant int issim_taps_ze[GPUSSIM_ISSIM_LEN] = { GPUSSIM_ISSIM_TAPS };
 

@@ -12,7 +12,7 @@
  * scheduling-dependent order), and the host adds the partials in raster
  * order. Nothing assumes a SIMD width.
  */
-#include "common_ze.h"
+#include "common.h"
 
 __constant float gauss11_ze[GPUSSIM_GAUSSIAN11_LEN] = { GPUSSIM_GAUSSIAN11_TAPS };
 
