@@ -35,7 +35,7 @@ lib=$(awk '/^libgpussim_la_SOURCES [+]?= /{on = 1; next} on && /^[^[:space:]]/{o
       while read -r f; do case " $(echo $hot) " in *" $f "*) ;; *) echo "$f" ;; esac; done)
 [ -n "$lib" ] || { echo "fuzz: no library sources found in Makefile.am" >&2; exit 1; }
 declare -A extra=(
-    [api]="tests/naive_ref.c"
+    [api]="tests/lib/naive_ref.c"
     [input]="tools/input.c tools/cli_msg.c tools/input_av.c tools/terminal.c"
     [options]="tools/options.c tools/cli_msg.c tools/input_av.c tools/terminal.c"
     [pool]=""
@@ -68,7 +68,7 @@ for t in $targets; do
     cold=${extra[$t]}
     [ "$t" = api ] && cold="" # naive_ref.c: hot arithmetic too
     compile "$out/obj-$t" "-fsanitize=fuzzer-no-link,address,undefined" tests/fuzz/fuzz_$t.c $lib $cold
-    compile "$out/obj-$t" "-O2 -fsanitize=address,undefined" $hot $([ "$t" = api ] && echo tests/naive_ref.c)
+    compile "$out/obj-$t" "-O2 -fsanitize=address,undefined" $hot $([ "$t" = api ] && echo tests/lib/naive_ref.c)
     $cc -fsanitize=fuzzer,address,undefined $objs -o "$out/fuzz_$t" -lm -lpthread
     rm -rf "$out/corpus-$t"
     mkdir -p "$out/corpus-$t"

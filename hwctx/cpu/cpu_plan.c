@@ -3,7 +3,7 @@
 /*
  * The frame plan (src/plan.h) walked with the CPU reference kernels: the
  * CPU backend's recipe (hwctx/cpu/cpu.c runs nothing else) and the per-stage
- * oracle of tests/test_stages.c. Built with -ffp-contract=off.
+ * oracle of tests/unit/test_stages.c. Built with -ffp-contract=off.
  *
  * Two walks: a pair (gpussim_plan_run_plane_c), and a ladder's reference
  * once (gpussim_plan_run_ref_c) then each distorted picture against it

@@ -45,7 +45,7 @@
  * (ladder_group()); ANSNR filters the reference and sums its signal rows
  * once, then each distorted picture against that plane. Every per-picture
  * operation is the pair kernels', in the same order, so each distorted
- * picture's sums are its pair's, bit for bit (tests/test_ladder.c). A
+ * picture's sums are its pair's, bit for bit (tests/parity/test_ladder.c). A
  * ladder costs per distorted picture its decimated planes, partial sums,
  * result blocks and reduction scratch (log_ladder_memory()), and once
  * ANSNR's filtered reference (w x h floats).

@@ -22,7 +22,7 @@
  *
  * This file compiles wherever level_zero/ze_api.h is installed; it has not
  * run on Intel hardware (none is available to the project). Its plan and
- * kernels are tested through PoCL by tests/test_opencl_kernels.
+ * kernels are tested through PoCL by tests/parity/test_opencl_kernels.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  *
  * It is written against a small table of driver operations so that the same
  * plan runs on Level Zero (hwctx/ze/ze.c, the product) and on any OpenCL
- * platform (tests/test_opencl_kernels.c, run on PoCL in CI). Everything but
+ * platform (tests/parity/test_opencl_kernels.c, run on PoCL in CI). Everything but
  * the driver calls is therefore exercised where no Intel GPU exists.
  *
  * Operations are recorded per slot, in order; the driver must make each
