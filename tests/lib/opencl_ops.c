@@ -180,4 +180,3 @@ void cl_teardown(struct cl_env *e)
     if (e->ctx)
         clReleaseContext(e->ctx);
 }
-
