@@ -23,18 +23,19 @@ mkdir -p "$out"
 # arithmetic kernels with data-independent control flow: built without
 # coverage feedback (its compare tracing in their inner loops cost 20x in
 # exec/s and tells the fuzzer nothing), still with ASan and UBSan
-hot="kernels/c/convert_c.c kernels/c/decimate_c.c kernels/c/ssim_window_c.c kernels/c/ansnr_c.c
-     kernels/c/issim_c.c"
+hot="kernels/c/convert.c kernels/c/decimate.c kernels/c/ssim_window.c kernels/c/ansnr.c
+     kernels/c/issim.c"
 # what each target links: the library core with the CPU backend, i.e. the C
-# files of Makefile.am's libgpussim_la_SOURCES (read from there, so that a
-# new source is never missing here) less the hot ones, and the pieces of the
-# CLI or the tests it drives
-lib=$(awk '/^libgpussim_la_SOURCES = /{on = 1; next} on && /^[^[:space:]]/{on = 0} on' "$root/Makefile.am" |
+# files of libgpussim_la_SOURCES in Makefile.am and in the CPU backend's
+# hwctx/cpu/cpu.am (read from there, so that a new source is never missing
+# here) less the hot ones, and the pieces of the CLI or the tests it drives
+lib=$(awk '/^libgpussim_la_SOURCES [+]?= /{on = 1; next} on && /^[^[:space:]]/{on = 0} on' \
+          "$root/Makefile.am" "$root/hwctx/cpu/cpu.am" |
       grep -o '[^[:space:]\\]*\.c' |
       while read -r f; do case " $(echo $hot) " in *" $f "*) ;; *) echo "$f" ;; esac; done)
 [ -n "$lib" ] || { echo "fuzz: no library sources found in Makefile.am" >&2; exit 1; }
 declare -A extra=(
-    [api]="tests/naive_ref.c"
+    [api]="tests/lib/naive_ref.c"
     [input]="tools/input.c tools/cli_msg.c tools/input_av.c tools/terminal.c"
     [options]="tools/options.c tools/cli_msg.c tools/input_av.c tools/terminal.c"
     [pool]=""
@@ -67,7 +68,7 @@ for t in $targets; do
     cold=${extra[$t]}
     [ "$t" = api ] && cold="" # naive_ref.c: hot arithmetic too
     compile "$out/obj-$t" "-fsanitize=fuzzer-no-link,address,undefined" tests/fuzz/fuzz_$t.c $lib $cold
-    compile "$out/obj-$t" "-O2 -fsanitize=address,undefined" $hot $([ "$t" = api ] && echo tests/naive_ref.c)
+    compile "$out/obj-$t" "-O2 -fsanitize=address,undefined" $hot $([ "$t" = api ] && echo tests/lib/naive_ref.c)
     $cc -fsanitize=fuzzer,address,undefined $objs -o "$out/fuzz_$t" -lm -lpthread
     rm -rf "$out/corpus-$t"
     mkdir -p "$out/corpus-$t"

@@ -5,7 +5,7 @@
 # the autotools, Vulkan headers + glslang + lavapipe (the Vulkan backend is
 # tested on Mesa's software device), PoCL (the Level Zero kernels are tested
 # on a CPU OpenCL device), FFmpeg's build tools, and Chromium (headless, for
-# tests/test_plot.sh). Idempotent; needs root (or sudo) unless everything is
+# tests/cli/test_plot.sh). Idempotent; needs root (or sudo) unless everything is
 # already there.
 set -euo pipefail
 
@@ -18,9 +18,9 @@ pkgs=(
     valgrind libclang-rt-14-dev
     # scripts/dev/check-format.sh (.clang-format), a step of scripts/test.sh
     clang-format-14
-    # the Python package's tests (tests/test_python.sh): a venv seeing Debian's numpy
+    # the Python package's tests (tests/repo/test_python.sh): a venv seeing Debian's numpy
     python3-numpy python3-pytest python3-venv python3-pip
-    # headless browser of tests/test_plot.sh (renders `gpussim plot` reports)
+    # headless browser of tests/cli/test_plot.sh (renders `gpussim plot` reports)
     chromium
     # codec libraries linked statically into the gpussim ffmpeg (their -dev
     # packages ship the .a archives): H.264/HEVC/VP9/AV1 encode and decode,

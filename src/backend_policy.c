@@ -7,7 +7,7 @@
  * (the memories it reads or maps, its vendor, its rank) comes from the
  * backend table (src/backends.c); the rules here name no backend. The
  * context supplies what is built and what starts (src/context.c);
- * tests/test_backend_policy.c supplies fakes, so the rules are checked
+ * tests/unit/test_backend_policy.c supplies fakes, so the rules are checked
  * without any GPU.
  */
 #include <ctype.h>

@@ -3,7 +3,7 @@
 /*
  * Every allocation of the library core and the CPU backend goes through
  * these, so that a test can fail the n-th one (and the n-th thread start)
- * and count what is still held afterwards: tests/test_alloc_fail.c walks n
+ * and count what is still held afterwards: tests/unit/test_alloc_fail.c walks n
  * over create/submit/collect/destroy and the pools, asserting a clean
  * negative errno and nothing leaked (dav1d's allocation-failure testing).
  * Outside that test they are malloc/calloc/realloc/free plus one relaxed

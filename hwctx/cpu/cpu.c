@@ -5,7 +5,7 @@
  * the fallback when there is no GPU.
  *
  * The recipe is the frame plan (src/plan.h, cfg->plan) walked with the CPU
- * kernels (kernels/c/plan_c.c); this file holds the threads and the slots.
+ * kernels (hwctx/cpu/cpu_plan.c); this file holds the threads and the slots.
  * Host pictures are unpacked at submit (the plan's UNPACK stages) into the
  * slot's 16-bit planes, so the caller may reuse its buffers at once. Frames
  * are independent, so they run on a pool of worker threads, one frame per
@@ -26,7 +26,7 @@
 
 #include "src/backend.h"
 #include "src/mem.h"
-#include "kernels/c/kernels_c.h"
+#include "kernels/c/kernels.h"
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_DONE };
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * The CUDA backend: the GPU frame plan (hwctx/gpu_plan/gpu_plan.c) with
+ * The CUDA backend: the GPU frame plan (hwctx/gpu/gpu_plan.c) with
  *  - the CUDA driver, loaded at run time (hwctx/cuda/cuda_loader.c);
  *  - the kernels built by nvcc into a fatbin embedded at build time
- *    (kernels/cuda/gpussim_kernels_fatbin.c);
+ *    (kernels/cuda/kernels_fatbin.c);
  *  - an adopted device (struct gpussim_cuda_device, e.g. FFmpeg's
  *    AVCUDADeviceContext: its CUcontext, and the CUstream its pictures are
  *    written on) and CUDA-memory pictures, read in place.
@@ -13,9 +13,9 @@
 #include <stdint.h>
 
 #include "gpussim/gpussim_cuda.h"
-#include "hwctx/gpu_plan/gpu_plan.h"
+#include "hwctx/gpu/gpu_plan.h"
 
-/* kernels/cuda/gpussim_kernels_fatbin.c (generated at build time) */
+/* kernels/cuda/kernels_fatbin.c (generated at build time) */
 extern const unsigned char gpussim_cuda_fatbin[];
 
 static int cuda_adopt_device(const struct gpussim_config *cfg, CUcontext *ctx, CUstream *producer)

@@ -13,7 +13,7 @@
 
 static struct gpussim_cuda_api cuda_api;
 static int cuda_api_ok;
-/* test hook (tests/test_cuda_faults.c): a table that replaces the driver's */
+/* test hook (tests/parity/test_cuda_faults.c): a table that replaces the driver's */
 static const struct gpussim_cuda_api *_Atomic cuda_api_override;
 static pthread_once_t cuda_api_once = PTHREAD_ONCE_INIT;
 

@@ -56,7 +56,7 @@ struct gpussim_cuda_api {
     CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
     CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t bytes, CUstream s);
     CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes, CUstream s);
-    /* tests/test_cuda_parity.c only (HIP: NULL) */
+    /* tests/parity/test_cuda_frames.c only (HIP: NULL) */
     CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char v, size_t n, CUstream s);
     CUresult (*cuStreamCreate)(CUstream *s, unsigned flags);
     CUresult (*cuStreamDestroy)(CUstream s);
@@ -95,7 +95,7 @@ const struct gpussim_cuda_api *gpussim_cuda_load(void);
 /* Test hook, not part of the public API: contexts created after this call
  * use api instead of the driver's table (NULL restores the driver's). A test
  * wraps the driver's entry points with it to inject failures
- * (tests/test_cuda_faults.c). */
+ * (tests/parity/test_cuda_faults.c). */
 void gpussim_cuda_set_api_for_tests(const struct gpussim_cuda_api *api);
 
 #endif /* GPUSSIM_CUDA_LOADER_H */

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The gpussim authors */
 /*
  * The HIP runtime presented as the CUDA driver API table of
- * hwctx/cuda/cuda_loader.h, so that the GPU frame plan (hwctx/gpu_plan/gpu_plan.c)
+ * hwctx/cuda/cuda_loader.h, so that the GPU frame plan (hwctx/gpu/gpu_plan.c)
  * can drive AMD GPUs unchanged: HIP's module API (hipModuleLoadData,
  * hipModuleGetFunction, hipModuleLaunchKernel, ...) matches the driver API
  * call for call, and the kernels are the same source (kernels/cuda through

@@ -3,7 +3,7 @@
 /*
  * HIP (AMD ROCm) driver glue: the HIP runtime loaded at run time and
  * zero-copy import of VAAPI frames exported as DRM PRIME dma-bufs. The
- * backend (hwctx/hip/hip.c) is the GPU frame plan shared with CUDA (hwctx/gpu_plan/gpu_plan.c)
+ * backend (hwctx/hip/hip.c) is the GPU frame plan shared with CUDA (hwctx/gpu/gpu_plan.c)
  * driven through HIP presented as the CUDA driver API (hwctx/hip/hip_cuda_api.c);
  * device selection, host-frame upload and launches are the plan's.
  *

@@ -22,7 +22,7 @@
  *
  * This file compiles wherever level_zero/ze_api.h is installed; it has not
  * run on Intel hardware (none is available to the project). Its plan and
- * kernels are tested through PoCL by tests/test_opencl_kernels.
+ * kernels are tested through PoCL by tests/parity/test_opencl_kernels.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,7 +33,7 @@
 #include "src/dmabuf.h"
 #include "src/dynload.h"
 #include "src/backend.h"
-#include "kernels/ze/gpussim_ze_spv.h"
+#include "kernels/ze/kernels_spv.h"
 #include "ze_plan.h"
 
 #define ZE_NB_SLOTS 2 /* each slot holds a frame's buffers (~700 MB at 2160p) */

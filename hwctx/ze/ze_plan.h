@@ -7,7 +7,7 @@
  *
  * It is written against a small table of driver operations so that the same
  * plan runs on Level Zero (hwctx/ze/ze.c, the product) and on any OpenCL
- * platform (tests/test_opencl_kernels.c, run on PoCL in CI). Everything but
+ * platform (tests/parity/test_opencl_kernels.c, run on PoCL in CI). Everything but
  * the driver calls is therefore exercised where no Intel GPU exists.
  *
  * Operations are recorded per slot, in order; the driver must make each
@@ -22,7 +22,7 @@
 
 #include "src/backend.h"
 
-/* The kernels of kernels/ze/gpussim_ze.cl, by entry-point name. */
+/* The kernels of kernels/ze/kernels.cl, by entry-point name. */
 enum ze_kernel_id {
     ZE_K_UNPACK_PLANE,
     ZE_K_CONVERT_TO_FLOAT,
@@ -39,7 +39,7 @@ enum ze_kernel_id {
 
 extern const char *const gpussim_ze_kernel_names[ZE_K_COUNT];
 
-/* Must equal GPUSSIM_ZE_REDUCE_WG of kernels/ze/common_ze.h. */
+/* Must equal GPUSSIM_ZE_REDUCE_WG of kernels/ze/common.h. */
 #define ZE_PLAN_REDUCE_WG 128
 
 /* Build options of the kernels, for every compiler (PoCL at run time, clang

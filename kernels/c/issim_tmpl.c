@@ -7,7 +7,7 @@
  * types let the compiler vectorise. The vertical moments are integers below
  * 2^53 (at 16 bits, 65536 * 65535^2 < 2^49), so they are accumulated in
  * double exactly — the same values as the reference's int64 moments, with
- * no int64->double conversion in the per-pixel loop. Included by issim_c.c
+ * no int64->double conversion in the per-pixel loop. Included by issim.c
  * with HMOM_T and FN() defined.
  */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * What the CUDA kernels and the host glue (hwctx/gpu_plan/gpu_plan.c) must agree
+ * What the CUDA kernels and the host glue (hwctx/gpu/gpu_plan.c) must agree
  * on: the kernels' tile and block sizes, which the host's grids and
  * launches follow; the per-block partial sums, the per-frame result block
  * copied back to the host, and the descriptors of the final reduction.

@@ -2,7 +2,7 @@
 # Copyright (c) 2026 The gpussim authors
 """Shared fixtures: the checkout, the C tool (the oracle), the libvmaf fixture frames.
 
-Environment (tests/test_python.sh sets them; defaults for a run from the checkout):
+Environment (tests/repo/test_python.sh sets them; defaults for a run from the checkout):
   GPUSSIM_SOURCE_DIR  the checkout (default: python/..)
   GPUSSIM_CLI         the built gpussim tool (default: build/gpussim)
   GPUSSIM_FIXTURES    tests/fixtures

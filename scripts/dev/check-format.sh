@@ -47,8 +47,11 @@ if [ -z "$cf" ] || ! command -v "$cf" >/dev/null; then
 fi
 
 # generated or third-party text is not ours to format
-files=$(git diff --name-only --diff-filter=ACMR "$base...HEAD" -- '*.c' '*.h' '*.cpp' '*.cu' |
+# (-M: a moved file's old lines are not changed lines, only what the move edited)
+files=$(git diff -M --name-only --diff-filter=ACMR "$base...HEAD" -- '*.c' '*.h' '*.cpp' '*.cu' '*.cuh' |
         grep -v -e '^tests/fuzz/corpus/' -e '^kernels/vulkan/spv_' || true)
+[ $all = 1 ] || hunks=$(git diff -M -U0 "$base...HEAD" |
+                        awk '/^diff --git /{f = ""} /^\+\+\+ b\//{f = substr($0, 7)} f != "" && /^@@ /{print f, $0}')
 bad=0
 checked=0
 for f in $files; do
@@ -59,8 +62,8 @@ for f in $files; do
             count=${count:-1}
             [ "$count" -gt 0 ] || continue
             lines+=("--lines=$start:$((start + count - 1))")
-        done < <(git diff -U0 "$base...HEAD" -- "$f" |
-                 sed -n 's/^@@ -[0-9,]* +\([0-9]*\),\{0,1\}\([0-9]*\) @@.*/\1 \2/p')
+        done < <(awk -v f="$f" '$1 == f' <<<"$hunks" |
+                 sed -n 's/^[^ ]* @@ -[0-9,]* +\([0-9]*\),\{0,1\}\([0-9]*\) @@.*/\1 \2/p')
         [ ${#lines[@]} -gt 0 ] || continue
     fi
     checked=$((checked + 1))

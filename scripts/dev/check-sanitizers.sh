@@ -11,7 +11,7 @@
 #
 # Every sanitizer report fails the run, also one from a test whose own
 # checks passed: reports go to files (log_path) that are collected at the
-# end. LeakSanitizer reads tests/lsan.supp (PoCL/LLVM's kernel-compiler
+# end. LeakSanitizer reads tests/lib/lsan.supp (PoCL/LLVM's kernel-compiler
 # allocations only); POCL_CACHE_DIR is a fresh directory so that the cold
 # PoCL compile that suppression covers is what always runs.
 #
@@ -25,7 +25,7 @@
 # "from an unloaded module" whose stack cannot be symbolized, so no
 # suppression can name it. With the driver still mapped at exit, such memory
 # is reachable again, and a real leak in a driver shows its function names
-# (what tests/lsan.supp needs to name it).
+# (what tests/lib/lsan.supp needs to name it).
 # Extra arguments go to configure. Prints the elapsed time.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -61,7 +61,7 @@ trap 'rm -rf "$reports" "$pocl_cache"' EXIT
 export LD_PRELOAD="$keep_loaded${LD_PRELOAD:+:$LD_PRELOAD}"
 export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:halt_on_error=1:strict_string_checks=1:detect_invalid_pointer_pairs=0:verify_asan_link_order=0"
 export UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1:halt_on_error=1"
-export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
+export LSAN_OPTIONS="suppressions=$root/tests/lib/lsan.supp:print_suppressions=0"
 export POCL_CACHE_DIR="$pocl_cache"
 export GPUSSIM_NO_VALGRIND=1 # valgrind cannot run ASan binaries
 export GPUSSIM_SANITIZER_BUILD=1 # tests that load the library into an uninstrumented host skip

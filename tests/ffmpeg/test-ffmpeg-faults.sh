@@ -10,7 +10,7 @@
 # CPU backend always, on Vulkan frames where a Vulkan device exists
 # (lavapipe here) and on the CUDA backend where an NVIDIA GPU is there. The
 # library-level CUDA faults (a failing launch, copy, allocation, wait through
-# the driver table) are tests/test_cuda_faults.
+# the driver table) are tests/parity/test_cuda_faults.
 . "$(dirname "$0")/common.sh"
 
 src="testsrc2=s=320x240:r=25:d=1.6"

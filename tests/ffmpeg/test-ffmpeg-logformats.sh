@@ -17,7 +17,7 @@
 #   the inputs; names= with the wrong count or an empty name is refused.
 . "$(dirname "$0")/common.sh"
 
-CHECK="python3 $here/../log_formats_check.py"
+CHECK="python3 $here/../cli/log_formats_check.py"
 src="testsrc2=s=176x176:r=25:d=0.8"
 ff -loglevel error -f lavfi -i "$src" -pix_fmt yuv420p "$work/ref.y4m" ||
     fail "could not make the reference clip"

@@ -8,7 +8,7 @@
  * What must hold:
  *   - a refused configuration or picture is -EINVAL with a logged message;
  *   - every score equals the naive second transcription of the spec
- *     (tests/naive_ref.c) bit for bit, on every plane scored;
+ *     (tests/lib/naive_ref.c) bit for bit, on every plane scored;
  *   - scores are in range: float_ssim and integer ssim in [-1, 1] (without
  *     dB) give or take float rounding (SSIM_SLACK: libvmaf's float
  *     denominators make a flat frame's float_ssim 1 + 2^-23, kept for
@@ -26,7 +26,7 @@
 
 #include <gpussim/gpussim.h>
 
-#include "tests/naive_ref.h"
+#include "tests/lib/naive_ref.h"
 
 #define FUZZ_TARGET "fuzz_api"
 #include "fuzz_common.h"

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
+/*
+ * Stage ANSNR: the filtered planes -> per-row float sums (spec §3).
+ * A part of the one CUDA module: compiled only through kernels/cuda/kernels.cu,
+ * after common.cuh and convert.cu.
+ */
+
+/* ANSNR's asymmetric reflection (spec §3.3). */
+GPU_DEVICE int ansnr_reflect(int i, int n)
+{
+    if (i < 0)
+        return -i;
+    if (i >= n)
+        return 2 * n - i - 1;
+    return i;
+}
+
+/*
+ * Each block owns ANSNR_ROWS rows and walks them left to right in chunks of
+ * ANSNR_CHUNK columns. The row sums must be the reference's: one float
+ * chain per row, left to right (spec §3.4), so they are a sequential
+ * dependency of w adds per row. The block is split by role so that this
+ * chain never waits for the filtering: ANSNR_FILTER_THREADS threads filter
+ * chunk k (each one column, ANSNR_ROWS / 2 rows, the taps' inputs reused
+ * from registers) and store the products r*r and (r-d)^2, while the last
+ * warp adds chunk k-1's products to its rows' sums; the input of chunk k+1
+ * is loaded meanwhile (double buffers, one barrier per chunk).
+ * reduce_partials adds the rows' floats top to bottom.
+ */
+#define ANSNR_PAD 2 /* half of the larger (5x5) filter */
+#define ANSNR_IN_H (ANSNR_ROWS + 2 * ANSNR_PAD)
+#define ANSNR_IN_W (ANSNR_CHUNK + 2 * ANSNR_PAD)
+#define ANSNR_LOADS ((ANSNR_IN_H * ANSNR_IN_W + ANSNR_FILTER_THREADS - 1) / ANSNR_FILTER_THREADS)
+
+/* The reference's filter taps: double quotients rounded to float,
+ * compile-time constants. */
+GPU_DEVICE float ansnr_ref_coef(int i)
+{
+    const int wt[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN] = { GPUSSIM_ANSNR_REF_WEIGHTS };
+    return GPUSSIM_ANSNR_COEF(wt[i], GPUSSIM_ANSNR_REF_DIV);
+}
+
+GPU_DEVICE float ansnr_dis_coef(int i)
+{
+    const int wt[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN] = { GPUSSIM_ANSNR_DIS_WEIGHTS };
+    return GPUSSIM_ANSNR_COEF(wt[i], GPUSSIM_ANSNR_DIS_DIV);
+}
+
+/*
+ * MODE: a pair (A_PAIR: picture 1 against picture 0, both row sums); a
+ * ladder's reference (A_REF: picture 0's filtered plane into ref_plane
+ * (w x h floats) and the signal row sums, once); a ladder's distorted
+ * picture 1 + blockIdx.z (A_DIS: its filter against ref_plane, the noise
+ * row sums at row_noise + blockIdx.z * rows_stride). Each value is the
+ * pair's (the same float operations; the filtered reference goes through
+ * memory unchanged).
+ */
+enum { A_PAIR, A_REF, A_DIS };
+
+template <int MODE>
+__device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
+                           int h, float inv_scaler, float *row_sig, float *row_noise,
+                           float *ref_plane)
+{
+    constexpr bool REF = MODE != A_DIS, DIS = MODE != A_REF;
+    const raw_plane ref = raw_plane_of(desc, 0, fmt);
+    const raw_plane dis = raw_plane_of(desc, MODE == A_DIS ? 1 + GPU_BID_Z : 1, fmt);
+    const int RK = GPUSSIM_ANSNR_REF_LEN, DK = GPUSSIM_ANSNR_DIS_LEN;
+    const int HR = ANSNR_ROWS / 2; /* rows per filter thread */
+    __shared__ float in[2][2][ANSNR_IN_H][ANSNR_IN_W];         /* [buf][ref, dis] */
+    __shared__ float prod[2][2][ANSNR_ROWS][ANSNR_CHUNK + 1]; /* [buf][sig, noise] */
+    const int tid = GPU_TID_X;
+    const int y0 = GPU_BID_X * ANSNR_ROWS;
+    const int nchunks = (w + ANSNR_CHUNK - 1) / ANSNR_CHUNK;
+    const bool filter = tid < ANSNR_FILTER_THREADS;
+    uint16_t raw[2][ANSNR_LOADS];
+
+    /* input row rr of a chunk holds image row reflect(y0 + rr - PAD), column
+     * cc image column reflect(c0 + cc - PAD); positions past the last needed
+     * one (and past h + 1 / w + 1) are never read */
+#define ANSNR_FETCH(c0)                                                                      \
+    for (int l = 0; l < ANSNR_LOADS; l++) {                                                  \
+        const int i = tid + l * ANSNR_FILTER_THREADS;                                        \
+        const int rr = i / ANSNR_IN_W, cc = i % ANSNR_IN_W;                                  \
+        const int yy = y0 + rr - ANSNR_PAD, xx = (c0) + cc - ANSNR_PAD;                      \
+        raw[0][l] = raw[1][l] = 0;                                                           \
+        if (i < ANSNR_IN_H * ANSNR_IN_W && yy < h + ANSNR_PAD && xx < w + ANSNR_PAD) {       \
+            const int my = ansnr_reflect(yy, h), mx = ansnr_reflect(xx, w);                  \
+            if (REF)                                                                         \
+                raw[0][l] = raw_sample(ref, mx, my);                                         \
+            if (DIS)                                                                         \
+                raw[1][l] = raw_sample(dis, mx, my);                                         \
+        }                                                                                    \
+    }
+#define ANSNR_STORE(b)                                                                       \
+    for (int l = 0; l < ANSNR_LOADS; l++) {                                                  \
+        const int i = tid + l * ANSNR_FILTER_THREADS;                                        \
+        if (i < ANSNR_IN_H * ANSNR_IN_W && REF)                                              \
+            in[b][0][i / ANSNR_IN_W][i % ANSNR_IN_W] =                                       \
+                sample_to_float(raw[0][l], inv_scaler, -128.0f);                             \
+        if (i < ANSNR_IN_H * ANSNR_IN_W && DIS)                                              \
+            in[b][1][i / ANSNR_IN_W][i % ANSNR_IN_W] =                                       \
+                sample_to_float(raw[1][l], inv_scaler, -128.0f);                             \
+    }
+
+    if (filter) {
+        ANSNR_FETCH(0)
+        ANSNR_STORE(0)
+    }
+    GPU_SYNC();
+
+    float sig_row = 0.0f, noise_row = 0.0f;
+    for (int k = 0; k <= nchunks; k++) {
+        const int b = k & 1;
+        if (filter && k < nchunks) {
+            const int c0 = k * ANSNR_CHUNK;
+            const bool more = k + 1 < nchunks;
+            if (more) {
+                ANSNR_FETCH(c0 + ANSNR_CHUNK)
+            }
+            const int c = tid % ANSNR_CHUNK, r0 = (tid / ANSNR_CHUNK) * HR;
+            if (c0 + c < w) {
+                /* all float, filter rows outer, no contraction (spec §3.3) */
+#pragma unroll
+                for (int j = 0; j < HR; j++) {
+                    const int r = r0 + j;
+                    /* the reference plane holds rows below h only */
+                    const size_t at = (size_t)(y0 + r) * w + (size_t)(c0 + c);
+                    float rf = 0.0f;
+                    if (REF) {
+#pragma unroll
+                        for (int fi = 0; fi < RK; fi++) {
+                            float inner = 0.0f;
+#pragma unroll
+                            for (int fj = 0; fj < RK; fj++)
+                                inner += ansnr_ref_coef(fi * RK + fj) *
+                                         in[b][0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
+                            rf += inner;
+                        }
+                        if (MODE == A_REF && y0 + r < h)
+                            ref_plane[at] = rf;
+                    } else if (y0 + r < h) {
+                        rf = ref_plane[at];
+                    }
+                    float df = 0.0f;
+                    if (DIS) {
+#pragma unroll
+                        for (int fi = 0; fi < DK; fi++) {
+                            float inner = 0.0f;
+#pragma unroll
+                            for (int fj = 0; fj < DK; fj++)
+                                inner += ansnr_dis_coef(fi * DK + fj) *
+                                         in[b][1][r + ANSNR_PAD - DK / 2 + fi][c + ANSNR_PAD - DK / 2 + fj];
+                            df += inner;
+                        }
+                    }
+                    if (REF)
+                        prod[b][0][r][c] = rf * rf;
+                    if (DIS)
+                        prod[b][1][r][c] = (rf - df) * (rf - df);
+                }
+            }
+            if (more) {
+                ANSNR_STORE(b ^ 1)
+            }
+        } else if (!filter && k > 0) {
+            const int row = tid - ANSNR_FILTER_THREADS;
+            if (row < ANSNR_ROWS && y0 + row < h) {
+                const int c0 = (k - 1) * ANSNR_CHUNK;
+                const int n = w - c0 < ANSNR_CHUNK ? w - c0 : ANSNR_CHUNK;
+                /* unrolled so the loads run ahead of the two float add chains */
+#pragma unroll 16
+                for (int c = 0; c < n; c++) {
+                    if (REF)
+                        sig_row += prod[b ^ 1][0][row][c];
+                    if (DIS)
+                        noise_row += prod[b ^ 1][1][row][c];
+                }
+            }
+        }
+        GPU_SYNC();
+    }
+#undef ANSNR_FETCH
+#undef ANSNR_STORE
+    if (!filter) {
+        const int row = tid - ANSNR_FILTER_THREADS;
+        if (row < ANSNR_ROWS && y0 + row < h) {
+            if (REF)
+                row_sig[y0 + row] = sig_row;
+            if (DIS)
+                row_noise[y0 + row] = noise_row;
+        }
+    }
+}
+
+/* A pair's ANSNR and a ladder's (_ref: picture 0 once; _dis: distorted
+ * picture 1 + blockIdx.z, its noise rows rows_stride floats apart). */
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
+ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+           float inv_scaler, float *row_sig, float *row_noise)
+{
+    ansnr_rows<A_PAIR>(desc, fmt, w, h, inv_scaler, row_sig, row_noise, NULL);
+}
+
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
+ansnr_rows_ref(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+               float inv_scaler, float *row_sig, float *ref_plane)
+{
+    ansnr_rows<A_REF>(desc, fmt, w, h, inv_scaler, row_sig, NULL, ref_plane);
+}
+
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
+ansnr_rows_dis(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+               float inv_scaler, float *row_noise, long long rows_stride, const float *ref_plane)
+{
+    ansnr_rows<A_DIS>(desc, fmt, w, h, inv_scaler, NULL, row_noise + GPU_BID_Z * rows_stride,
+                      (float *)ref_plane);
+}

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
+/*
+ * Stage ISSIM: integer SSIM -> per-block exact sums (spec §4).
+ * A part of the one CUDA module: compiled only through kernels/cuda/kernels.cu,
+ * after common.cuh and convert.cu.
+ */
+
+#define ISSIM_R (ISSIM_K / 2)
+#define ISSIM_RPT (ISSIM_TH / ISSIM_BY)
+#define ISSIM_IN_W (ISSIM_TW + 2 * ISSIM_R)
+#define ISSIM_IN_H (ISSIM_TH + 2 * ISSIM_R)
+
+template <typename HM> struct issim_tile_smem {
+    uint32_t in[2][ISSIM_IN_H][ISSIM_IN_W + 1];
+    HM mom[5][ISSIM_IN_H][ISSIM_TW];
+};
+
+template <typename HM> union issim_smem {
+    issim_tile_smem<HM> tile;
+    uint64_t red[WS_FIELDS * ISSIM_BX * ISSIM_BY];
+};
+
+/*
+ * Samples outside the plane are loaded as 0: their products vanish, which
+ * is the reference's truncation (skipped taps) for every moment; only the
+ * weight sums need the in-plane taps counted explicitly. HM holds the
+ * horizontal moments exactly: uint32_t up to 12 bits (256 * 4095^2 < 2^32),
+ * uint64_t at 16 bits.
+ */
+template <typename HM, typename VM, int RPT>
+__device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
+                              double c1base, double c2base, uint64_t *partials)
+{
+    __shared__ __align__(16) issim_smem<HM> sm;
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
+    const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * ISSIM_TH;
+
+    for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+        const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
+        const int gx = x0 + c - ISSIM_R, gy = y0 + r - ISSIM_R;
+        uint32_t rv = 0, dv = 0;
+        if (gx >= 0 && gx < w && gy >= 0 && gy < h) {
+            rv = raw_sample(ref, gx, gy);
+            dv = raw_sample(dis, gx, gy);
+        }
+        sm.tile.in[0][r][c] = rv;
+        sm.tile.in[1][r][c] = dv;
+    }
+    GPU_SYNC();
+
+    for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+        const int r = i / ISSIM_TW, c = i % ISSIM_TW;
+        HM a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
+        for (int k = 0; k < ISSIM_K; k++) {
+            const HM wk = (HM)issim_taps[k];
+            const uint32_t s = sm.tile.in[0][r][c + k], t = sm.tile.in[1][r][c + k];
+            a0 += wk * s;
+            a1 += wk * t;
+            a2 += wk * (HM)(s * s); /* s * s < 2^32 even for 16-bit samples */
+            a3 += wk * (HM)(s * t);
+            a4 += wk * (HM)(t * t);
+        }
+        sm.tile.mom[0][r][c] = a0;
+        sm.tile.mom[1][r][c] = a1;
+        sm.tile.mom[2][r][c] = a2;
+        sm.tile.mom[3][r][c] = a3;
+        sm.tile.mom[4][r][c] = a4;
+    }
+    GPU_SYNC();
+
+    gpussim_cuda_wsums acc;
+    wsums_zero(&acc);
+    const int gx = x0 + tx;
+    int64_t wsum_h = 0;
+    for (int k = 0; k < ISSIM_K; k++)
+        if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
+            wsum_h += issim_taps[k];
+    /* RPT 2: each thread computes 2 vertically adjacent outputs, which
+     * share all but one of their moment rows (read once from shared memory;
+     * 32-bit accumulators keep that within the registers); RPT 1: one
+     * output per pass, rows ty and ty + ISSIM_BY */
+    for (int g = 0; g < ISSIM_RPT / RPT; g++) {
+        const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
+        VM M[RPT][5];
+    #pragma unroll
+        for (int j = 0; j < RPT; j++)
+    #pragma unroll
+            for (int q = 0; q < 5; q++)
+                M[j][q] = 0;
+    #pragma unroll
+        for (int q = 0; q < 5; q++)
+    #pragma unroll
+            for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
+                const HM m = sm.tile.mom[q][oy0 + v][tx];
+    #pragma unroll
+                for (int j = 0; j < RPT; j++)
+                    if (v - j >= 0 && v - j < ISSIM_K) /* VM u32: one multiply-add; else widening */
+                        M[j][q] += (VM)issim_taps[v - j] * (VM)m;
+            }
+    #pragma unroll
+        for (int j = 0; j < RPT; j++) {
+            const int oy = oy0 + j, gy = y0 + oy;
+            if (gx >= w || gy >= h)
+                continue;
+            int64_t vw = 0;
+            for (int k = 0; k < ISSIM_K; k++)
+                if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
+                    vw += issim_taps[k];
+            /* all below 2^49: exact as signed integers and as doubles */
+            const int64_t mux = (int64_t)M[j][0], muy = (int64_t)M[j][1], mx2 = (int64_t)M[j][2],
+                          mxy2 = (int64_t)M[j][3], my2 = (int64_t)M[j][4];
+            /* spec §4.5, grouping as kernels/c/issim_tmpl.c */
+            const int64_t mw = vw * wsum_h;
+            const double W = (double)mw;
+            const double c1 = c1base * W * W;
+            const double c2 = c2base * W * W;
+            const double mx2d = mux * (double)mux;
+            const double mxyd = mux * (double)muy;
+            const double my2d = muy * (double)muy;
+            const double A = 2 * mxyd + c1;
+            const double B = c2 + 2 * (mxy2 * W - mxyd);
+            const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
+            const double term = mw * A * B / D;
+            fx_add_double(&acc.sum[0], term);
+            acc.abs_sum[0] += fabs(term);
+            /* the weight is an integer: straight into the integer limb */
+            acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
+        }
+    }
+    wsums_block_store(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
+                      (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+}
+
+/*
+ * A ladder's integer SSIM, as ssim_windows_ladder(): the reference's tile
+ * and its moments mu_x and E[x^2] (horizontal, then vertical, exact
+ * integers) once per block, then per distorted picture its tile, its own
+ * and the cross moments, and the terms of issim_windows(), bit for bit.
+ */
+template <typename HM, typename VM> struct issim_ladder_smem {
+    uint32_t in_ref[ISSIM_IN_H][ISSIM_IN_W + 1];
+    VM mom_ref[2][ISSIM_TH][ISSIM_TW]; /* vertical: mu_x, E[x^2] */
+    union {
+        struct {
+            uint32_t in[ISSIM_IN_H][ISSIM_IN_W + 1];
+            HM mom[3][ISSIM_IN_H][ISSIM_TW];
+        } dis; /* also the reference's horizontal moments, before the loop */
+        uint64_t red[WS_FIELDS * ISSIM_BX * ISSIM_BY];
+    } u;
+};
+
+template <typename HM, typename VM, int RPT>
+__device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, int w, int h,
+                                     double c1base, double c2base, uint64_t *partials,
+                                     long long part_stride)
+{
+    __shared__ __align__(16) issim_ladder_smem<HM, VM> sm;
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
+    const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * ISSIM_TH;
+    const int gx = x0 + tx;
+
+    const raw_plane ref = picture(pics, 0);
+    for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+        const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
+        const int ix = x0 + c - ISSIM_R, iy = y0 + r - ISSIM_R;
+        sm.in_ref[r][c] = ix >= 0 && ix < w && iy >= 0 && iy < h ? raw_sample(ref, ix, iy) : 0;
+    }
+    GPU_SYNC();
+    for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+        const int r = i / ISSIM_TW, c = i % ISSIM_TW;
+        HM a0 = 0, a2 = 0;
+        for (int k = 0; k < ISSIM_K; k++) {
+            const HM wk = (HM)issim_taps[k];
+            const uint32_t s = sm.in_ref[r][c + k];
+            a0 += wk * s;
+            a2 += wk * (HM)(s * s);
+        }
+        sm.u.dis.mom[0][r][c] = a0;
+        sm.u.dis.mom[1][r][c] = a2;
+    }
+    GPU_SYNC();
+    /* the vertical pass of issim_windows(), moments 0 and 2, every row */
+    for (int g = 0; g < ISSIM_RPT / RPT; g++) {
+        const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
+        VM M[RPT][2];
+    #pragma unroll
+        for (int j = 0; j < RPT; j++)
+            M[j][0] = M[j][1] = 0;
+    #pragma unroll
+        for (int q = 0; q < 2; q++)
+    #pragma unroll
+            for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
+                const HM m = sm.u.dis.mom[q][oy0 + v][tx];
+    #pragma unroll
+                for (int j = 0; j < RPT; j++)
+                    if (v - j >= 0 && v - j < ISSIM_K)
+                        M[j][q] += (VM)issim_taps[v - j] * (VM)m;
+            }
+    #pragma unroll
+        for (int j = 0; j < RPT; j++) {
+            sm.mom_ref[0][oy0 + j][tx] = M[j][0];
+            sm.mom_ref[1][oy0 + j][tx] = M[j][1];
+        }
+    }
+    int64_t wsum_h = 0;
+    for (int k = 0; k < ISSIM_K; k++)
+        if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
+            wsum_h += issim_taps[k];
+
+    for (int pic = r0; pic < r1; pic++) {
+        const raw_plane dis = picture(pics, 1 + pic);
+        /* the barrier: the reference's moments (first pass) or the previous
+         * picture's reduction (later passes) are done with this memory */
+        GPU_SYNC();
+        for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+            const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
+            const int ix = x0 + c - ISSIM_R, iy = y0 + r - ISSIM_R;
+            sm.u.dis.in[r][c] = ix >= 0 && ix < w && iy >= 0 && iy < h ? raw_sample(dis, ix, iy) : 0;
+        }
+        GPU_SYNC();
+        for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+            const int r = i / ISSIM_TW, c = i % ISSIM_TW;
+            HM a1 = 0, a3 = 0, a4 = 0;
+            for (int k = 0; k < ISSIM_K; k++) {
+                const HM wk = (HM)issim_taps[k];
+                const uint32_t s = sm.in_ref[r][c + k], t = sm.u.dis.in[r][c + k];
+                a1 += wk * t;
+                a3 += wk * (HM)(s * t);
+                a4 += wk * (HM)(t * t);
+            }
+            sm.u.dis.mom[0][r][c] = a1;
+            sm.u.dis.mom[1][r][c] = a3;
+            sm.u.dis.mom[2][r][c] = a4;
+        }
+        GPU_SYNC();
+
+        gpussim_cuda_wsums acc;
+        wsums_zero(&acc);
+        for (int g = 0; g < ISSIM_RPT / RPT; g++) {
+            const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
+            VM M[RPT][3];
+        #pragma unroll
+            for (int j = 0; j < RPT; j++)
+        #pragma unroll
+                for (int q = 0; q < 3; q++)
+                    M[j][q] = 0;
+        #pragma unroll
+            for (int q = 0; q < 3; q++)
+        #pragma unroll
+                for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
+                    const HM m = sm.u.dis.mom[q][oy0 + v][tx];
+        #pragma unroll
+                    for (int j = 0; j < RPT; j++)
+                        if (v - j >= 0 && v - j < ISSIM_K)
+                            M[j][q] += (VM)issim_taps[v - j] * (VM)m;
+                }
+        #pragma unroll
+            for (int j = 0; j < RPT; j++) {
+                const int oy = oy0 + j, gy = y0 + oy;
+                if (gx >= w || gy >= h)
+                    continue;
+                int64_t vw = 0;
+                for (int k = 0; k < ISSIM_K; k++)
+                    if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
+                        vw += issim_taps[k];
+                /* as issim_windows(): spec §4.5, grouping as kernels/c/issim_tmpl.c */
+                const int64_t mux = (int64_t)sm.mom_ref[0][oy][tx], muy = (int64_t)M[j][0],
+                              mx2 = (int64_t)sm.mom_ref[1][oy][tx], mxy2 = (int64_t)M[j][1],
+                              my2 = (int64_t)M[j][2];
+                const int64_t mw = vw * wsum_h;
+                const double W = (double)mw;
+                const double c1 = c1base * W * W;
+                const double c2 = c2base * W * W;
+                const double mx2d = mux * (double)mux;
+                const double mxyd = mux * (double)muy;
+                const double my2d = muy * (double)muy;
+                const double A = 2 * mxyd + c1;
+                const double B = c2 + 2 * (mxy2 * W - mxyd);
+                const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
+                const double term = mw * A * B / D;
+                fx_add_double(&acc.sum[0], term);
+                acc.abs_sum[0] += fabs(term);
+                acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
+            }
+        }
+        wsums_block_store(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials + pic * part_stride,
+                          (size_t)GPU_GDIM_X * gridDim.y,
+                          (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+    }
+}
+
+/* A pair's integer SSIM kernels (pictures 0 and 1) and a ladder's
+ * (_ladder: distorted pictures as the SSIM window kernels'). */
+#define ISSIM_WINDOWS_KERNEL(name, HM, VM, RPT)                                                \
+    GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                     \
+    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,        \
+         double c1base, double c2base, uint64_t *partials)                                     \
+    {                                                                                          \
+        const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);    \
+        issim_windows<HM, VM, RPT>(ref, dis, w, h, c1base, c2base, partials);                  \
+    }                                                                                          \
+    GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                     \
+    name##_ladder(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,      \
+                  int h, double c1base, double c2base, uint64_t *partials,                     \
+                  long long part_stride, int group, int nb_dis)                                \
+    {                                                                                          \
+        const raw_pictures pics = { desc, fmt };                                               \
+        const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;      \
+        issim_windows_ladder<HM, VM, RPT>(pics, r0, r1, w, h, c1base, c2base, partials,        \
+                                          part_stride);                                        \
+    }
+ISSIM_WINDOWS_KERNEL(issim_windows_u32, uint32_t, uint64_t, 1)
+/* 8-bit: every vertical moment sum is below 65536 * 255^2 < 2^32 */
+ISSIM_WINDOWS_KERNEL(issim_windows_u32_8bit, uint32_t, uint32_t, 2)
+ISSIM_WINDOWS_KERNEL(issim_windows_u64, uint64_t, uint64_t, 1)

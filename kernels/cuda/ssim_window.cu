@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
+/*
+ * Stage SSIM_WINDOWS: 11x11 Gaussian window statistics -> per-block exact
+ * sums (spec §1.3-1.6), pairs and ladders.
+ * A part of the one CUDA module: compiled only through kernels/cuda/kernels.cu,
+ * after common.cuh and convert.cu.
+ */
+
+/* Each block computes a WIN_TW x TH tile of valid-mode windows with
+ * WIN_BX x WIN_BY threads, each thread TH / WIN_BY windows of one column.
+ * The horizontal pass covers the tile's TH + 10 input rows, so the 5 moment
+ * planes never leave shared memory. TH = 32 keeps the horizontal overlap
+ * small on large planes; TH = 8 spreads small planes over more blocks. */
+#define WIN_IN_W (WIN_TW + SSIM_K - 1)
+#define WIN_IN_PITCH (WIN_IN_W + 1)
+
+template <int TH> struct ssim_tile_smem {
+    float in[2][TH + SSIM_K - 1][WIN_IN_PITCH];
+    float mom[5][TH + SSIM_K - 1][WIN_TW];
+};
+
+template <int TH> union ssim_smem {
+    ssim_tile_smem<TH> tile;
+    uint64_t red[WS_FIELDS * WIN_BX * WIN_BY];
+};
+
+/* Per-window l, c, s, term with the reference's typing (spec §1.5), as
+ * ssim_window_terms() in kernels/c/ssim_window.c. */
+GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, float exy, double *t,
+                                  double *lo, double *co, double *so)
+{
+    const float C1 = (GPUSSIM_SSIM_K1 * GPUSSIM_SSIM_L) * (GPUSSIM_SSIM_K1 * GPUSSIM_SSIM_L);
+    const float C2 = (GPUSSIM_SSIM_K2 * GPUSSIM_SSIM_L) * (GPUSSIM_SSIM_K2 * GPUSSIM_SSIM_L);
+    const float C3 = C2 / 2.0f;
+    float sx2 = exx - mx * mx;
+    float sy2 = eyy - my * my;
+    sx2 = 0.0f > sx2 ? 0.0f : sx2;
+    sy2 = 0.0f > sy2 ? 0.0f : sy2;
+    const float sxy = exy - mx * my;
+    const float sxsy = (float)sqrt((double)(sx2 * sy2));
+    const double l = (2.0 * mx * my + C1) / (mx * mx + my * my + C1);
+    const double c = (2.0 * sxsy + C2) / (sx2 + sy2 + C2);
+    const float sxy_c = (sxy < 0.0f && sxsy <= 0.0f) ? 0.0f : sxy;
+    const double s = (sxy_c + C3) / (sxsy + C3);
+    *t = l * c * s;
+    *lo = l;
+    *co = c;
+    *so = s;
+}
+
+/*
+ * NN: the window's input samples are +0 or >= 2^-8 / scale^2: a picture's
+ * samples (>= 2^-8), or float_ssim's box decimation of one (a sum of
+ * terms sample * 1/scale^2). Then every horizontal term is +0 or
+ * >= 2^-26 / scale^4 (taps > 2^-10), so is every horizontal moment, and
+ * every vertical term is +0 or >= 2^-36 / scale^4, i.e. >= 2^-70 for any
+ * scale up to 300: nonneg_f2d applies (see there). MS-SSIM's levels 1-4
+ * have negative samples (the pyramid filter has negative taps): !NN there.
+ */
+template <bool NN> GPU_DEVICE double widen(float f)
+{
+    return NN ? nonneg_f2d(f) : (double)f;
+}
+
+template <bool NN> GPU_DEVICE double unresidue(double a)
+{
+    return NN ? flush_residue(a) : a;
+}
+
+template <typename T, int TH, bool NN>
+__device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv_scaler,
+                             uint64_t *partials)
+{
+    const int WIN_IN_H = TH + SSIM_K - 1;
+    /* The passes are issue-bound: the horizontal one widens on the
+     * conversion unit (one instruction), the vertical one with integer
+     * operations where NN holds (three, on otherwise idle pipes), which
+     * balances the two (H100: MS-SSIM level 0 -3 %, bit-identical). */
+    constexpr bool HN = false, VN = NN;
+    __shared__ __align__(16) ssim_smem<TH> sm;
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * WIN_BX + tx;
+    const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * TH;
+    const int ow = w - (SSIM_K - 1), oh = h - (SSIM_K - 1);
+
+    for (int i = tid; i < WIN_IN_W * WIN_IN_H; i += WIN_BX * WIN_BY) {
+        const int r = i / WIN_IN_W, c = i % WIN_IN_W;
+        const int gx = x0 + c, gy = y0 + r;
+        float rv = 0.0f, dv = 0.0f;
+        if (gx < w && gy < h) {
+            rv = load_plane(ref, w, gx, gy, inv_scaler);
+            dv = load_plane(dis, w, gx, gy, inv_scaler);
+        }
+        sm.tile.in[0][r][c] = rv;
+        sm.tile.in[1][r][c] = dv;
+    }
+    GPU_SYNC();
+
+    /* horizontal pass (spec §1.4): double sum of float products, left to right */
+    for (int i = tid; i < WIN_TW * WIN_IN_H; i += WIN_BX * WIN_BY) {
+        const int r = i / WIN_TW, c = i % WIN_TW;
+        double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
+        for (int u = 0; u < SSIM_K; u++) {
+            const float k = gauss11[u];
+            const float rv = sm.tile.in[0][r][c + u], dv = sm.tile.in[1][r][c + u];
+            a0 += widen<HN>(rv * k);
+            a1 += widen<HN>(dv * k);
+            a2 += widen<HN>((rv * rv) * k);
+            a3 += widen<HN>((dv * dv) * k);
+            a4 += widen<HN>((rv * dv) * k);
+        }
+        sm.tile.mom[0][r][c] = (float)unresidue<HN>(a0);
+        sm.tile.mom[1][r][c] = (float)unresidue<HN>(a1);
+        sm.tile.mom[2][r][c] = (float)unresidue<HN>(a2);
+        sm.tile.mom[3][r][c] = (float)unresidue<HN>(a3);
+        sm.tile.mom[4][r][c] = (float)unresidue<HN>(a4);
+    }
+    GPU_SYNC();
+
+    gpussim_cuda_wsums acc;
+    wsums_zero(&acc);
+    const int gx = x0 + tx;
+    for (int k = 0; k < TH / WIN_BY; k++) {
+        const int oy = ty + k * WIN_BY, gy = y0 + oy;
+        if (gx >= ow || gy >= oh)
+            continue;
+        float m[5];
+        for (int q = 0; q < 5; q++) {
+            double a = 0.0;
+            for (int v = 0; v < SSIM_K; v++)
+                a += widen<VN>(sm.tile.mom[q][oy + v][tx] * gauss11[v]);
+            m[q] = (float)unresidue<VN>(a);
+        }
+        double t[GPUSSIM_WSUM_N];
+        ssim_window_terms(m[0], m[1], m[2], m[3], m[4], &t[GPUSSIM_WSUM_TERM],
+                          &t[GPUSSIM_WSUM_L], &t[GPUSSIM_WSUM_C], &t[GPUSSIM_WSUM_S]);
+        for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
+            fx_add_double(&acc.sum[q], t[q]);
+            acc.abs_sum[q] += fabs(t[q]);
+        }
+    }
+    /* the tile is dead; its memory becomes the reduction scratch */
+    wsums_block_store(sm.red, tid, WIN_BX * WIN_BY, &acc, partials,
+                      (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+}
+
+/*
+ * A ladder's windows: picture 0 (the reference) against distorted pictures
+ * r0 .. r1 - 1 (pictures 1 + r), one block per tile for all of them. The
+ * reference's tile, horizontal moments and vertical moments (mu_x, E[x^2])
+ * are computed once per block; each distorted picture then loads its tile
+ * and computes its own moments (mu_y, E[y^2]) and the cross moment E[xy].
+ * Every moment is its own accumulation, in the pair kernel's order, so
+ * every window's terms and every block's partials (picture r's at
+ * partials + r * part_stride) are the pair kernel's, bit for bit.
+ */
+template <int TH> struct ssim_ladder_smem {
+    float in_ref[TH + SSIM_K - 1][WIN_IN_PITCH];
+    float mom_ref[2][TH][WIN_TW]; /* vertical: mu_x, E[x^2] */
+    union {
+        struct {
+            float in[TH + SSIM_K - 1][WIN_IN_PITCH];
+            float mom[3][TH + SSIM_K - 1][WIN_TW];
+        } dis; /* also the reference's horizontal moments, before the loop */
+        uint64_t red[WS_FIELDS * WIN_BX * WIN_BY];
+    } u;
+};
+
+/* The pictures a kernel reads: the frame descriptor's (level 0) or float
+ * planes `stride` floats apart (pyramid levels, float_ssim's box planes). */
+struct raw_pictures {
+    const gpussim_cuda_frame_desc *desc;
+    gpussim_cuda_plane_fmt fmt;
+};
+
+struct f32_pictures {
+    const float *planes;
+    long long stride;
+};
+
+GPU_DEVICE raw_plane picture(const raw_pictures &p, int k)
+{
+    return raw_plane_of(p.desc, k, p.fmt);
+}
+
+GPU_DEVICE const float *picture(const f32_pictures &p, int k)
+{
+    return p.planes + k * p.stride;
+}
+
+template <typename P, int TH, bool NN>
+__device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h, float inv_scaler,
+                                    uint64_t *partials, long long part_stride)
+{
+    const int WIN_IN_H = TH + SSIM_K - 1;
+    constexpr bool HN = false, VN = NN; /* as ssim_windows() */
+    __shared__ __align__(16) ssim_ladder_smem<TH> sm;
+    const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * WIN_BX + tx;
+    const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * TH;
+    const int ow = w - (SSIM_K - 1), oh = h - (SSIM_K - 1);
+    const int gx = x0 + tx;
+
+    const auto ref = picture(pics, 0);
+    for (int i = tid; i < WIN_IN_W * WIN_IN_H; i += WIN_BX * WIN_BY) {
+        const int r = i / WIN_IN_W, c = i % WIN_IN_W;
+        const int ix = x0 + c, iy = y0 + r;
+        sm.in_ref[r][c] = ix < w && iy < h ? load_plane(ref, w, ix, iy, inv_scaler) : 0.0f;
+    }
+    GPU_SYNC();
+    /* the reference's horizontal moments 0 and 2 (spec §1.4) */
+    for (int i = tid; i < WIN_TW * WIN_IN_H; i += WIN_BX * WIN_BY) {
+        const int r = i / WIN_TW, c = i % WIN_TW;
+        double a0 = 0.0, a2 = 0.0;
+        for (int u = 0; u < SSIM_K; u++) {
+            const float k = gauss11[u];
+            const float rv = sm.in_ref[r][c + u];
+            a0 += widen<HN>(rv * k);
+            a2 += widen<HN>((rv * rv) * k);
+        }
+        sm.u.dis.mom[0][r][c] = (float)unresidue<HN>(a0);
+        sm.u.dis.mom[1][r][c] = (float)unresidue<HN>(a2);
+    }
+    GPU_SYNC();
+    for (int k = 0; k < TH / WIN_BY; k++) {
+        const int oy = ty + k * WIN_BY;
+        for (int q = 0; q < 2; q++) {
+            double a = 0.0;
+            for (int v = 0; v < SSIM_K; v++)
+                a += widen<VN>(sm.u.dis.mom[q][oy + v][tx] * gauss11[v]);
+            sm.mom_ref[q][oy][tx] = (float)unresidue<VN>(a);
+        }
+    }
+
+    for (int pic = r0; pic < r1; pic++) {
+        const auto dis = picture(pics, 1 + pic);
+        /* the barrier: the reference's moments (first pass) or the previous
+         * picture's reduction (later passes) are done with this memory */
+        GPU_SYNC();
+        for (int i = tid; i < WIN_IN_W * WIN_IN_H; i += WIN_BX * WIN_BY) {
+            const int r = i / WIN_IN_W, c = i % WIN_IN_W;
+            const int ix = x0 + c, iy = y0 + r;
+            sm.u.dis.in[r][c] = ix < w && iy < h ? load_plane(dis, w, ix, iy, inv_scaler) : 0.0f;
+        }
+        GPU_SYNC();
+        /* moments 1, 3, 4 (mu_y, E[y^2], E[xy]) */
+        for (int i = tid; i < WIN_TW * WIN_IN_H; i += WIN_BX * WIN_BY) {
+            const int r = i / WIN_TW, c = i % WIN_TW;
+            double a1 = 0.0, a3 = 0.0, a4 = 0.0;
+            for (int u = 0; u < SSIM_K; u++) {
+                const float k = gauss11[u];
+                const float rv = sm.in_ref[r][c + u], dv = sm.u.dis.in[r][c + u];
+                a1 += widen<HN>(dv * k);
+                a3 += widen<HN>((dv * dv) * k);
+                a4 += widen<HN>((rv * dv) * k);
+            }
+            sm.u.dis.mom[0][r][c] = (float)unresidue<HN>(a1);
+            sm.u.dis.mom[1][r][c] = (float)unresidue<HN>(a3);
+            sm.u.dis.mom[2][r][c] = (float)unresidue<HN>(a4);
+        }
+        GPU_SYNC();
+
+        gpussim_cuda_wsums acc;
+        wsums_zero(&acc);
+        for (int k = 0; k < TH / WIN_BY; k++) {
+            const int oy = ty + k * WIN_BY, gy = y0 + oy;
+            if (gx >= ow || gy >= oh)
+                continue;
+            float m[3];
+            for (int q = 0; q < 3; q++) {
+                double a = 0.0;
+                for (int v = 0; v < SSIM_K; v++)
+                    a += widen<VN>(sm.u.dis.mom[q][oy + v][tx] * gauss11[v]);
+                m[q] = (float)unresidue<VN>(a);
+            }
+            double t[GPUSSIM_WSUM_N];
+            ssim_window_terms(sm.mom_ref[0][oy][tx], m[0], sm.mom_ref[1][oy][tx], m[1], m[2],
+                              &t[GPUSSIM_WSUM_TERM], &t[GPUSSIM_WSUM_L], &t[GPUSSIM_WSUM_C],
+                              &t[GPUSSIM_WSUM_S]);
+            for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
+                fx_add_double(&acc.sum[q], t[q]);
+                acc.abs_sum[q] += fabs(t[q]);
+            }
+        }
+        wsums_block_store(sm.u.red, tid, WIN_BX * WIN_BY, &acc, partials + pic * part_stride,
+                          (size_t)GPU_GDIM_X * gridDim.y,
+                          (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+    }
+}
+
+/* A pair's window kernels (pictures 0 and 1; f32: planes, planes + stride)
+ * and a ladder's (_ladder: blockIdx.z scores distorted pictures
+ * z * group .. z * group + group - 1, at most nb_dis). */
+#define SSIM_WINDOWS_RAW_KERNEL(name, TH)                                                   \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,     \
+         float inv_scaler, uint64_t *partials)                                              \
+    {                                                                                       \
+        const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt); \
+        ssim_windows<raw_plane, TH, true>(ref, dis, w, h, inv_scaler, partials);            \
+    }                                                                                       \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name##_ladder(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,   \
+                  int h, float inv_scaler, uint64_t *partials, long long part_stride,       \
+                  int group, int nb_dis)                                                    \
+    {                                                                                       \
+        const raw_pictures pics = { desc, fmt };                                            \
+        const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;   \
+        ssim_windows_ladder<raw_pictures, TH, true>(pics, r0, r1, w, h, inv_scaler,         \
+                                                    partials, part_stride);                 \
+    }
+#define SSIM_WINDOWS_F32_KERNEL(name, TH, NN)                                               \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name(const float *planes, long long stride, int w, int h, float inv_scaler,             \
+         uint64_t *partials)                                                                \
+    {                                                                                       \
+        const float *ref = planes, *dis = planes + stride;                                  \
+        ssim_windows<const float *, TH, NN>(ref, dis, w, h, inv_scaler, partials);          \
+    }                                                                                       \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
+    name##_ladder(const float *planes, long long stride, int w, int h, float inv_scaler,    \
+                  uint64_t *partials, long long part_stride, int group, int nb_dis)         \
+    {                                                                                       \
+        const f32_pictures pics = { planes, stride };                                       \
+        const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;   \
+        ssim_windows_ladder<f32_pictures, TH, NN>(pics, r0, r1, w, h, inv_scaler, partials, \
+                                                  part_stride);                             \
+    }
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32, WIN_TH_TALL)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8, WIN_TH_SHORT)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32, WIN_TH_TALL, false)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8, WIN_TH_SHORT, false)
+/* float_ssim's decimated planes */
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t32, WIN_TH_TALL, true)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t8, WIN_TH_SHORT, true)
