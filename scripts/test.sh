@@ -32,7 +32,7 @@ pass=${pass:-0} fail=$(( ${fail:-0} + ${error:-0} )) skip=${skip:-0}
 #   sanitizers  scripts/dev/check-sanitizers.sh: the suite again under ASan+UBSan
 #   fuzz        scripts/fuzz.sh: each libFuzzer target for GPUSSIM_FUZZ_SECONDS
 #               (default 30) from its seed corpus; a crash fails it
-#   format      scripts/dev/check-format.sh --since-rule: every C, C++ and CUDA
+#   format      scripts/dev/check-format.sh --since-rule: every C and C++
 #               line written since .clang-format came in is formatted by it
 # (valgrind on the CLI and on the allocation-failure walk are make check tests.)
 step() { # name command...: exit 0 = pass, 77 = skip, else fail
