@@ -28,6 +28,37 @@ template <typename HM> union issim_smem {
  * horizontal moments exactly: uint32_t up to 12 bits (256 * 4095^2 < 2^32),
  * uint64_t at 16 bits.
  */
+/* One window's term and weight (spec §4.5, grouping as kernels/c/issim_tmpl.c),
+ * added to acc: the window at row gy of an h-row plane, its vertical weight
+ * from the taps inside the plane, wsum_h the horizontal one; the moments mux,
+ * muy, mx2, mxy2, my2 are all below 2^49, exact as signed integers and as
+ * doubles. The pair and the ladder kernels both score their windows here. */
+__device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, int gy, int h,
+                                                  int64_t wsum_h, double c1base, double c2base,
+                                                  int64_t mux, int64_t muy, int64_t mx2,
+                                                  int64_t mxy2, int64_t my2)
+{
+    int64_t vw = 0;
+    for (int k = 0; k < ISSIM_K; k++)
+        if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
+            vw += issim_taps[k];
+    const int64_t mw = vw * wsum_h;
+    const double W = (double)mw;
+    const double c1 = c1base * W * W;
+    const double c2 = c2base * W * W;
+    const double mx2d = mux * (double)mux;
+    const double mxyd = mux * (double)muy;
+    const double my2d = muy * (double)muy;
+    const double A = 2 * mxyd + c1;
+    const double B = c2 + 2 * (mxy2 * W - mxyd);
+    const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
+    const double term = mw * A * B / D;
+    fx_add_double(&acc->sum[0], term);
+    acc->abs_sum[0] += fabs(term);
+    /* the weight is an integer: straight into the integer limb */
+    acc->sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
+}
+
 template <typename HM, typename VM, int RPT>
 __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
                               double c1base, double c2base, uint64_t *partials)
@@ -103,29 +134,9 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
             const int oy = oy0 + j, gy = y0 + oy;
             if (gx >= w || gy >= h)
                 continue;
-            int64_t vw = 0;
-            for (int k = 0; k < ISSIM_K; k++)
-                if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
-                    vw += issim_taps[k];
-            /* all below 2^49: exact as signed integers and as doubles */
-            const int64_t mux = (int64_t)M[j][0], muy = (int64_t)M[j][1], mx2 = (int64_t)M[j][2],
-                          mxy2 = (int64_t)M[j][3], my2 = (int64_t)M[j][4];
-            /* spec §4.5, grouping as kernels/c/issim_tmpl.c */
-            const int64_t mw = vw * wsum_h;
-            const double W = (double)mw;
-            const double c1 = c1base * W * W;
-            const double c2 = c2base * W * W;
-            const double mx2d = mux * (double)mux;
-            const double mxyd = mux * (double)muy;
-            const double my2d = muy * (double)muy;
-            const double A = 2 * mxyd + c1;
-            const double B = c2 + 2 * (mxy2 * W - mxyd);
-            const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
-            const double term = mw * A * B / D;
-            fx_add_double(&acc.sum[0], term);
-            acc.abs_sum[0] += fabs(term);
-            /* the weight is an integer: straight into the integer limb */
-            acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
+            issim_window_term(&acc, gy, h, wsum_h, c1base, c2base, (int64_t)M[j][0],
+                              (int64_t)M[j][1], (int64_t)M[j][2], (int64_t)M[j][3],
+                              (int64_t)M[j][4]);
         }
     }
     wsums_block_store(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
@@ -260,28 +271,10 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
                 const int oy = oy0 + j, gy = y0 + oy;
                 if (gx >= w || gy >= h)
                     continue;
-                int64_t vw = 0;
-                for (int k = 0; k < ISSIM_K; k++)
-                    if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
-                        vw += issim_taps[k];
-                /* as issim_windows(): spec §4.5, grouping as kernels/c/issim_tmpl.c */
-                const int64_t mux = (int64_t)sm.mom_ref[0][oy][tx], muy = (int64_t)M[j][0],
-                              mx2 = (int64_t)sm.mom_ref[1][oy][tx], mxy2 = (int64_t)M[j][1],
-                              my2 = (int64_t)M[j][2];
-                const int64_t mw = vw * wsum_h;
-                const double W = (double)mw;
-                const double c1 = c1base * W * W;
-                const double c2 = c2base * W * W;
-                const double mx2d = mux * (double)mux;
-                const double mxyd = mux * (double)muy;
-                const double my2d = muy * (double)muy;
-                const double A = 2 * mxyd + c1;
-                const double B = c2 + 2 * (mxy2 * W - mxyd);
-                const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
-                const double term = mw * A * B / D;
-                fx_add_double(&acc.sum[0], term);
-                acc.abs_sum[0] += fabs(term);
-                acc.sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
+                issim_window_term(&acc, gy, h, wsum_h, c1base, c2base,
+                                  (int64_t)sm.mom_ref[0][oy][tx], (int64_t)M[j][0],
+                                  (int64_t)sm.mom_ref[1][oy][tx], (int64_t)M[j][1],
+                                  (int64_t)M[j][2]);
             }
         }
         wsums_block_store(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials + pic * part_stride,
