@@ -36,7 +36,20 @@
 
 layout(push_constant) uniform Params {
     int w, h;
+#ifdef SIDE_DIS
+    // distorted picture z of the dispatch (gl_WorkGroupID.z): its input at
+    // z * s_in, its output at z * s_out
+    int s_in, s_out;
+#endif
 } pc;
+
+#ifdef SIDE_DIS
+#define Z_IN (int(gl_WorkGroupID.z) * pc.s_in)
+#define Z_OUT (int(gl_WorkGroupID.z) * pc.s_out)
+#else
+#define Z_IN 0
+#define Z_OUT 0
+#endif
 
 #ifdef PASS_FILTER
 // the filtered planes, row-major
@@ -84,7 +97,7 @@ void main()
             rv = ref[o] - 128.0;
 #endif
 #if DO_DIS
-            dv = dis[o] - 128.0;
+            dv = dis[Z_IN + o] - 128.0;
 #endif
         }
         tile_r[r][c] = rv;
@@ -115,7 +128,7 @@ void main()
             inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * tile_d[ly + fi][lx + fj];
         daccum += inner;
     }
-    filt_d[i * pc.w + j] = daccum;
+    filt_d[Z_OUT + i * pc.w + j] = daccum;
 #endif
 }
 #endif
@@ -135,7 +148,7 @@ void main()
 layout(std430, binding = 2) readonly buffer FiltR { float filt_r[]; };
 #if DO_DIS
 layout(std430, binding = 3) readonly buffer FiltD { float filt_d[]; };
-#define LOAD_D(o) filt_d[o]
+#define LOAD_D(o) filt_d[Z_IN + (o)]
 #else
 #define LOAD_D(o) 0.0
 #endif
@@ -195,6 +208,6 @@ void main()
         }
     }
     if ((sig || noise) && ci < nrows)
-        rows[DO_REF + DO_DIS == 2 ? 2 * (i0 + ci) + (noise ? 1 : 0) : i0 + ci] = sum;
+        rows[DO_REF + DO_DIS == 2 ? 2 * (i0 + ci) + (noise ? 1 : 0) : Z_OUT + i0 + ci] = sum;
 }
 #endif

@@ -4,6 +4,11 @@
 // partial sums: shared by the pair's window passes (ssim_window.comp) and a
 // ladder's (ssim_window_ladder.comp), so both compute them the same way.
 // Included after common.glsl by a shader that declares nothing at binding 7.
+// PARTIAL_BASE: where the workgroups' partials start (a ladder's dispatch
+// covers several distorted pictures).
+#ifndef PARTIAL_BASE
+#define PARTIAL_BASE 0u
+#endif
 layout(std430, binding = 7) writeonly buffer Partials { double partial[]; };
 
 // The per-window l, c, s and term of the five filtered moments (spec §1.5),
@@ -60,6 +65,6 @@ void store_partials(double t_term, double t_l, double t_c, double t_s)
     if (lid == 0u) {
         const uint wg = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
         [[unroll]] for (int k = 0; k < 4; k++)
-            partial[wg * 4u + uint(k)] = red[k][0];
+            partial[PARTIAL_BASE + wg * 4u + uint(k)] = red[k][0];
     }
 }

@@ -34,6 +34,9 @@ layout(constant_id = 2) const int NONNEG = 0;
 layout(push_constant) uniform Params {
     int w, h;      // input plane
     int ow, oh;    // valid-mode output: w - 10, h - 10
+    // PASS_DIS_HV: distorted picture z of the dispatch (gl_WorkGroupID.z) is
+    // at z * s_dis in binding 1, its partials at z * s_part in binding 7
+    int s_dis, s_part;
 } pc;
 
 #ifdef PASS_REF
@@ -114,6 +117,9 @@ void main()
 #endif
 
 #if defined(PASS_DIS_V) || defined(PASS_DIS_HV)
+#ifdef PASS_DIS_HV
+#define PARTIAL_BASE (gl_WorkGroupID.z * uint(pc.s_part))
+#endif
 #include "ssim_terms.glsl"
 layout(std430, binding = 5) readonly buffer MuX { float mu_x[]; };
 layout(std430, binding = 6) readonly buffer ExX { float ex_x[]; };
@@ -177,13 +183,14 @@ void main()
     const int lid = int(gl_LocalInvocationIndex);
     const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
     const int x0 = int(gl_WorkGroupID.x) * HV_TW, y0 = int(gl_WorkGroupID.y) * HV_TH;
+    const int zd = int(gl_WorkGroupID.z) * pc.s_dis;
 
     for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
         const int r = i / HV_IN_W, c = i % HV_IN_W;
         const int gx = x0 + c, gy = y0 + r;
         const bool ok = gx < pc.w && gy < pc.h;
         tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
-        tin[1][r][c] = ok ? dis[gy * pc.w + gx] : 0.0;
+        tin[1][r][c] = ok ? dis[zd + gy * pc.w + gx] : 0.0;
     }
     barrier();
 
