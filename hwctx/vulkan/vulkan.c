@@ -503,6 +503,10 @@ static int vk_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots
         /* developer aid: log the device time of every dispatch (debug level) */
         const char *st = getenv("GPUSSIM_VK_STEP_TIMES");
         be->step_times = st && *st == '1';
+        /* test aid (tests/test_ladder): at most N distorted pictures a
+         * ladder dispatch ("all" or unset: as many as the device allows) */
+        const char *lg = getenv("GPUSSIM_TEST_LADDER_GROUP");
+        be->ladder_group = lg ? atoi(lg) : 0;
     }
 
     if (cfg->params.hw_device)

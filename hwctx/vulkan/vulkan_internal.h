@@ -64,10 +64,12 @@ enum vk_shader {
     SH_ISSIM_V,
     SH_ISSIM_H32,
     SH_ISSIM_V32,
-    /* a ladder frame's: ssim_window_ladder, ansnr_ladder, issim_ladder.comp */
+    /* a ladder frame's: ssim_window_ladder.comp, ansnr.comp (SIDE_REF, SIDE_DIS),
+     * issim_ladder.comp, issim.comp (LADDER) */
     SH_SSIM_LAD_REF,
     SH_SSIM_LAD_DIS_H,
     SH_SSIM_LAD_DIS_V,
+    SH_SSIM_LAD_DIS_HV,
     SH_ANSNR_LAD_REF_FILTER,
     SH_ANSNR_LAD_DIS_FILTER,
     SH_ANSNR_LAD_REF_ROWS,
@@ -76,6 +78,8 @@ enum vk_shader {
     SH_ISSIM_LAD_DIS_H,
     SH_ISSIM_LAD_REF_H32,
     SH_ISSIM_LAD_DIS_H32,
+    SH_ISSIM_LAD_V,
+    SH_ISSIM_LAD_V32,
     SH_COUNT
 };
 
@@ -154,6 +158,8 @@ struct vk_backend {
     VkPhysicalDeviceMemoryProperties mem_props;
     uint32_t timestamp_bits;
     int step_times; /* GPUSSIM_VK_STEP_TIMES=1: a timestamp after every dispatch */
+    /* GPUSSIM_TEST_LADDER_GROUP=N: at most N distorted pictures a ladder dispatch */
+    int ladder_group;
 
     VkSemaphore timeline;
     uint64_t timeline_value;

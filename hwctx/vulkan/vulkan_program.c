@@ -45,6 +45,7 @@
 #include "kernels/vulkan/spv_ssim_lad_ref.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_h.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_v.h"
+#include "kernels/vulkan/spv_ssim_lad_dis_hv.h"
 #include "kernels/vulkan/spv_ansnr_lad_ref_filter.h"
 #include "kernels/vulkan/spv_ansnr_lad_dis_filter.h"
 #include "kernels/vulkan/spv_ansnr_lad_ref_rows.h"
@@ -53,10 +54,11 @@
 #include "kernels/vulkan/spv_issim_lad_dis_h.h"
 #include "kernels/vulkan/spv_issim_lad_ref_h32.h"
 #include "kernels/vulkan/spv_issim_lad_dis_h32.h"
+#include "kernels/vulkan/spv_issim_lad_v.h"
+#include "kernels/vulkan/spv_issim_lad_v32.h"
 
 #define ALIGN 256 /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16     /* 2-D workgroups are WG x WG */
-#define WG_ROWS 32
 #define ANSNR_ROWS_WG 256 /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
 #define ANSNR_ROWS 8      /* as kernels/vulkan/ansnr.comp */
 #define HV_ROWS 2         /* ssim_hv: windows per invocation, as kernels/vulkan/ssim_window.comp */
@@ -87,14 +89,17 @@ static const struct {
     SH(SH_SSIM_LAD_REF, ssim_lad_ref, WG, WG),
     SH(SH_SSIM_LAD_DIS_H, ssim_lad_dis_h, WG, WG),
     SH(SH_SSIM_LAD_DIS_V, ssim_lad_dis_v, WG, WG),
+    SH(SH_SSIM_LAD_DIS_HV, ssim_lad_dis_hv, WG, WG),
     SH(SH_ANSNR_LAD_REF_FILTER, ansnr_lad_ref_filter, WG, WG),
     SH(SH_ANSNR_LAD_DIS_FILTER, ansnr_lad_dis_filter, WG, WG),
-    SH(SH_ANSNR_LAD_REF_ROWS, ansnr_lad_ref_rows, WG_ROWS, 1),
-    SH(SH_ANSNR_LAD_DIS_ROWS, ansnr_lad_dis_rows, WG_ROWS, 1),
+    SH(SH_ANSNR_LAD_REF_ROWS, ansnr_lad_ref_rows, ANSNR_ROWS_WG, 1),
+    SH(SH_ANSNR_LAD_DIS_ROWS, ansnr_lad_dis_rows, ANSNR_ROWS_WG, 1),
     SH(SH_ISSIM_LAD_REF_H, issim_lad_ref_h, WG, WG),
     SH(SH_ISSIM_LAD_DIS_H, issim_lad_dis_h, WG, WG),
     SH(SH_ISSIM_LAD_REF_H32, issim_lad_ref_h32, WG, WG),
     SH(SH_ISSIM_LAD_DIS_H32, issim_lad_dis_h32, WG, WG),
+    SH(SH_ISSIM_LAD_V, issim_lad_v, WG, WG),
+    SH(SH_ISSIM_LAD_V32, issim_lad_v32, WG, WG),
 #undef SH
 };
 
@@ -125,7 +130,26 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_ANSNR_ROWS:
     case SH_ISSIM_V:
     case SH_ISSIM_V32:
+    case SH_SSIM_LAD_DIS_V:
+    case SH_SSIM_LAD_DIS_HV:
+    case SH_ANSNR_LAD_REF_ROWS:
+    case SH_ANSNR_LAD_DIS_ROWS:
+    case SH_ISSIM_LAD_V:
+    case SH_ISSIM_LAD_V32:
         return 1u << VK_OUT_BINDING;
+    /* a ladder's: the reference's two terms, a distorted picture's three */
+    case SH_SSIM_LAD_REF:
+    case SH_ISSIM_LAD_REF_H:
+    case SH_ISSIM_LAD_REF_H32:
+        return (1u << 2) | (1u << 3);
+    case SH_SSIM_LAD_DIS_H:
+    case SH_ISSIM_LAD_DIS_H:
+    case SH_ISSIM_LAD_DIS_H32:
+        return 0x7u << 2;
+    case SH_ANSNR_LAD_REF_FILTER:
+        return 1u << 2;
+    case SH_ANSNR_LAD_DIS_FILTER:
+        return 1u << 3;
     default:
         return 0xffu;
     }
@@ -151,6 +175,20 @@ struct pc_issim {
     double c1base, c2base;
     int32_t w, h;
     float scaler;
+};
+/* a ladder's passes over several distorted pictures (gl_WorkGroupID.z):
+ * the distance from one picture's region to the next, in elements */
+struct pc_ssim_lad {
+    int32_t w, h, ow, oh, s_dis, s_part;
+};
+struct pc_ansnr_lad {
+    int32_t w, h, s_in, s_out;
+};
+struct pc_issim_lad {
+    double c1base, c2base;
+    int32_t w, h;
+    float scaler;
+    int32_t s_in, s_mom, s_part;
 };
 
 static uint32_t div_up(uint32_t a, uint32_t b)
@@ -518,7 +556,15 @@ static int steps_conflict(const struct vk_step *a, unsigned a_writes, const stru
  * level) runs side by side, and dependent steps stay in plan order. The
  * unpacks are wave 0; the steps are stably sorted by wave.
  */
-static int schedule_steps(struct vk_backend *be)
+/*
+ * split: a wave's dispatches of one pipeline recorded together, with a
+ * barrier before each such group as well. A ladder's frame splits: there
+ * one dispatch covers several distorted pictures and fills the GPU, and
+ * large dispatches side by side slow each other down. On an H200 (4
+ * renditions, 1080p) its frame took 1.57 ms in plain waves, 1.17 ms with a
+ * barrier before every dispatch and 1.13 ms split.
+ */
+static int schedule_steps(struct vk_backend *be, int split)
 {
     const int nb = be->nb_steps;
     int *wave = malloc(2 * sizeof(int) * (size_t)(nb ? nb : 1)), *order = wave + nb;
@@ -541,13 +587,30 @@ static int schedule_steps(struct vk_backend *be)
     }
     int n = be->first_compute_step;
     for (int w = 1; w < nb_waves; w++)
-        for (int s = be->first_compute_step; s < be->nb_steps; s++)
-            if (wave[s] == w) {
-                sorted[n] = be->steps[s];
-                /* the first step of each wave waits for the waves before */
-                sorted[n].barrier = n == be->first_compute_step || wave[s] != wave[order[n - 1]];
-                order[n++] = s;
+        for (int s = be->first_compute_step; s < be->nb_steps; s++) {
+            if (wave[s] != w)
+                continue;
+            const int pipe = be->steps[s].pipe;
+            if (split) {
+                /* the wave's first step of its pipeline brings the others */
+                int seen = 0;
+                for (int t = be->first_compute_step; t < s && !seen; t++)
+                    seen = wave[t] == w && be->steps[t].pipe == pipe;
+                if (seen)
+                    continue;
             }
+            for (int t = s; t < be->nb_steps; t++) {
+                if (wave[t] != w || (t > s && (!split || be->steps[t].pipe != pipe)))
+                    continue;
+                sorted[n] = be->steps[t];
+                /* the first step of each wave waits for the waves before */
+                sorted[n].barrier = n == be->first_compute_step || wave[t] != wave[order[n - 1]] ||
+                                    (split && t == s);
+                order[n++] = t;
+                if (!split)
+                    break;
+            }
+        }
     memcpy(be->steps + be->first_compute_step, sorted + be->first_compute_step,
            (size_t)(be->nb_steps - be->first_compute_step) * sizeof(sorted[0]));
     free(sorted);
@@ -686,7 +749,7 @@ static int build_program(struct vk_backend *be)
         if ((err = add_stage(be, i, &vp, tmp, &res_top)) < 0)
             return err;
 
-    err = schedule_steps(be);
+    err = schedule_steps(be, 0);
     if (err < 0)
         return err;
 
@@ -709,16 +772,18 @@ static int build_program(struct vk_backend *be)
  * its integer SSIM moments. Each distorted picture computes only its own and
  * the cross terms (the *_ladder.comp passes: the C backend's split of the
  * pair kernels, kernels/c/plan_c.c), so every partial is the pair's to the
- * bit. A stage runs in phases: a phase's dispatches (the reference's and
- * every distorted picture's) read only what earlier phases wrote, so only
- * its first carries a barrier and the pictures' work overlaps on the device.
+ * bit. A per-picture pass covers several distorted pictures in one
+ * dispatch (gl_WorkGroupID.z; group_size). Each family (and MS-SSIM level)
+ * has its own intermediate planes, and the dispatches go in waves as a
+ * pair's, split by pipeline (schedule_steps).
  */
 struct vk_ladder_planes {
     struct vk_bind fplane[VK_MAX_PICS][GPUSSIM_MAX_SCORE_PLANES]; /* unpacked floats = level 0 */
     struct vk_bind box[VK_MAX_PICS], pyr[VK_MAX_PICS][GPUSSIM_MSSSIM_SCALES];
-    /* intermediate planes, each stage's in turn: the reference's terms
-     * (tmp[0][0..1]) and each distorted picture's moments or filtered plane */
-    struct vk_bind tmp[VK_MAX_PICS][3];
+    /* intermediate planes per set (tmp_set_of): the reference's terms
+     * (tmp[set][0][0..1]) and each distorted picture's moments or filtered
+     * plane */
+    struct vk_bind tmp[TMP_SETS][VK_MAX_PICS][3];
 };
 
 static struct vk_bind ladder_buf(const struct vk_ladder_planes *lp, int plane,
@@ -744,12 +809,54 @@ static void result_of(struct vk_backend *be, int k)
     be->results_map[be->nb_results - 1].dis = k - 1;
 }
 
+/*
+ * A ladder's per-picture passes cover several distorted pictures a dispatch
+ * (gl_WorkGroupID.z): their regions of one kind lie at a fixed distance
+ * (carved one picture after the other), so one binding spans them. The
+ * number of pictures k0, k0 + 1, ... one dispatch covers: every span within
+ * the device's binding range, at most ladder_group (GPUSSIM_TEST_LADDER_GROUP,
+ * a test's knob) and the distance the same from picture to picture.
+ */
+static int group_size(const struct vk_backend *be, const struct vk_bind *const regs[], int nb_regs,
+                      int k0, int n)
+{
+    const VkDeviceSize range = be->props.limits.maxStorageBufferRange;
+    int g = n - k0;
+    if (be->ladder_group > 0 && g > be->ladder_group)
+        g = be->ladder_group;
+    for (; g > 1; g--) {
+        int ok = 1;
+        for (int i = 0; i < nb_regs && ok; i++) {
+            const struct vk_bind *r = regs[i];
+            ok = r[k0 + g - 1].off + r[k0 + g - 1].size - r[k0].off <= range;
+            for (int j = k0 + 1; j < k0 + g && ok; j++)
+                ok = r[j].buf == r[k0].buf && r[j].size == r[k0].size &&
+                     r[j].off - r[j - 1].off == r[k0 + 1].off - r[k0].off;
+        }
+        if (ok)
+            break;
+    }
+    return g;
+}
+
+/* The binding of the regions of pictures k0 .. k0 + g - 1, *stride the
+ * distance between them in elements of elem bytes. */
+static struct vk_bind span_of(const struct vk_bind regs[], int k0, int g, size_t elem,
+                              int32_t *stride)
+{
+    struct vk_bind b = regs[k0];
+    b.size = regs[k0 + g - 1].off + regs[k0 + g - 1].size - regs[k0].off;
+    *stride = g > 1 ? (int32_t)((regs[k0 + 1].off - regs[k0].off) / elem) : 0;
+    return b;
+}
+
 /* The dispatches of one plan stage in a ladder frame. */
 static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladder_planes *lp,
                             VkDeviceSize *res_top)
 {
     const struct gpussim_plan *plan = &be->cfg.plan;
     const struct gpussim_plan_stage *st = &plan->stage[idx];
+    const struct vk_bind(*tmp)[3] = lp->tmp[tmp_set_of(st)];
     const int p = st->plane, w = st->in_w, h = st->in_h, n = be->nb_pics;
     struct vk_bind in[VK_MAX_PICS], out[VK_MAX_PICS];
     int err;
@@ -762,14 +869,15 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
     case GPUSSIM_STAGE_DECIMATE_LPF: {
         /* decimate.comp takes two pictures a dispatch; an odd last one goes
          * alone (its second pair of bindings repeats the first, unused).
-         * The low-pass runs beside the window pass, as in a pair's frame. */
+         * LEVEL0 of the low-pass: its input is the pictures' samples. */
         const int box = st->kind == GPUSSIM_STAGE_DECIMATE_BOX;
         const struct pc_decimate pc = { w, h, st->out_w, st->out_h, box ? st->box_tap : 0.0f };
         for (int k = 0; k < n; k += 2) {
             const int k2 = k + 1 < n ? k + 1 : k;
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[k], out[k], in[k2], out[k2] };
-            err = add_step(be, box ? SH_DECIMATE_BOX : SH_DECIMATE_LPF, box ? st->factor : 0, b, &pc,
-                           sizeof(pc), (uint32_t)st->out_w, (uint32_t)st->out_h, box && k == 0);
+            err = add_step(be, box ? SH_DECIMATE_BOX : SH_DECIMATE_LPF,
+                           box ? st->factor : st->in != GPUSSIM_BUF_LEVEL, b, &pc, sizeof(pc),
+                           (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
             if (err < 0)
                 return err;
             be->steps[err].gz = k2 > k ? 2 : 1;
@@ -778,7 +886,9 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
     }
     case GPUSSIM_STAGE_SSIM_WINDOWS: {
         const int ow = st->out_w, oh = st->out_h;
-        const struct pc_ssim pc = { w, h, ow, oh };
+        const struct pc_ssim_lad pc = { w, h, ow, oh, 0, 0 };
+        /* a picture's samples or their box decimation (as the pair's) */
+        const int nonneg = st->in != GPUSSIM_BUF_LEVEL;
         if (st->same_as >= 0) {
             /* the same planes and kernel as stage same_as: its partials serve */
             const int src = gpussim_plan_reduce_of(plan, st->same_as), nb = be->nb_results;
@@ -794,99 +904,191 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         }
         const VkDeviceSize hsize = (VkDeviceSize)ow * h * sizeof(float);
         const VkDeviceSize vsize = (VkDeviceSize)ow * oh * sizeof(float);
-        const struct vk_bind mu = sized(lp->tmp[0][0], vsize), exx = sized(lp->tmp[0][1], vsize);
-        /* 1: the reference's two moments, each distorted picture's three
-         * horizontal ones */
+        const struct vk_bind mu = sized(tmp[0][0], vsize), exx = sized(tmp[0][1], vsize);
+        /* the reference's two moments */
         const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mu, exx };
-        err = add_step(be, SH_SSIM_LAD_REF, 0, br, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 1);
+        err = add_step(be, SH_SSIM_LAD_REF, nonneg, br, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh,
+                       0);
+        if (err < 0)
+            return err;
+        if (windows_fused(be)) {
+            /* per distorted picture its moments in shared memory, the
+             * terms, the partials: ssim_hv's tiles; several pictures a
+             * dispatch */
+            const uint32_t gy = div_up((uint32_t)oh, HV_ROWS * WG);
+            struct vk_bind part[VK_MAX_PICS];
+            for (int k = 1; k < n; k++) {
+                err = add_result(be, idx, div_up((uint32_t)ow, WG) * gy, 4 * sizeof(double),
+                                 res_top, &part[k]);
+                if (err < 0)
+                    return err;
+                result_of(be, k);
+            }
+            const struct vk_bind *const regs[] = { in, part };
+            for (int k0 = 1, g; k0 < n; k0 += g) {
+                g = group_size(be, regs, 2, k0, n);
+                struct pc_ssim_lad pcl = { w, h, ow, oh, 0, 0 };
+                const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
+                    in[0], span_of(in, k0, g, sizeof(float), &pcl.s_dis), { 0 }, { 0 }, { 0 },
+                    mu, exx, span_of(part, k0, g, sizeof(double), &pcl.s_part),
+                };
+                err = add_step(be, SH_SSIM_LAD_DIS_HV, nonneg, b, &pcl, sizeof(pcl), (uint32_t)ow,
+                               gy * WG, 0);
+                if (err < 0)
+                    return err;
+                be->steps[err].gz = (uint32_t)g;
+            }
+            return 0;
+        }
+        /* each distorted picture's three horizontal moments, then its
+         * vertical pass, the terms, the partials */
         for (int k = 1; k < n && err >= 0; k++) {
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                in[0], in[k], sized(lp->tmp[k][0], hsize), sized(lp->tmp[k][1], hsize),
-                sized(lp->tmp[k][2], hsize),
+                in[0], in[k], sized(tmp[k][0], hsize), sized(tmp[k][1], hsize),
+                sized(tmp[k][2], hsize),
             };
-            err = add_step(be, SH_SSIM_LAD_DIS_H, 0, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 0);
+            err = add_step(be, SH_SSIM_LAD_DIS_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow,
+                           (uint32_t)h, 0);
         }
-        /* 2: per distorted picture the vertical pass, the terms, the partials */
         const uint32_t nwg = div_up((uint32_t)ow, WG) * div_up((uint32_t)oh, WG);
         for (int k = 1; k < n && err >= 0; k++) {
             struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                { 0 }, { 0 }, sized(lp->tmp[k][0], hsize), sized(lp->tmp[k][1], hsize),
-                sized(lp->tmp[k][2], hsize), mu, exx,
+                { 0 }, { 0 }, sized(tmp[k][0], hsize), sized(tmp[k][1], hsize),
+                sized(tmp[k][2], hsize), mu, exx,
             };
             err = add_result(be, idx, nwg, 4 * sizeof(double), res_top, &b[VK_OUT_BINDING]);
             if (err < 0)
                 return err;
             result_of(be, k);
-            err = add_step(be, SH_SSIM_LAD_DIS_V, 0, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh,
-                           k == 1);
+            err = add_step(be, SH_SSIM_LAD_DIS_V, nonneg, b, &pc, sizeof(pc), (uint32_t)ow,
+                           (uint32_t)oh, 0);
         }
         return err < 0 ? err : 0;
     }
     case GPUSSIM_STAGE_ANSNR: {
+        /* ansnr.comp's passes split (SIDE_REF, SIDE_DIS), the distorted
+         * pictures' several a dispatch */
         const struct pc_ansnr pc = { w, h };
         const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
-        const struct vk_bind filt_r = sized(lp->tmp[0][0], fsize);
-        /* 1: every picture's filtered plane */
-        for (int k = 0; k < n; k++) {
-            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                in[k], { 0 }, k ? sized(lp->tmp[k][0], fsize) : filt_r,
-            };
-            err = add_step(be, k ? SH_ANSNR_LAD_DIS_FILTER : SH_ANSNR_LAD_REF_FILTER, 0, b, &pc,
-                           sizeof(pc), (uint32_t)w, (uint32_t)h, k == 0);
+        const struct vk_bind filt_r = sized(tmp[0][0], fsize);
+        const uint32_t rows_nx = div_up((uint32_t)h, ANSNR_ROWS) * ANSNR_ROWS_WG;
+        struct vk_bind filt[VK_MAX_PICS], rows[VK_MAX_PICS];
+        for (int k = 1; k < n; k++)
+            filt[k] = sized(tmp[k][0], fsize);
+        /* every picture's filtered plane */
+        const struct vk_bind bf[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, filt_r };
+        err = add_step(be, SH_ANSNR_LAD_REF_FILTER, 0, bf, &pc, sizeof(pc), (uint32_t)w,
+                       (uint32_t)h, 0);
+        if (err < 0)
+            return err;
+        const struct vk_bind *const fregs[] = { in, filt };
+        for (int k0 = 1, g; k0 < n; k0 += g) {
+            g = group_size(be, fregs, 2, k0, n);
+            struct pc_ansnr_lad pcl = { w, h, 0, 0 };
+            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { { 0 } };
+            b[1] = span_of(in, k0, g, sizeof(float), &pcl.s_in);
+            b[3] = span_of(filt, k0, g, sizeof(float), &pcl.s_out);
+            err = add_step(be, SH_ANSNR_LAD_DIS_FILTER, 0, b, &pcl, sizeof(pcl), (uint32_t)w,
+                           (uint32_t)h, 0);
             if (err < 0)
                 return err;
+            be->steps[err].gz = (uint32_t)g;
         }
-        /* 2: the signal row sums once, each picture's noise row sums */
+        /* the signal row sums once, each picture's noise row sums */
         const VkDeviceSize sig_off = carve(res_top, (VkDeviceSize)h * sizeof(float));
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, filt_r };
         b[VK_OUT_BINDING] = (struct vk_bind){ &be->results, sig_off, (VkDeviceSize)h * sizeof(float) };
-        err = add_step(be, SH_ANSNR_LAD_REF_ROWS, 0, b, &pc, sizeof(pc), (uint32_t)h, 1, 1);
-        for (int k = 1; k < n && err >= 0; k++) {
-            b[3] = sized(lp->tmp[k][0], fsize);
-            err = add_result(be, idx, (uint32_t)h, sizeof(float), res_top, &b[VK_OUT_BINDING]);
+        err = add_step(be, SH_ANSNR_LAD_REF_ROWS, 0, b, &pc, sizeof(pc), rows_nx, 1, 0);
+        if (err < 0)
+            return err;
+        for (int k = 1; k < n; k++) {
+            err = add_result(be, idx, (uint32_t)h, sizeof(float), res_top, &rows[k]);
             if (err < 0)
                 return err;
             result_of(be, k);
             be->results_map[be->nb_results - 1].ansnr_split = 1;
             be->results_map[be->nb_results - 1].sig_off = sig_off;
-            err = add_step(be, SH_ANSNR_LAD_DIS_ROWS, 0, b, &pc, sizeof(pc), (uint32_t)h, 1, 0);
         }
-        return err < 0 ? err : 0;
+        const struct vk_bind *const rregs[] = { filt, rows };
+        for (int k0 = 1, g; k0 < n; k0 += g) {
+            g = group_size(be, rregs, 2, k0, n);
+            struct pc_ansnr_lad pcl = { w, h, 0, 0 };
+            b[3] = span_of(filt, k0, g, sizeof(float), &pcl.s_in);
+            b[VK_OUT_BINDING] = span_of(rows, k0, g, sizeof(float), &pcl.s_out);
+            err = add_step(be, SH_ANSNR_LAD_DIS_ROWS, 0, b, &pcl, sizeof(pcl), rows_nx, 1, 0);
+            if (err < 0)
+                return err;
+            be->steps[err].gz = (uint32_t)g;
+        }
+        return 0;
     }
     case GPUSSIM_STAGE_ISSIM: {
-        const struct pc_issim pc = { st->c1base, st->c2base, w, h, st->scaler };
+        const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0 };
         const int narrow = st->bit_depth <= 12; /* uint32 horizontal moments are exact */
-        const VkDeviceSize msize = (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
-        const struct vk_bind mx = sized(lp->tmp[0][0], msize), mxx = sized(lp->tmp[0][1], msize);
-        /* 1: the reference's horizontal moments (x, x*x), each distorted
-         * picture's (y, x*y, y*y) */
+        const size_t melem = narrow ? sizeof(uint32_t) : sizeof(int64_t);
+        const VkDeviceSize msize = (VkDeviceSize)w * h * melem;
+        const struct vk_bind mx = sized(tmp[0][0], msize), mxx = sized(tmp[0][1], msize);
+        /* each distorted picture's (y, x*y, y*y), one picture after the
+         * other: one distance serves the three */
+        struct vk_bind my[VK_MAX_PICS], mxy[VK_MAX_PICS], myy[VK_MAX_PICS], part[VK_MAX_PICS];
+        for (int k = 1; k < n; k++) {
+            my[k] = sized(tmp[k][0], msize);
+            mxy[k] = sized(tmp[k][1], msize);
+            myy[k] = sized(tmp[k][2], msize);
+        }
+        /* the reference's horizontal moments (x, x*x), the distorted
+         * pictures' (y, x*y, y*y) */
         const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mx, mxx };
         err = add_step(be, narrow ? SH_ISSIM_LAD_REF_H32 : SH_ISSIM_LAD_REF_H, 0, br, &pc, sizeof(pc),
-                       (uint32_t)w, (uint32_t)h, 1);
-        for (int k = 1; k < n && err >= 0; k++) {
+                       (uint32_t)w, (uint32_t)h, 0);
+        if (err < 0)
+            return err;
+        const struct vk_bind *const hregs[] = { in, my, mxy, myy };
+        for (int k0 = 1, g; k0 < n; k0 += g) {
+            g = group_size(be, hregs, 4, k0, n);
+            struct pc_issim_lad pcl = pc;
+            int32_t s1, s2;
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                in[0], in[k], sized(lp->tmp[k][0], msize), sized(lp->tmp[k][1], msize),
-                sized(lp->tmp[k][2], msize),
+                in[0], span_of(in, k0, g, sizeof(float), &pcl.s_in),
+                span_of(my, k0, g, melem, &pcl.s_mom), span_of(mxy, k0, g, melem, &s1),
+                span_of(myy, k0, g, melem, &s2),
             };
-            err = add_step(be, narrow ? SH_ISSIM_LAD_DIS_H32 : SH_ISSIM_LAD_DIS_H, 0, b, &pc,
-                           sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
+            if (s1 != pcl.s_mom || s2 != pcl.s_mom)
+                return -EINVAL; /* not as carved */
+            err = add_step(be, narrow ? SH_ISSIM_LAD_DIS_H32 : SH_ISSIM_LAD_DIS_H, 0, b, &pcl,
+                           sizeof(pcl), (uint32_t)w, (uint32_t)h, 0);
+            if (err < 0)
+                return err;
+            be->steps[err].gz = (uint32_t)g;
         }
-        /* 2: issim.comp's vertical pass over the five planes (x, y, x*x, x*y, y*y) */
+        /* issim.comp's vertical pass over the five planes (x, y, x*x, x*y, y*y) */
         const uint32_t nwg = div_up((uint32_t)w, WG) * div_up((uint32_t)h, WG);
-        for (int k = 1; k < n && err >= 0; k++) {
-            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                { 0 }, { 0 }, mx, sized(lp->tmp[k][0], msize), mxx, sized(lp->tmp[k][1], msize),
-                sized(lp->tmp[k][2], msize),
-            };
-            err = add_result(be, idx, nwg, sizeof(double), res_top, &b[VK_OUT_BINDING]);
+        for (int k = 1; k < n; k++) {
+            err = add_result(be, idx, nwg, sizeof(double), res_top, &part[k]);
             if (err < 0)
                 return err;
             result_of(be, k);
-            err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, b, &pc, sizeof(pc), (uint32_t)w,
-                           (uint32_t)h, k == 1);
+        }
+        const struct vk_bind *const vregs[] = { my, mxy, myy, part };
+        for (int k0 = 1, g; k0 < n; k0 += g) {
+            g = group_size(be, vregs, 4, k0, n);
+            struct pc_issim_lad pcl = pc;
+            int32_t s1, s2;
+            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
+                { 0 }, { 0 }, mx, span_of(my, k0, g, melem, &pcl.s_mom), mxx,
+                span_of(mxy, k0, g, melem, &s1), span_of(myy, k0, g, melem, &s2),
+                span_of(part, k0, g, sizeof(double), &pcl.s_part),
+            };
+            if (s1 != pcl.s_mom || s2 != pcl.s_mom)
+                return -EINVAL;
+            err = add_step(be, narrow ? SH_ISSIM_LAD_V32 : SH_ISSIM_LAD_V, 0, b, &pcl, sizeof(pcl),
+                           (uint32_t)w, (uint32_t)h, 0);
+            if (err < 0)
+                return err;
+            be->steps[err].gz = (uint32_t)g;
         }
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
-        return err < 0 ? err : 0;
+        return 0;
     }
     case GPUSSIM_STAGE_UNPACK:
     case GPUSSIM_STAGE_CONVERT:
@@ -931,15 +1133,20 @@ static int build_ladder_program(struct vk_backend *be)
     be->raw_size = (VkDeviceSize)words * 4;
     be->raw_off = carve(&top, be->raw_size);
 
-    /* the planes of every picture; the intermediate planes sized for the
-     * largest stage: the reference's two terms, a distorted picture's three */
+    /* the planes of every picture; the intermediate planes per set
+     * (tmp_set_of) sized for its largest stage: the reference's two terms, a
+     * distorted picture's three (ANSNR: one filtered plane; none for
+     * windows in one dispatch) */
     struct vk_ladder_planes lp;
     VkDeviceSize box_max = 0, ref_max = 0, dis_max = 0, pyr_max[GPUSSIM_MSSSIM_SCALES] = { 0 };
+    VkDeviceSize ref_size[TMP_SETS] = { 0 }, dis_size[TMP_SETS] = { 0 };
     memset(&lp, 0, sizeof(lp));
     for (int i = 0; i < plan->nb_stages; i++) {
         const struct gpussim_plan_stage *st = &plan->stage[i];
         const VkDeviceSize nw = (VkDeviceSize)st->in_w * st->in_h;
         const VkDeviceSize no = (VkDeviceSize)st->out_w * st->out_h;
+        const int t = tmp_set_of(st);
+        VkDeviceSize rs = 0, ds = 0;
         switch (st->kind) {
         case GPUSSIM_STAGE_UNPACK:
             for (int k = 0; k < n; k++)
@@ -952,30 +1159,35 @@ static int build_ladder_program(struct vk_backend *be)
             pyr_max[st->out_level] = max_size(pyr_max[st->out_level], no * sizeof(float));
             break;
         case GPUSSIM_STAGE_SSIM_WINDOWS:
-            ref_max = max_size(ref_max, no * sizeof(float));
-            dis_max = max_size(dis_max, (VkDeviceSize)st->out_w * st->in_h * sizeof(float));
+            rs = no * sizeof(float);
+            ds = windows_fused(be) ? 0 : (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
             break;
         case GPUSSIM_STAGE_ANSNR:
-            ref_max = max_size(ref_max, nw * sizeof(float));
-            dis_max = max_size(dis_max, nw * sizeof(float));
+            rs = ds = nw * sizeof(float);
             break;
-        case GPUSSIM_STAGE_ISSIM: {
-            const VkDeviceSize m = nw * (st->bit_depth <= 12 ? sizeof(uint32_t) : sizeof(int64_t));
-            ref_max = max_size(ref_max, m);
-            dis_max = max_size(dis_max, m);
+        case GPUSSIM_STAGE_ISSIM:
+            rs = ds = nw * (st->bit_depth <= 12 ? sizeof(uint32_t) : sizeof(int64_t));
             break;
-        }
         default:
             break;
         }
+        ref_size[t] = max_size(ref_size[t], rs);
+        dis_size[t] = max_size(dis_size[t], ds);
+        ref_max = max_size(ref_max, rs);
+        dis_max = max_size(dis_max, ds);
     }
-    for (int k = 0; k < n; k++) {
+    /* a kind's regions one picture after the other (group_size) */
+    for (int k = 0; k < n; k++)
         lp.box[k] = scratch_region(be, &top, box_max);
-        for (int i = 1; i < GPUSSIM_MSSSIM_SCALES; i++)
-            if (pyr_max[i])
-                lp.pyr[k][i] = scratch_region(be, &top, pyr_max[i]);
-        for (int m = 0; m < (k ? 3 : 2); m++)
-            lp.tmp[k][m] = scratch_region(be, &top, k ? dis_max : ref_max);
+    for (int i = 1; i < GPUSSIM_MSSSIM_SCALES; i++)
+        for (int k = 0; k < n && pyr_max[i]; k++)
+            lp.pyr[k][i] = scratch_region(be, &top, pyr_max[i]);
+    for (int t = 0; t < TMP_SETS; t++) {
+        for (int m = 0; m < 2 && ref_size[t]; m++)
+            lp.tmp[t][0][m] = scratch_region(be, &top, ref_size[t]);
+        for (int m = 0; m < (t == TMP_ANSNR ? 1 : 3) && dis_size[t]; m++)
+            for (int k = 1; k < n; k++)
+                lp.tmp[t][k][m] = scratch_region(be, &top, dis_size[t]);
     }
 
     /* the shaders index with 32-bit ints and bind each region whole */
@@ -1023,10 +1235,13 @@ static int build_ladder_program(struct vk_backend *be)
     }
     be->first_compute_step = be->nb_steps;
 
-    /* 2. the other stages, in the plan's order */
+    /* 2. the other stages, in the plan's order, then in waves */
     for (int i = 0; i < plan->nb_stages; i++)
         if ((err = add_ladder_stage(be, i, &lp, &res_top)) < 0)
             return err;
+    err = schedule_steps(be, 1);
+    if (err < 0)
+        return err;
 
     be->results_size = res_top ? res_top : ALIGN;
     err = vk_buffer_create(be, &be->results, be->results_size, 0);
@@ -1335,9 +1550,10 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
         "unpack_buf", "unpack_r8", "unpack_r16", "unpack_rg8", "unpack_rg16", "decimate_box",
         "decimate_lpf", "ssim_h", "ssim_v", "ssim_hv", "ansnr_filter", "ansnr_rows", "issim_h",
         "issim_v", "issim_h32", "issim_v32",
-        "ssim_lad_ref", "ssim_lad_dis_h", "ssim_lad_dis_v", "ansnr_lad_rfilt", "ansnr_lad_dfilt",
+        "ssim_lad_ref", "ssim_lad_dis_h", "ssim_lad_dis_v", "ssim_lad_dis_hv", "ansnr_lad_rfilt",
+        "ansnr_lad_dfilt",
         "ansnr_lad_rrows", "ansnr_lad_drows", "issim_lad_rh", "issim_lad_dh", "issim_lad_rh32",
-        "issim_lad_dh32",
+        "issim_lad_dh32", "issim_lad_v", "issim_lad_v32",
     };
     if (!s->query_pool)
         return;
@@ -1359,9 +1575,10 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
     uint64_t prev = ts[0];
     for (int i = be->first_compute_step; i < be->nb_steps; i++) {
         const struct vk_step *st = &be->steps[i];
-        gpussim_log(&be->cfg.log, GPUSSIM_LOG_DEBUG, "vulkan step %2d %-13s %5ux%-5ux%u %8.4f ms", i,
-                    names[be->pipes[st->pipe].shader], st->gx, st->gy, st->gz,
-                    (ts[2 + i] - prev) * ns * 1e-6);
+        /* '|': a barrier before it (the first of a wave) */
+        gpussim_log(&be->cfg.log, GPUSSIM_LOG_DEBUG, "vulkan step %2d %c%-15s %5ux%-5ux%u %8.4f ms",
+                    i, st->barrier ? '|' : ' ', names[be->pipes[st->pipe].shader], st->gx, st->gy,
+                    st->gz, (ts[2 + i] - prev) * ns * 1e-6);
         prev = ts[2 + i];
     }
     free(ts);

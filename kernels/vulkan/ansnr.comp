@@ -15,18 +15,52 @@
 //                host adds the rows' floats in row order (spec §3 hint).
 // Inputs are the offset-0 float planes; the -128 offset is applied on read
 // (f - 128 equals the reference's (float)v / scaler + (-128) exactly).
+//
+// A ladder frame (one reference, several distorted pictures) splits both
+// passes as kernels/c/ansnr_c.c does, with the same arithmetic per output:
+// SIDE_REF the reference's filtered plane and its signal row sums (once),
+// SIDE_DIS a distorted picture's filtered plane and its noise row sums
+// against the reference's. Those rows go to rows[i], not interleaved.
 #include "common.glsl"
+
+#if !defined(SIDE_REF) && !defined(SIDE_DIS)
+#define DO_REF 1
+#define DO_DIS 1
+#elif defined(SIDE_REF)
+#define DO_REF 1
+#define DO_DIS 0
+#else
+#define DO_REF 0
+#define DO_DIS 1
+#endif
 
 layout(push_constant) uniform Params {
     int w, h;
+#ifdef SIDE_DIS
+    // distorted picture z of the dispatch (gl_WorkGroupID.z): its input at
+    // z * s_in, its output at z * s_out
+    int s_in, s_out;
+#endif
 } pc;
 
+#ifdef SIDE_DIS
+#define Z_IN (int(gl_WorkGroupID.z) * pc.s_in)
+#define Z_OUT (int(gl_WorkGroupID.z) * pc.s_out)
+#else
+#define Z_IN 0
+#define Z_OUT 0
+#endif
+
 #ifdef PASS_FILTER
-layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
-layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 // the filtered planes, row-major
+#if DO_REF
+layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 2) writeonly buffer FiltR { float filt_r[]; };
+#endif
+#if DO_DIS
+layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 layout(std430, binding = 3) writeonly buffer FiltD { float filt_d[]; };
+#endif
 
 // reflect without repeating the edge below 0, repeating it past the end
 int ansnr_reflect(int i, int n)
@@ -59,8 +93,12 @@ void main()
         // leave the plane past 2n - 1)
         if (ii <= pc.h + HALO - 1 && jj <= pc.w + HALO - 1) {
             const int o = ansnr_reflect(ii, pc.h) * pc.w + ansnr_reflect(jj, pc.w);
+#if DO_REF
             rv = ref[o] - 128.0;
-            dv = dis[o] - 128.0;
+#endif
+#if DO_DIS
+            dv = dis[Z_IN + o] - 128.0;
+#endif
         }
         tile_r[r][c] = rv;
         tile_d[r][c] = dv;
@@ -71,6 +109,7 @@ void main()
     const int j = j0 + lx, i = i0 + ly;
     if (j >= pc.w || i >= pc.h)
         return;
+#if DO_REF
     const int RO = HALO - ANSNR_REF_LEN / 2; // the 3x3 window inside the 5x5 margin
     precise float accum = 0.0;
     [[unroll]] for (int fi = 0; fi < ANSNR_REF_LEN; fi++) {
@@ -79,6 +118,9 @@ void main()
             inner += ANSNR_REF[fi * ANSNR_REF_LEN + fj] * tile_r[ly + RO + fi][lx + RO + fj];
         accum += inner;
     }
+    filt_r[i * pc.w + j] = accum;
+#endif
+#if DO_DIS
     precise float daccum = 0.0;
     [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
         precise float inner = 0.0;
@@ -86,8 +128,8 @@ void main()
             inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * tile_d[ly + fi][lx + fj];
         daccum += inner;
     }
-    filt_r[i * pc.w + j] = accum;
-    filt_d[i * pc.w + j] = daccum;
+    filt_d[Z_OUT + i * pc.w + j] = daccum;
+#endif
 }
 #endif
 
@@ -104,7 +146,12 @@ void main()
 #define TILE_W 256 /* a power of two: 2 x 8 x 256 floats are the 16 KiB every device has */
 #define LOADS (ANSNR_ROWS * TILE_W / WG_X)
 layout(std430, binding = 2) readonly buffer FiltR { float filt_r[]; };
+#if DO_DIS
 layout(std430, binding = 3) readonly buffer FiltD { float filt_d[]; };
+#define LOAD_D(o) filt_d[Z_IN + (o)]
+#else
+#define LOAD_D(o) 0.0
+#endif
 layout(std430, binding = 7) writeonly buffer Rows { float rows[]; };
 
 // Column c of row r is stored at (c + r) % TILE_W: the chains (one row
@@ -118,7 +165,8 @@ void main()
     const int i0 = int(gl_WorkGroupID.x) * ANSNR_ROWS;
     const int nrows = min(ANSNR_ROWS, pc.h - i0);
     // chain invocations: signal of row lid, noise of row lid - 32
-    const bool sig = lid < ANSNR_ROWS, noise = lid >= 32 && lid < 32 + ANSNR_ROWS;
+    const bool sig = DO_REF != 0 && lid < ANSNR_ROWS;
+    const bool noise = DO_DIS != 0 && lid >= 32 && lid < 32 + ANSNR_ROWS;
     const int ci = sig ? lid : lid - 32;
     precise float sum = 0.0;
     float rv[LOADS], dv[LOADS];
@@ -127,7 +175,7 @@ void main()
         const int e = k * WG_X + lid, r = e / TILE_W, c = e % TILE_W;
         const bool ok = r < nrows && c < pc.w;
         rv[k] = ok ? filt_r[(i0 + r) * pc.w + c] : 0.0;
-        dv[k] = ok ? filt_d[(i0 + r) * pc.w + c] : 0.0;
+        dv[k] = ok ? LOAD_D((i0 + r) * pc.w + c) : 0.0;
     }
     for (int c0 = 0; c0 < pc.w; c0 += TILE_W) {
         barrier(); // the previous tile's sums are done with shared memory
@@ -143,7 +191,7 @@ void main()
                 const int e = k * WG_X + lid, r = e / TILE_W, c = c0 + TILE_W + e % TILE_W;
                 const bool ok = r < nrows && c < pc.w;
                 rv[k] = ok ? filt_r[(i0 + r) * pc.w + c] : 0.0;
-                dv[k] = ok ? filt_d[(i0 + r) * pc.w + c] : 0.0;
+                dv[k] = ok ? LOAD_D((i0 + r) * pc.w + c) : 0.0;
             }
         }
         const int n = min(TILE_W, pc.w - c0);
@@ -160,6 +208,6 @@ void main()
         }
     }
     if ((sig || noise) && ci < nrows)
-        rows[2 * (i0 + ci) + (noise ? 1 : 0)] = sum;
+        rows[DO_REF + DO_DIS == 2 ? 2 * (i0 + ci) + (noise ? 1 : 0) : Z_OUT + i0 + ci] = sum;
 }
 #endif

@@ -24,7 +24,21 @@ layout(push_constant) uniform Params {
     double c1base, c2base; // samplemax^2 * (0.01*0.01), * (0.03*0.03), computed in C
     int w, h;
     float scaler;
+#ifdef LADDER
+    // PASS_V of a ladder frame: distorted picture z of the dispatch
+    // (gl_WorkGroupID.z) has its moments (bindings 3, 5, 6) at z * s_mom, its
+    // partials at z * s_part; the reference's (2, 4) are shared
+    int s_in, s_mom, s_part;
+#endif
 } pc;
+
+#ifdef LADDER
+#define Z_MOM (int(gl_WorkGroupID.z) * pc.s_mom)
+#define Z_PART (gl_WorkGroupID.z * uint(pc.s_part))
+#else
+#define Z_MOM 0
+#define Z_PART 0u
+#endif
 
 #ifdef PASS_H
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
@@ -94,10 +108,10 @@ void main()
                 continue;
             const int o = yy * pc.w + x;
             mux += wk * int64_t(mom0[o]);
-            muy += wk * int64_t(mom1[o]);
+            muy += wk * int64_t(mom1[Z_MOM + o]);
             mx2 += wk * int64_t(mom2[o]);
-            mxy += wk * int64_t(mom3[o]);
-            my2 += wk * int64_t(mom4[o]);
+            mxy += wk * int64_t(mom3[Z_MOM + o]);
+            my2 += wk * int64_t(mom4[Z_MOM + o]);
             vw += wk;
         }
         const int64_t mw = vw * hw;
@@ -123,6 +137,6 @@ void main()
         barrier();
     }
     if (lid == 0u)
-        partial[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = red[0];
+        partial[Z_PART + gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = red[0];
 }
 #endif

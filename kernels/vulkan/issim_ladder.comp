@@ -22,6 +22,9 @@ layout(push_constant) uniform Params {
     double c1base, c2base;
     int w, h;
     float scaler;
+    // PASS_DIS_H: distorted picture z of the dispatch (gl_WorkGroupID.z) at
+    // z * s_in, its moments at z * s_mom
+    int s_in, s_mom;
 } pc;
 
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
@@ -70,12 +73,12 @@ void main()
             continue;
         const HMOM wk = HMOM(ISSIM_TAPS[k]);
         const HMOM s = HMOM(ref[y * pc.w + xx] * pc.scaler);
-        const HMOM t = HMOM(dis[y * pc.w + xx] * pc.scaler);
+        const HMOM t = HMOM(dis[int(gl_WorkGroupID.z) * pc.s_in + y * pc.w + xx] * pc.scaler);
         a1 += wk * t;
         a3 += wk * s * t;
         a4 += wk * t * t;
     }
-    const int o = y * pc.w + x;
+    const int o = int(gl_WorkGroupID.z) * pc.s_mom + y * pc.w + x;
     mom1[o] = a1;
     mom3[o] = a3;
     mom4[o] = a4;

@@ -18,11 +18,25 @@
 //   PASS_DIS_V  their vertical filter, the reference's two moments read as
 //               they are, the per-window l, c, s and term, one partial sum
 //               per workgroup (as ssim_window.comp's PASS_V)
+//   PASS_DIS_HV PASS_DIS_H and PASS_DIS_V in one dispatch, the distorted
+//               picture's horizontal moments in shared memory: the tiles,
+//               the order of the sums and the partials of ssim_window.comp's
+//               PASS_HV (the pair's), where the host uses that
+// NONNEG (specialization constant 2) as in ssim_window.comp: the squares
+// and the cross moment widened with nonneg_f2d() where the samples are +0
+// or >= 2^-8 / scale^2 (the widening is exact: the same bits either way).
 #include "common.glsl"
+
+layout(constant_id = 2) const int NONNEG = 0;
+#define WIDEN(f) (NONNEG != 0 ? nonneg_f2d(f) : double(f))
+#define UNRESIDUE(a) (NONNEG != 0 ? flush_residue(a) : (a))
 
 layout(push_constant) uniform Params {
     int w, h;      // input plane
     int ow, oh;    // valid-mode output: w - 10, h - 10
+    // PASS_DIS_HV: distorted picture z of the dispatch (gl_WorkGroupID.z) is
+    // at z * s_dis in binding 1, its partials at z * s_part in binding 7
+    int s_dis, s_part;
 } pc;
 
 #ifdef PASS_REF
@@ -50,10 +64,10 @@ void main()
             precise float rr = rv * rv;
             precise float p0 = rv * k, p2 = rr * k;
             a0 += double(p0);
-            a2 += double(p2);
+            a2 += WIDEN(p2);
         }
         hx[i] = float(a0);
-        hxx[i] = float(a2);
+        hxx[i] = float(UNRESIDUE(a2));
     }
     barrier();
     const int x = x0 + lx, y = y0 + ly;
@@ -64,10 +78,10 @@ void main()
         precise float p0 = hx[(ly + v) * WG_X + lx] * GAUSS[v];
         precise float p2 = hxx[(ly + v) * WG_X + lx] * GAUSS[v];
         a0 += double(p0);
-        a2 += double(p2);
+        a2 += WIDEN(p2);
     }
     mu_x[y * pc.ow + x] = float(a0);
-    ex_x[y * pc.ow + x] = float(a2);
+    ex_x[y * pc.ow + x] = float(UNRESIDUE(a2));
 }
 #endif
 
@@ -92,93 +106,135 @@ void main()
         precise float dd = dv * dv, rd = rv * dv;
         precise float p1 = dv * k, p3 = dd * k, p4 = rd * k;
         a1 += double(p1);
-        a3 += double(p3);
-        a4 += double(p4);
+        a3 += WIDEN(p3);
+        a4 += WIDEN(p4);
     }
     const int o = y * pc.ow + x;
     mom1[o] = float(a1);
-    mom3[o] = float(a3);
-    mom4[o] = float(a4);
+    mom3[o] = float(UNRESIDUE(a3));
+    mom4[o] = float(UNRESIDUE(a4));
 }
+#endif
+
+#if defined(PASS_DIS_V) || defined(PASS_DIS_HV)
+#ifdef PASS_DIS_HV
+#define PARTIAL_BASE (gl_WorkGroupID.z * uint(pc.s_part))
+#endif
+#include "ssim_terms.glsl"
+layout(std430, binding = 5) readonly buffer MuX { float mu_x[]; };
+layout(std430, binding = 6) readonly buffer ExX { float ex_x[]; };
 #endif
 
 #ifdef PASS_DIS_V
 layout(std430, binding = 2) readonly buffer M1 { float mom1[]; };
 layout(std430, binding = 3) readonly buffer M3 { float mom3[]; };
 layout(std430, binding = 4) readonly buffer M4 { float mom4[]; };
-layout(std430, binding = 5) readonly buffer MuX { float mu_x[]; };
-layout(std430, binding = 6) readonly buffer ExX { float ex_x[]; };
-layout(std430, binding = 7) writeonly buffer Partials { double partial[]; };
 
-// vertical 11-tap pass of one moment plane, top to bottom
-#define VFILTER(MOM, OUT)                                                   \
+// vertical 11-tap pass of one moment plane, top to bottom; WIDE: widened
+// with nonneg_f2d() where NONNEG holds
+#define VFILTER(MOM, OUT, WIDE)                                             \
     {                                                                       \
         precise double a = 0.0lf;                                           \
         [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {                    \
             precise float p = MOM[(y + v) * pc.ow + x] * GAUSS[v];          \
-            a += double(p);                                                 \
+            a += WIDE ? WIDEN(p) : double(p);                               \
         }                                                                   \
-        OUT = float(a);                                                     \
+        OUT = float(WIDE ? UNRESIDUE(a) : a);                               \
     }
-
-shared double red[4][WG_X * WG_Y];
 
 void main()
 {
     const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
-    const uint lid = gl_LocalInvocationIndex;
     double t_term = 0.0lf, t_l = 0.0lf, t_c = 0.0lf, t_s = 0.0lf;
 
     if (x < pc.ow && y < pc.oh) {
         float m[5];
         m[0] = mu_x[y * pc.ow + x];
-        VFILTER(mom1, m[1])
+        VFILTER(mom1, m[1], false)
         m[2] = ex_x[y * pc.ow + x];
-        VFILTER(mom3, m[3])
-        VFILTER(mom4, m[4])
-        // from here on ssim_window.comp's PASS_V, unchanged
-        const float mx = m[0], my = m[1];
-        precise float sx2 = m[2] - mx * mx;
-        precise float sy2 = m[3] - my * my;
-        // MAX(0.0, v) of the reference: keeps -0.0, zeroes negatives
-        sx2 = 0.0 > sx2 ? 0.0 : sx2;
-        sy2 = 0.0 > sy2 ? 0.0 : sy2;
-        precise float sxy = m[4] - mx * my;
-        precise float p = sx2 * sy2;
-        const float sxsy = sqrt_rn(p);
-        // double numerators (2.0 is a double literal), float denominators
-        precise double ln = 2.0lf * double(mx) * double(my) + double(SSIM_C1);
-        precise float ld = mx * mx + my * my + SSIM_C1;
-        precise double l = ln / double(ld);
-        precise double cn = 2.0lf * double(sxsy) + double(SSIM_C2);
-        precise float cd = sx2 + sy2 + SSIM_C2;
-        precise double c = cn / double(cd);
-        const float sxy_c = (sxy < 0.0 && sxsy <= 0.0) ? 0.0 : sxy;
-        precise float sn = sxy_c + SSIM_C3;
-        precise float sd = sxsy + SSIM_C3;
-        const double s = double(div_rn(sn, sd));
-        precise double term = l * c * s;
-        t_term = term, t_l = l, t_c = c, t_s = s;
+        VFILTER(mom3, m[3], true)
+        VFILTER(mom4, m[4], true)
+        window_terms(m, t_term, t_l, t_c, t_s);
     }
-    red[0][lid] = t_term;
-    red[1][lid] = t_l;
-    red[2][lid] = t_c;
-    red[3][lid] = t_s;
+    store_partials(t_term, t_l, t_c, t_s);
+}
+#endif
+
+#ifdef PASS_DIS_HV
+// ssim_window.comp's PASS_HV with the reference's moments read from
+// PASS_REF's planes: a workgroup computes a WG_X x (HV_ROWS * WG_Y) tile of
+// windows, each invocation HV_ROWS of one column, the horizontal moments
+// (y, y*y, x*y) of the tile's rows plus the vertical margin in shared
+// memory. Same tiles and order of sums as PASS_HV, so the partials are the
+// pair's.
+layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
+layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
+
+#define HV_ROWS 2
+#define HV_TW 16                           // = WG_X (the host's shape)
+#define HV_TH (HV_ROWS * 16)               // = HV_ROWS * WG_Y
+#define HV_IN_W (HV_TW + GAUSS_LEN - 1)
+#define HV_IN_H (HV_TH + GAUSS_LEN - 1)
+shared float tin[2][HV_IN_H][HV_IN_W + 1];
+shared float tmom[3][HV_IN_H][HV_TW];
+
+void main()
+{
+    const int lid = int(gl_LocalInvocationIndex);
+    const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
+    const int x0 = int(gl_WorkGroupID.x) * HV_TW, y0 = int(gl_WorkGroupID.y) * HV_TH;
+    const int zd = int(gl_WorkGroupID.z) * pc.s_dis;
+
+    for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
+        const int r = i / HV_IN_W, c = i % HV_IN_W;
+        const int gx = x0 + c, gy = y0 + r;
+        const bool ok = gx < pc.w && gy < pc.h;
+        tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
+        tin[1][r][c] = ok ? dis[zd + gy * pc.w + gx] : 0.0;
+    }
     barrier();
-    // fixed-shape tree: the same inputs always give the same partials
-    for (uint stride = uint(WG_X * WG_Y) / 2u; stride > 0u; stride >>= 1) {
-        if (lid < stride) {
-            [[unroll]] for (int k = 0; k < 4; k++) {
-                precise double sum = red[k][lid] + red[k][lid + stride];
-                red[k][lid] = sum;
-            }
+
+    // horizontal pass (spec §1.4): double sum of float products, left to right
+    for (int i = lid; i < HV_TW * HV_IN_H; i += WG_X * WG_Y) {
+        const int r = i / HV_TW, c = i % HV_TW;
+        precise double a1 = 0.0lf, a3 = 0.0lf, a4 = 0.0lf;
+        [[unroll]] for (int u = 0; u < GAUSS_LEN; u++) {
+            const float k = GAUSS[u];
+            const float rv = tin[0][r][c + u], dv = tin[1][r][c + u];
+            precise float dd = dv * dv, rd = rv * dv;
+            precise float p1 = dv * k, p3 = dd * k, p4 = rd * k;
+            a1 += double(p1);
+            a3 += WIDEN(p3);
+            a4 += WIDEN(p4);
         }
-        barrier();
+        tmom[0][r][c] = float(a1);
+        tmom[1][r][c] = float(UNRESIDUE(a3));
+        tmom[2][r][c] = float(UNRESIDUE(a4));
     }
-    if (lid == 0u) {
-        const uint wg = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-        [[unroll]] for (int k = 0; k < 4; k++)
-            partial[wg * 4u + uint(k)] = red[k][0];
+    barrier();
+
+    double t_term = 0.0lf, t_l = 0.0lf, t_c = 0.0lf, t_s = 0.0lf;
+    const int x = x0 + tx;
+    [[unroll]] for (int k = 0; k < HV_ROWS; k++) {
+        const int oy = ty + k * WG_Y, y = y0 + oy;
+        if (x >= pc.ow || y >= pc.oh)
+            continue;
+        float m[5];
+        m[0] = mu_x[y * pc.ow + x];
+        m[2] = ex_x[y * pc.ow + x];
+        [[unroll]] for (int q = 0; q < 3; q++) {
+            precise double a = 0.0lf;
+            [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {
+                precise float p = tmom[q][oy + v][tx] * GAUSS[v];
+                a += q >= 1 ? WIDEN(p) : double(p);
+            }
+            m[q == 0 ? 1 : q + 2] = float(q >= 1 ? UNRESIDUE(a) : a);
+        }
+        double w_term, w_l, w_c, w_s;
+        window_terms(m, w_term, w_l, w_c, w_s);
+        precise double s0 = t_term + w_term, s1 = t_l + w_l, s2 = t_c + w_c, s3 = t_s + w_s;
+        t_term = s0, t_l = s1, t_c = s2, t_s = s3;
     }
+    store_partials(t_term, t_l, t_c, t_s);
 }
 #endif

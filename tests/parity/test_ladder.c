@@ -14,6 +14,9 @@
  * logs "reference terms shared"). CUDA's runs four times: its window
  * kernels' blocks scoring as many distorted pictures as it chooses, all of
  * them, one and two each (GPUSSIM_TEST_LADDER_GROUP; with 3: 2 + 1).
+ * Vulkan's twice: its per-picture dispatches covering every distorted
+ * picture, and two each (the same variable; with 3: 2 + 1, with 6 at four
+ * each: 4 + 2).
  * Also: the errors of a wrong count or a bad distorted picture.
  */
 #include <errno.h>
@@ -200,8 +203,8 @@ static int run_case(const struct ladder_case *c, enum gpussim_backend_type b)
     const char *group = getenv("GPUSSIM_TEST_LADDER_GROUP");
     printf("  %-32s %-6s %d frames x %d renditions x %d scores: %d/%d bit-identical%s%s\n", c->name,
            bname, NB_FRAMES, NB_DIS, nb_scores, identical, total,
-           b == GPUSSIM_BACKEND_CUDA ? " group=" : "",
-           b == GPUSSIM_BACKEND_CUDA ? (group ? group : "default") : "");
+           b != GPUSSIM_BACKEND_CPU ? " group=" : "",
+           b != GPUSSIM_BACKEND_CPU ? (group ? group : "default") : "");
 
 done:
     gpussim_destroy(&ctx);
@@ -311,13 +314,17 @@ int main(void)
     /* CUDA's window kernels: distorted pictures per block as the backend
      * chooses, all, one, two */
     static const char *const cuda_group[] = { NULL, "all", "1", "2" };
+    /* Vulkan's per-picture dispatches: as many pictures as fit, two */
+    static const char *const vulkan_group[] = { NULL, "2" };
     int gpu_ran = 0;
     for (size_t b = 0; b < sizeof(backends) / sizeof(backends[0]); b++) {
         int skipped = 0;
-        const size_t modes = backends[b] == GPUSSIM_BACKEND_CUDA ? 4 : 1;
+        const int cuda = backends[b] == GPUSSIM_BACKEND_CUDA;
+        const size_t modes = cuda ? 4 : backends[b] == GPUSSIM_BACKEND_VULKAN ? 2 : 1;
         for (size_t m = 0; m < modes && !skipped; m++) {
-            if (cuda_group[m])
-                setenv("GPUSSIM_TEST_LADDER_GROUP", cuda_group[m], 1);
+            const char *group = cuda ? cuda_group[m] : vulkan_group[m];
+            if (group)
+                setenv("GPUSSIM_TEST_LADDER_GROUP", group, 1);
             for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 skipped = run_case(&cases[i], backends[b]);
                 if (skipped)
@@ -337,6 +344,7 @@ int main(void)
     run_case(&cases[4], GPUSSIM_BACKEND_CUDA);
     setenv("GPUSSIM_TEST_LADDER_GROUP", "4", 1);
     run_case(&cases[6], GPUSSIM_BACKEND_CUDA);
+    run_case(&cases[2], GPUSSIM_BACKEND_VULKAN);
     unsetenv("GPUSSIM_TEST_LADDER_GROUP");
     /* the widest ladder: Vulkan's and CUDA's frame of 17 pictures */
     NB_DIS = GPUSSIM_MAX_DISTORTED;
