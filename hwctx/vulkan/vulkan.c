@@ -9,7 +9,7 @@
  * device. libvulkan is loaded with dlopen: no link-time dependency.
  *
  * A frame is a fixed "program" of compute dispatches built once at init
- * (hwctx/vulkan/vulkan_program.c): unpack -> per metric filters -> per-workgroup
+ * (hwctx/vulkan/vulkan_plan.c): unpack -> per metric filters -> per-workgroup
  * partial sums. Intermediate buffers are shared by all slots: every command
  * buffer starts with a full compute barrier, which orders it after
  * everything submitted before it on the queue. A slot owns its command
@@ -20,14 +20,14 @@
  *
  * A ladder context (nb_distorted > 1) builds a ladder program instead: a
  * frame's one command buffer holds the reference and every distorted
- * picture, the reference's terms computed once (vulkan_program.c,
+ * picture, the reference's terms computed once (vulkan_plan.c,
  * build_ladder_program); submit_multi / wait_multi run it.
  *
  * Layers of the Vulkan backend, each including only those below it:
  *   vulkan_fns.h       the entry points (X-macro lists)
  *   vulkan_internal.h  the backend's state (types only)
  *   vulkan_buffer.[ch] errors and buffers
- *   vulkan_program.[ch] pipelines, the frame's dispatches, submit, collect
+ *   vulkan_plan.[ch]   pipelines, the frame's dispatches, submit, collect
  *   vulkan_frame.[ch]  Vulkan frames: views and sync with their producers
  *   vulkan.c           instance, device, slots: the backend's entry points
  */

@@ -17,7 +17,7 @@
  *   vulkan_fns.h       the entry points (X-macro lists)
  *   vulkan_internal.h  the backend's state (types only)
  *   vulkan_buffer.[ch] errors and buffers
- *   vulkan_program.[ch] pipelines, the frame's dispatches, submit, collect
+ *   vulkan_plan.[ch]   pipelines, the frame's dispatches, submit, collect
  *   vulkan_frame.[ch]  Vulkan frames: views and sync with their producers
  *   vulkan.c           instance, device, slots: the backend's entry points
  */

@@ -7,7 +7,7 @@
 #ifndef GPUSSIM_HWCTX_VULKAN_FRAME_H
 #define GPUSSIM_HWCTX_VULKAN_FRAME_H
 
-#include "vulkan_program.h"
+#include "vulkan_plan.h"
 
 /* fr[0] the reference, fr[1 .. nb - 1] the distorted pictures (1 for a pair) */
 int vk_submit_frames(struct vk_backend *be, struct vk_slot *s, const struct gpussim_vk_frame *const *fr,

@@ -8,7 +8,7 @@
  *   vulkan_fns.h       the entry points (X-macro lists)
  *   vulkan_internal.h  the backend's state (types only)
  *   vulkan_buffer.[ch] errors and buffers
- *   vulkan_program.[ch] pipelines, the frame's dispatches, submit, collect
+ *   vulkan_plan.[ch]   pipelines, the frame's dispatches, submit, collect
  *   vulkan_frame.[ch]  Vulkan frames: views and sync with their producers
  *   vulkan.c           instance, device, slots: the backend's entry points
  */
@@ -167,7 +167,7 @@ struct vk_backend {
     int nb_slots;
     struct vk_slot *slots;
 
-    /* the frame program (vulkan_program.c) */
+    /* the frame program (vulkan_plan.c) */
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipe_layout;
     VkPipelineCache pipe_cache;

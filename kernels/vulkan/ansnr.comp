@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
-// float_ansnr (spec §3), as in kernels/c/ansnr_c.c, bit-exact by construction:
+// float_ansnr (spec §3), as in kernels/c/ansnr.c, bit-exact by construction:
 //   PASS_FILTER  the 3x3 ref and 5x5 dis filters, one output sample per
 //                invocation, all float: per filter row a float sum over the
 //                columns, added to a float accumulator row by row;
@@ -17,7 +17,7 @@
 // (f - 128 equals the reference's (float)v / scaler + (-128) exactly).
 //
 // A ladder frame (one reference, several distorted pictures) splits both
-// passes as kernels/c/ansnr_c.c does, with the same arithmetic per output:
+// passes as kernels/c/ansnr.c does, with the same arithmetic per output:
 // SIDE_REF the reference's filtered plane and its signal row sums (once),
 // SIDE_DIS a distorted picture's filtered plane and its noise row sums
 // against the reference's. Those rows go to rows[i], not interleaved.

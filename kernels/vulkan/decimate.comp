@@ -11,7 +11,7 @@
 // neighbouring invocations are contiguous), as CUDA's msssim_decimate_lpf.
 // Per output sample: a double sum of float products (tap * pixel), taps
 // row-major, half-sample-symmetric mirroring, rounded to float — the C
-// reference's order exactly (kernels/c/decimate_c.c).
+// reference's order exactly (kernels/c/decimate.c).
 #include "common.glsl"
 
 layout(push_constant) uniform Params {

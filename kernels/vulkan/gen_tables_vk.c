@@ -52,12 +52,12 @@ int main(int argc, char **argv)
     static const int issim_taps[] = { GPUSSIM_ISSIM_TAPS };
     float ref_coef[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN];
     float dis_coef[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN];
-    /* exactly kernels/c/ansnr_c.c's coefficients */
+    /* exactly kernels/c/ansnr.c's coefficients */
     for (int i = 0; i < GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN; i++)
         ref_coef[i] = GPUSSIM_ANSNR_COEF(ref_w[i], GPUSSIM_ANSNR_REF_DIV);
     for (int i = 0; i < GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN; i++)
         dis_coef[i] = GPUSSIM_ANSNR_COEF(dis_w[i], GPUSSIM_ANSNR_DIS_DIV);
-    /* exactly kernels/c/ssim_window_c.c's constants */
+    /* exactly kernels/c/ssim_window.c's constants */
     const float C1 = (GPUSSIM_SSIM_K1 * GPUSSIM_SSIM_L) * (GPUSSIM_SSIM_K1 * GPUSSIM_SSIM_L);
     const float C2 = (GPUSSIM_SSIM_K2 * GPUSSIM_SSIM_L) * (GPUSSIM_SSIM_K2 * GPUSSIM_SSIM_L);
     const float C3 = C2 / 2.0f;

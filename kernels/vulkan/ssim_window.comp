@@ -3,7 +3,7 @@
 // Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
 // The SSIM window computation of float_ssim and every MS-SSIM scale
-// (spec §1.3-1.6), as in kernels/c/ssim_window_c.c, in two passes (or both
+// (spec §1.3-1.6), as in kernels/c/ssim_window.c, in two passes (or both
 // in one, PASS_HV, below):
 //   PASS_H  valid-mode horizontal 11-tap filter of the five moment planes
 //           (x, y, x*x, y*y, x*y), one output sample per invocation

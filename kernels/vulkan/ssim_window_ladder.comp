@@ -3,7 +3,7 @@
 // Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
 // The SSIM window computation of a ladder frame (one reference, several
-// distorted pictures), split as kernels/c/ssim_window_c.c splits it
+// distorted pictures), split as kernels/c/ssim_window.c splits it
 // (ssim_ref_moments_c + ssim_window_sums_ref_c): the reference's moments
 // once, then per distorted picture only its own and the cross moments.
 // Every moment has its own accumulator in ssim_window.comp, so computing

@@ -14,7 +14,7 @@
  *   vulkan_fns.h       the entry points (X-macro lists)
  *   vulkan_internal.h  the backend's state (types only)
  *   vulkan_buffer.[ch] errors and buffers
- *   vulkan_program.[ch] pipelines, the frame's dispatches, submit, collect
+ *   vulkan_plan.[ch]   pipelines, the frame's dispatches, submit, collect
  *   vulkan_frame.[ch]  Vulkan frames: views and sync with their producers
  *   vulkan.c           instance, device, slots: the backend's entry points
  */
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vulkan_program.h"
+#include "vulkan_plan.h"
 
 #include "kernels/vulkan/spv_unpack_buf.h"
 #include "kernels/vulkan/spv_unpack_r8.h"
@@ -771,7 +771,7 @@ static int build_program(struct vk_backend *be)
  * of squares at every scale, its ANSNR filtered plane and signal row sums,
  * its integer SSIM moments. Each distorted picture computes only its own and
  * the cross terms (the *_ladder.comp passes: the C backend's split of the
- * pair kernels, kernels/c/plan_c.c), so every partial is the pair's to the
+ * pair kernels, hwctx/cpu/cpu_plan.c), so every partial is the pair's to the
  * bit. A per-picture pass covers several distorted pictures in one
  * dispatch (gl_WorkGroupID.z; group_size). Each family (and MS-SSIM level)
  * has its own intermediate planes, and the dispatches go in waves as a

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * The Vulkan frame program (hwctx/vulkan/vulkan_program.c): built once at init
+ * The Vulkan frame program (hwctx/vulkan/vulkan_plan.c): built once at init
  * from the configuration's plan, recorded and submitted per frame, its
  * partial sums collected on the host.
  */
-#ifndef GPUSSIM_HWCTX_VULKAN_PROGRAM_H
-#define GPUSSIM_HWCTX_VULKAN_PROGRAM_H
+#ifndef GPUSSIM_HWCTX_VULKAN_PLAN_H
+#define GPUSSIM_HWCTX_VULKAN_PLAN_H
 
 #include "vulkan_buffer.h"
 
@@ -20,4 +20,4 @@ void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim
 void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s);
 int vk_unpack_image_pipe(struct vk_backend *be, int two_components, int sixteen_bit);
 
-#endif /* GPUSSIM_HWCTX_VULKAN_PROGRAM_H */
+#endif /* GPUSSIM_HWCTX_VULKAN_PLAN_H */
