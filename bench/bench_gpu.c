@@ -48,7 +48,6 @@
 #define NB_DIS_PICS 8 /* distorted pictures: frame i's rendition k is (i + k) % NB_DIS_PICS */
 
 
-
 static uint64_t rng_state = 12345;
 static uint32_t rnd(void)
 {

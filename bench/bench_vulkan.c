@@ -102,8 +102,9 @@ static int run_frames(const struct gpussim_params *p, int nb_dis, int frames, in
             const struct gpussim_picture *d[GPUSSIM_MAX_DISTORTED];
             for (int k = 0; k < nb_dis; k++)
                 d[k] = &pic[submitted & 1][1 + k];
-            const int64_t r = nb_dis > 1 ? gpussim_submit_multi(ctx, &pic[submitted & 1][0], d, nb_dis)
-                                         : gpussim_submit(ctx, &pic[submitted & 1][0], d[0]);
+            const int64_t r = nb_dis > 1
+                                  ? gpussim_submit_multi(ctx, &pic[submitted & 1][0], d, nb_dis)
+                                  : gpussim_submit(ctx, &pic[submitted & 1][0], d[0]);
             if (r >= 0) {
                 submitted++;
                 continue;
@@ -180,13 +181,15 @@ int main(int argc, char **argv)
     };
     const size_t first_set = ladder ? sizeof(sets) / sizeof(sets[0]) - 1 : 0;
     if (ladder) {
-        printf("bench_vulkan: %d-bit 4:2:0 luma, all four metrics, a ladder of %d distorted pictures "
-               "vs one pair, %d frames after %d warm-up, host pictures\n", depth, ladder, frames, warmup);
+        printf(
+            "bench_vulkan: %d-bit 4:2:0 luma, all four metrics, a ladder of %d distorted pictures "
+            "vs one pair, %d frames after %d warm-up, host pictures\n",
+            depth, ladder, frames, warmup);
         printf("%-6s %14s %16s %12s %16s %12s %12s\n", "size", "pair ms(med)", "ladder ms(med)",
                "ladder/pair", "ms/rendition", "fps(pair)", "fps(ladder)");
     } else {
-        printf("bench_vulkan: %d-bit 4:2:0 luma, %d frames after %d warm-up, host pictures\n", depth,
-               frames, warmup);
+        printf("bench_vulkan: %d-bit 4:2:0 luma, %d frames after %d warm-up, host pictures\n",
+               depth, frames, warmup);
         printf("%-6s %-16s %14s %14s %12s\n", "size", "metrics", "device ms(med)", "device ms(min)",
                "fps(pipe)");
     }
@@ -214,8 +217,8 @@ int main(int argc, char **argv)
             if (err)
                 return err;
             if (!ladder) {
-                printf("%-6d %-16s %14.3f %14.3f %12.1f\n", hh, sets[s].name, pair.med_ms, pair.min_ms,
-                       pair.fps);
+                printf("%-6d %-16s %14.3f %14.3f %12.1f\n", hh, sets[s].name, pair.med_ms,
+                       pair.min_ms, pair.fps);
             } else {
                 if (steps && step_len)
                     fputs(step_log, stdout);
@@ -223,8 +226,9 @@ int main(int argc, char **argv)
                 err = run_frames(&p, ladder, frames, warmup, pic, &lad);
                 if (err)
                     return err;
-                printf("%-6d %14.3f %16.3f %12.2f %16.3f %12.1f %12.1f\n", hh, pair.med_ms, lad.med_ms,
-                       lad.med_ms / pair.med_ms, lad.med_ms / ladder, pair.fps, lad.fps);
+                printf("%-6d %14.3f %16.3f %12.2f %16.3f %12.1f %12.1f\n", hh, pair.med_ms,
+                       lad.med_ms, lad.med_ms / pair.med_ms, lad.med_ms / ladder, pair.fps,
+                       lad.fps);
             }
             if (steps && step_len)
                 fputs(step_log, stdout);

@@ -58,8 +58,7 @@ static void CUPTIAPI buf_done(CUcontext ctx, uint32_t sid, uint8_t *b, size_t sz
                     (unsigned long long)s->end, (unsigned)s->type, s->streamId, s->correlationId);
             break;
         }
-        default:
-            break;
+        default: break;
         }
     }
     free(b);

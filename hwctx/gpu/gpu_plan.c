@@ -101,13 +101,21 @@ enum cuda_kernel {
 
 #define PAIR_LADDER(n, suffix) n, n suffix
 static const char *const kernel_names[K_COUNT] = {
-    PAIR_LADDER("ssim_decimate_box", "_one"), PAIR_LADDER("msssim_decimate_lpf_raw", "_one"),
-    PAIR_LADDER("msssim_decimate_lpf_f32", "_one"), PAIR_LADDER("ssim_windows_raw_t32", "_ladder"),
-    PAIR_LADDER("ssim_windows_raw_t8", "_ladder"), PAIR_LADDER("ssim_windows_f32_t32", "_ladder"),
-    PAIR_LADDER("ssim_windows_f32_t8", "_ladder"), PAIR_LADDER("ssim_windows_dec_t32", "_ladder"),
-    PAIR_LADDER("ssim_windows_dec_t8", "_ladder"), PAIR_LADDER("ansnr_rows", "_ref"), "ansnr_rows_dis",
-    PAIR_LADDER("issim_windows_u32", "_ladder"), PAIR_LADDER("issim_windows_u32_8bit", "_ladder"),
-    PAIR_LADDER("issim_windows_u64", "_ladder"), "reduce_partials",
+    PAIR_LADDER("ssim_decimate_box", "_one"),
+    PAIR_LADDER("msssim_decimate_lpf_raw", "_one"),
+    PAIR_LADDER("msssim_decimate_lpf_f32", "_one"),
+    PAIR_LADDER("ssim_windows_raw_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_raw_t8", "_ladder"),
+    PAIR_LADDER("ssim_windows_f32_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_f32_t8", "_ladder"),
+    PAIR_LADDER("ssim_windows_dec_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_dec_t8", "_ladder"),
+    PAIR_LADDER("ansnr_rows", "_ref"),
+    "ansnr_rows_dis",
+    PAIR_LADDER("issim_windows_u32", "_ladder"),
+    PAIR_LADDER("issim_windows_u32_8bit", "_ladder"),
+    PAIR_LADDER("issim_windows_u64", "_ladder"),
+    "reduce_partials",
 };
 #undef PAIR_LADDER
 
@@ -116,7 +124,7 @@ static const char *const kernel_names[K_COUNT] = {
  * (reference first), `stride` floats apart. */
 struct cuda_plane {
     struct gpussim_cuda_plane_fmt fmt; /* where its samples are in the picture */
-    CUdeviceptr ssim_dec;       /* float_ssim decimated planes (scale > 1) */
+    CUdeviceptr ssim_dec;              /* float_ssim decimated planes (scale > 1) */
     long long ssim_dec_stride;
     CUdeviceptr ms_level[GPUSSIM_MSSSIM_SCALES]; /* levels 1..4 */
     long long ms_stride[GPUSSIM_MSSSIM_SCALES];
@@ -131,7 +139,7 @@ struct cuda_plane {
 
 struct cuda_slot {
     uint8_t *staging; /* pinned: the host pictures' planes, ref then dis */
-    struct gpussim_cuda_frame_out *host_out; /* pinned, one per distorted picture */
+    struct gpussim_cuda_frame_out *host_out;   /* pinned, one per distorted picture */
     struct gpussim_cuda_frame_desc *host_desc; /* pinned, after host_out */
     CUdeviceptr dev_out, dev_desc; /* one allocation, same layout */
     CUevent start, done;
@@ -165,7 +173,7 @@ struct cuda_backend {
     size_t ansnr_ref_bytes;
     CUdeviceptr jobs;
     CUdeviceptr reduce_scratch; /* the final reduction's job counters and chain totals */
-    int nb_jobs; /* of all distorted pictures */
+    int nb_jobs;                /* of all distorted pictures */
 
     /* host pictures: packed plane sizes and their device copies */
     int nb_src_planes;
@@ -529,10 +537,10 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
     switch (st->kind) {
     case GPUSSIM_STAGE_DECIMATE_BOX: {
         int factor = st->factor;
-        void *dargs[] = { desc, fmt, &w, &h, &scaler, &factor,
-                          &pl->ssim_dec, &pl->ssim_dec_stride, &nw, &nh };
-        return launch(be, K_DECIMATE_BOX + ladder, div_up(nw, DECIMATE_BX),
-                      div_up(nh, DECIMATE_BY), dec_layers, DECIMATE_BX, DECIMATE_BY, dargs);
+        void *dargs[] = { desc, fmt, &w, &h, &scaler, &factor, &pl->ssim_dec, &pl->ssim_dec_stride,
+                          &nw,  &nh };
+        return launch(be, K_DECIMATE_BOX + ladder, div_up(nw, DECIMATE_BX), div_up(nh, DECIMATE_BY),
+                      dec_layers, DECIMATE_BX, DECIMATE_BY, dargs);
     }
     case GPUSSIM_STAGE_SSIM_WINDOWS: {
         const int ms = st->slot == GPUSSIM_RESULT_MSSSIM, sc = st->scale;
@@ -546,28 +554,36 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
                                   WIN_BY, wargs, 6);
         }
         if (st->in == GPUSSIM_BUF_LEVEL) {
-            void *wargs[9] = { &pl->ms_level[st->in_level], &pl->ms_stride[st->in_level], &w, &h,
-                               &scaler, &part };
+            void *wargs[9] = {
+                &pl->ms_level[st->in_level], &pl->ms_stride[st->in_level], &w, &h, &scaler, &part
+            };
             return launch_windows(be, t32 ? K_WIN_F32_T32 : K_WIN_F32_T8, group, gx, gy, WIN_BX,
                                   WIN_BY, wargs, 6);
         }
         /* level 0 is the picture itself */
         void *wargs[9] = { desc, fmt, &w, &h, &scaler, &part };
-        return launch_windows(be, t32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, group, gx, gy, WIN_BX,
-                              WIN_BY, wargs, 6);
+        return launch_windows(be, t32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, group, gx, gy, WIN_BX, WIN_BY,
+                              wargs, 6);
     }
     case GPUSSIM_STAGE_DECIMATE_LPF: {
         CUdeviceptr *out = &pl->ms_level[st->out_level];
         long long *out_stride = &pl->ms_stride[st->out_level];
         if (st->in == GPUSSIM_BUF_LEVEL) {
-            void *dargs[] = { &pl->ms_level[st->in_level], &pl->ms_stride[st->in_level], &w, &h,
-                              &scaler, out, out_stride, &nw, &nh };
-            return launch(be, K_LPF_F32 + ladder, div_up(nw, LPF_BX),
-                          div_up(nh, LPF_BY), dec_layers, LPF_BX, LPF_BY, dargs);
+            void *dargs[] = { &pl->ms_level[st->in_level],
+                              &pl->ms_stride[st->in_level],
+                              &w,
+                              &h,
+                              &scaler,
+                              out,
+                              out_stride,
+                              &nw,
+                              &nh };
+            return launch(be, K_LPF_F32 + ladder, div_up(nw, LPF_BX), div_up(nh, LPF_BY),
+                          dec_layers, LPF_BX, LPF_BY, dargs);
         }
         void *dargs[] = { desc, fmt, &w, &h, &scaler, out, out_stride, &nw, &nh };
-        return launch(be, K_LPF_RAW + ladder, div_up(nw, LPF_BX),
-                      div_up(nh, LPF_BY), dec_layers, LPF_BX, LPF_BY, dargs);
+        return launch(be, K_LPF_RAW + ladder, div_up(nw, LPF_BX), div_up(nh, LPF_BY), dec_layers,
+                      LPF_BX, LPF_BY, dargs);
     }
     case GPUSSIM_STAGE_ANSNR: {
         CUdeviceptr sig = be->partials + pl->ansnr_sig, noise = be->partials + pl->ansnr_noise;
@@ -577,8 +593,8 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
         }
         long long rows_stride = (long long)(be->part_stride / sizeof(float));
         void *rargs[] = { desc, fmt, &w, &h, &scaler, &sig, &be->ansnr_ref };
-        const int err = launch(be, K_ANSNR + 1, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1,
-                               rargs);
+        const int err =
+            launch(be, K_ANSNR + 1, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, rargs);
         if (err < 0)
             return err;
         void *dargs[] = { desc, fmt, &w, &h, &scaler, &noise, &rows_stride, &be->ansnr_ref };
@@ -590,9 +606,12 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
         double c1base = st->c1base, c2base = st->c2base;
         CUdeviceptr part = be->partials + pl->issim_part;
         void *args[10] = { desc, fmt, &w, &h, &c1base, &c2base, &part };
-        return launch_windows(be, bd <= 8 ? K_ISSIM_U32_8BIT : bd <= 12 ? K_ISSIM_U32 : K_ISSIM_U64,
-                              pl->issim_group, pl->issim_gx, pl->issim_gy, ISSIM_BX, ISSIM_BY,
-                              args, 7);
+        return launch_windows(be,
+                              bd <= 8    ? K_ISSIM_U32_8BIT
+                              : bd <= 12 ? K_ISSIM_U32
+                                         : K_ISSIM_U64,
+                              pl->issim_group, pl->issim_gx, pl->issim_gy, ISSIM_BX, ISSIM_BY, args,
+                              7);
     }
     case GPUSSIM_STAGE_UNPACK:
     case GPUSSIM_STAGE_CONVERT:
@@ -1087,7 +1106,8 @@ static int cuda_open_device(struct cuda_backend *be)
 static void log_ladder_memory(const struct cuda_backend *be)
 {
     const struct gpussim_plan *plan = &be->cfg.plan;
-    size_t per_pic = be->part_stride + (size_t)be->nb_slots * sizeof(struct gpussim_cuda_frame_out) +
+    size_t per_pic = be->part_stride +
+                     (size_t)be->nb_slots * sizeof(struct gpussim_cuda_frame_out) +
                      REDUCE_SCRATCH_JOB * (size_t)(be->nb_jobs / be->nb_dis);
     for (int i = 0; i < plan->nb_stages; i++) {
         const struct gpussim_plan_stage *st = &plan->stage[i];

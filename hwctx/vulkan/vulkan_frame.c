@@ -231,8 +231,8 @@ static int repeats_earlier(const struct gpussim_vk_frame *const *fr, int k)
     return 0;
 }
 
-int vk_submit_frames(struct vk_backend *be, struct vk_slot *s, const struct gpussim_vk_frame *const *fr,
-                     int nb)
+int vk_submit_frames(struct vk_backend *be, struct vk_slot *s,
+                     const struct gpussim_vk_frame *const *fr, int nb)
 {
     const enum gpussim_packing pk = be->cfg.params.format.packing;
     struct vk_frame_sync fs;

@@ -10,8 +10,8 @@
 #include "vulkan_plan.h"
 
 /* fr[0] the reference, fr[1 .. nb - 1] the distorted pictures (1 for a pair) */
-int vk_submit_frames(struct vk_backend *be, struct vk_slot *s, const struct gpussim_vk_frame *const *fr,
-                     int nb);
+int vk_submit_frames(struct vk_backend *be, struct vk_slot *s,
+                     const struct gpussim_vk_frame *const *fr, int nb);
 void vk_frame_release_views(struct vk_backend *be, struct vk_slot *s);
 
 #endif /* GPUSSIM_HWCTX_VULKAN_FRAME_H */

@@ -57,8 +57,8 @@
 #include "kernels/vulkan/spv_issim_lad_v.h"
 #include "kernels/vulkan/spv_issim_lad_v32.h"
 
-#define ALIGN 256 /* >= every device's minStorageBufferOffsetAlignment */
-#define WG 16     /* 2-D workgroups are WG x WG */
+#define ALIGN 256         /* >= every device's minStorageBufferOffsetAlignment */
+#define WG 16             /* 2-D workgroups are WG x WG */
 #define ANSNR_ROWS_WG 256 /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
 #define ANSNR_ROWS 8      /* as kernels/vulkan/ansnr.comp */
 #define HV_ROWS 2         /* ssim_hv: windows per invocation, as kernels/vulkan/ssim_window.comp */
@@ -114,17 +114,13 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_UNPACK_R8:
     case SH_UNPACK_R16:
     case SH_UNPACK_RG8:
-    case SH_UNPACK_RG16:
-        return 1u << 1;
+    case SH_UNPACK_RG16: return 1u << 1;
     case SH_DECIMATE_BOX:
-    case SH_DECIMATE_LPF:
-        return (1u << 1) | (1u << 3);
+    case SH_DECIMATE_LPF: return (1u << 1) | (1u << 3);
     case SH_SSIM_H:
     case SH_ISSIM_H:
-    case SH_ISSIM_H32:
-        return 0x1fu << 2; /* the five moment planes */
-    case SH_ANSNR_FILTER:
-        return (1u << 2) | (1u << 3);
+    case SH_ISSIM_H32: return 0x1fu << 2; /* the five moment planes */
+    case SH_ANSNR_FILTER: return (1u << 2) | (1u << 3);
     case SH_SSIM_V:
     case SH_SSIM_HV:
     case SH_ANSNR_ROWS:
@@ -135,23 +131,17 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_ANSNR_LAD_REF_ROWS:
     case SH_ANSNR_LAD_DIS_ROWS:
     case SH_ISSIM_LAD_V:
-    case SH_ISSIM_LAD_V32:
-        return 1u << VK_OUT_BINDING;
+    case SH_ISSIM_LAD_V32: return 1u << VK_OUT_BINDING;
     /* a ladder's: the reference's two terms, a distorted picture's three */
     case SH_SSIM_LAD_REF:
     case SH_ISSIM_LAD_REF_H:
-    case SH_ISSIM_LAD_REF_H32:
-        return (1u << 2) | (1u << 3);
+    case SH_ISSIM_LAD_REF_H32: return (1u << 2) | (1u << 3);
     case SH_SSIM_LAD_DIS_H:
     case SH_ISSIM_LAD_DIS_H:
-    case SH_ISSIM_LAD_DIS_H32:
-        return 0x7u << 2;
-    case SH_ANSNR_LAD_REF_FILTER:
-        return 1u << 2;
-    case SH_ANSNR_LAD_DIS_FILTER:
-        return 1u << 3;
-    default:
-        return 0xffu;
+    case SH_ISSIM_LAD_DIS_H32: return 0x7u << 2;
+    case SH_ANSNR_LAD_REF_FILTER: return 1u << 2;
+    case SH_ANSNR_LAD_DIS_FILTER: return 1u << 3;
+    default: return 0xffu;
     }
 }
 
@@ -231,7 +221,10 @@ static int get_pipe(struct vk_backend *be, enum vk_shader sh, int spec2)
         { 2, 2 * sizeof(int32_t), sizeof(int32_t) },
     };
     const VkSpecializationInfo si = {
-        .mapEntryCount = 3, .pMapEntries = map, .dataSize = sizeof(spec), .pData = spec,
+        .mapEntryCount = 3,
+        .pMapEntries = map,
+        .dataSize = sizeof(spec),
+        .pData = spec,
     };
     VkComputePipelineCreateInfo cpi = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
@@ -347,8 +340,8 @@ static int add_result(struct vk_backend *be, int producer, uint32_t count, size_
 
 /* Bindings of a step: inputs at 0 and 1, the intermediate planes at 2..6,
  * the output at 7 (kernels/vulkan/common.glsl). */
-static void bind_moments(struct vk_bind b[VK_NB_BUFFER_BINDINGS], const struct vk_bind tmp[VK_NB_MOMENTS],
-                         VkDeviceSize plane_size)
+static void bind_moments(struct vk_bind b[VK_NB_BUFFER_BINDINGS],
+                         const struct vk_bind tmp[VK_NB_MOMENTS], VkDeviceSize plane_size)
 {
     for (int m = 0; m < VK_NB_MOMENTS; m++) {
         b[2 + m] = tmp[m];
@@ -504,7 +497,8 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     case GPUSSIM_STAGE_ISSIM: {
         const struct pc_issim pc = { st->c1base, st->c2base, w, h, st->scaler };
         const int narrow = st->bit_depth <= 12; /* uint32 horizontal moments are exact */
-        const VkDeviceSize msize = (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
+        const VkDeviceSize msize =
+            (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
         bind_moments(b, tmp, msize);
         err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)w,
@@ -526,8 +520,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     }
     case GPUSSIM_STAGE_UNPACK:
     case GPUSSIM_STAGE_CONVERT:
-    case GPUSSIM_STAGE_REDUCE:
-        break;
+    case GPUSSIM_STAGE_REDUCE: break;
     }
     return 0;
 }
@@ -676,14 +669,11 @@ static int build_program(struct vk_backend *be)
             /* ssim_hv keeps the moments in shared memory */
             t = windows_fused(be) ? 0 : (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
             break;
-        case GPUSSIM_STAGE_ANSNR:
-            t = n * sizeof(float);
-            break;
+        case GPUSSIM_STAGE_ANSNR: t = n * sizeof(float); break;
         case GPUSSIM_STAGE_ISSIM:
             t = n * (st->bit_depth <= 12 ? sizeof(uint32_t) : sizeof(int64_t));
             break;
-        default:
-            break;
+        default: break;
         }
         tmp_max = t > tmp_max ? t : tmp_max;
         if (t > tmp_size[tmp_set_of(st)])
@@ -731,9 +721,15 @@ static int build_program(struct vk_backend *be)
             u->dst_off = vp.fplane[k][p].off;
             u->dst_size = vp.fplane[k][p].size;
             const struct pc_unpack pc = {
-                st->in_w, st->in_h, (int32_t)be->raw_plane_off[k][u->src_plane],
-                (int32_t)be->raw_plane_stride[k][u->src_plane], u->first, u->step_x,
-                (uint32_t)st->src.shift, st->src.mask, st->inv_scaler,
+                st->in_w,
+                st->in_h,
+                (int32_t)be->raw_plane_off[k][u->src_plane],
+                (int32_t)be->raw_plane_stride[k][u->src_plane],
+                u->first,
+                u->step_x,
+                (uint32_t)st->src.shift,
+                st->src.mask,
+                st->inv_scaler,
             };
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, vp.fplane[k][p] };
             err = add_step(be, SH_UNPACK_BUF, bps, b, &pc, sizeof(pc), (uint32_t)st->in_w,
@@ -929,8 +925,10 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                 g = group_size(be, regs, 2, k0, n);
                 struct pc_ssim_lad pcl = { w, h, ow, oh, 0, 0 };
                 const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                    in[0], span_of(in, k0, g, sizeof(float), &pcl.s_dis), { 0 }, { 0 }, { 0 },
-                    mu, exx, span_of(part, k0, g, sizeof(double), &pcl.s_part),
+                    in[0], span_of(in, k0, g, sizeof(float), &pcl.s_dis),
+                    { 0 }, { 0 },
+                    { 0 }, mu,
+                    exx,   span_of(part, k0, g, sizeof(double), &pcl.s_part),
                 };
                 err = add_step(be, SH_SSIM_LAD_DIS_HV, nonneg, b, &pcl, sizeof(pcl), (uint32_t)ow,
                                gy * WG, 0);
@@ -944,7 +942,10 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
          * vertical pass, the terms, the partials */
         for (int k = 1; k < n && err >= 0; k++) {
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                in[0], in[k], sized(tmp[k][0], hsize), sized(tmp[k][1], hsize),
+                in[0],
+                in[k],
+                sized(tmp[k][0], hsize),
+                sized(tmp[k][1], hsize),
                 sized(tmp[k][2], hsize),
             };
             err = add_step(be, SH_SSIM_LAD_DIS_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow,
@@ -953,8 +954,13 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const uint32_t nwg = div_up((uint32_t)ow, WG) * div_up((uint32_t)oh, WG);
         for (int k = 1; k < n && err >= 0; k++) {
             struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                { 0 }, { 0 }, sized(tmp[k][0], hsize), sized(tmp[k][1], hsize),
-                sized(tmp[k][2], hsize), mu, exx,
+                { 0 },
+                { 0 },
+                sized(tmp[k][0], hsize),
+                sized(tmp[k][1], hsize),
+                sized(tmp[k][2], hsize),
+                mu,
+                exx,
             };
             err = add_result(be, idx, nwg, 4 * sizeof(double), res_top, &b[VK_OUT_BINDING]);
             if (err < 0)
@@ -997,7 +1003,8 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         /* the signal row sums once, each picture's noise row sums */
         const VkDeviceSize sig_off = carve(res_top, (VkDeviceSize)h * sizeof(float));
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, filt_r };
-        b[VK_OUT_BINDING] = (struct vk_bind){ &be->results, sig_off, (VkDeviceSize)h * sizeof(float) };
+        b[VK_OUT_BINDING] =
+            (struct vk_bind){ &be->results, sig_off, (VkDeviceSize)h * sizeof(float) };
         err = add_step(be, SH_ANSNR_LAD_REF_ROWS, 0, b, &pc, sizeof(pc), rows_nx, 1, 0);
         if (err < 0)
             return err;
@@ -1039,8 +1046,8 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         /* the reference's horizontal moments (x, x*x), the distorted
          * pictures' (y, x*y, y*y) */
         const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mx, mxx };
-        err = add_step(be, narrow ? SH_ISSIM_LAD_REF_H32 : SH_ISSIM_LAD_REF_H, 0, br, &pc, sizeof(pc),
-                       (uint32_t)w, (uint32_t)h, 0);
+        err = add_step(be, narrow ? SH_ISSIM_LAD_REF_H32 : SH_ISSIM_LAD_REF_H, 0, br, &pc,
+                       sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
         if (err < 0)
             return err;
         const struct vk_bind *const hregs[] = { in, my, mxy, myy };
@@ -1049,8 +1056,10 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
             struct pc_issim_lad pcl = pc;
             int32_t s1, s2;
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                in[0], span_of(in, k0, g, sizeof(float), &pcl.s_in),
-                span_of(my, k0, g, melem, &pcl.s_mom), span_of(mxy, k0, g, melem, &s1),
+                in[0],
+                span_of(in, k0, g, sizeof(float), &pcl.s_in),
+                span_of(my, k0, g, melem, &pcl.s_mom),
+                span_of(mxy, k0, g, melem, &s1),
                 span_of(myy, k0, g, melem, &s2),
             };
             if (s1 != pcl.s_mom || s2 != pcl.s_mom)
@@ -1075,8 +1084,13 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
             struct pc_issim_lad pcl = pc;
             int32_t s1, s2;
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                { 0 }, { 0 }, mx, span_of(my, k0, g, melem, &pcl.s_mom), mxx,
-                span_of(mxy, k0, g, melem, &s1), span_of(myy, k0, g, melem, &s2),
+                { 0 },
+                { 0 },
+                mx,
+                span_of(my, k0, g, melem, &pcl.s_mom),
+                mxx,
+                span_of(mxy, k0, g, melem, &s1),
+                span_of(myy, k0, g, melem, &s2),
                 span_of(part, k0, g, sizeof(double), &pcl.s_part),
             };
             if (s1 != pcl.s_mom || s2 != pcl.s_mom)
@@ -1092,8 +1106,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
     }
     case GPUSSIM_STAGE_UNPACK:
     case GPUSSIM_STAGE_CONVERT:
-    case GPUSSIM_STAGE_REDUCE:
-        break;
+    case GPUSSIM_STAGE_REDUCE: break;
     }
     return 0;
 }
@@ -1152,9 +1165,7 @@ static int build_ladder_program(struct vk_backend *be)
             for (int k = 0; k < n; k++)
                 lp.fplane[k][st->plane] = scratch_region(be, &top, nw * sizeof(float));
             break;
-        case GPUSSIM_STAGE_DECIMATE_BOX:
-            box_max = max_size(box_max, no * sizeof(float));
-            break;
+        case GPUSSIM_STAGE_DECIMATE_BOX: box_max = max_size(box_max, no * sizeof(float)); break;
         case GPUSSIM_STAGE_DECIMATE_LPF:
             pyr_max[st->out_level] = max_size(pyr_max[st->out_level], no * sizeof(float));
             break;
@@ -1162,14 +1173,11 @@ static int build_ladder_program(struct vk_backend *be)
             rs = no * sizeof(float);
             ds = windows_fused(be) ? 0 : (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
             break;
-        case GPUSSIM_STAGE_ANSNR:
-            rs = ds = nw * sizeof(float);
-            break;
+        case GPUSSIM_STAGE_ANSNR: rs = ds = nw * sizeof(float); break;
         case GPUSSIM_STAGE_ISSIM:
             rs = ds = nw * (st->bit_depth <= 12 ? sizeof(uint32_t) : sizeof(int64_t));
             break;
-        default:
-            break;
+        default: break;
         }
         ref_size[t] = max_size(ref_size[t], rs);
         dis_size[t] = max_size(dis_size[t], ds);
@@ -1220,9 +1228,15 @@ static int build_ladder_program(struct vk_backend *be)
             u->dst_off = lp.fplane[k][p].off;
             u->dst_size = lp.fplane[k][p].size;
             const struct pc_unpack pc = {
-                st->in_w, st->in_h, (int32_t)(be->raw_plane_off[k][u->src_plane] - pic_start[k]),
-                (int32_t)be->raw_plane_stride[k][u->src_plane], u->first, u->step_x,
-                (uint32_t)st->src.shift, st->src.mask, st->inv_scaler,
+                st->in_w,
+                st->in_h,
+                (int32_t)(be->raw_plane_off[k][u->src_plane] - pic_start[k]),
+                (int32_t)be->raw_plane_stride[k][u->src_plane],
+                u->first,
+                u->step_x,
+                (uint32_t)st->src.shift,
+                st->src.mask,
+                st->inv_scaler,
             };
             const struct vk_bind raw = { &be->scratch, be->raw_off + (VkDeviceSize)pic_start[k] * 4,
                                          (VkDeviceSize)pic_words[k] * 4 };
@@ -1296,10 +1310,12 @@ int vk_program_init(struct vk_backend *be)
     be->results_map = calloc((size_t)be->max_results, sizeof(*be->results_map));
     if (!be->steps || !be->results_map)
         return -ENOMEM;
-    const uint32_t img_sets = (uint32_t)be->nb_pics * GPUSSIM_MAX_SCORE_PLANES * (uint32_t)be->nb_slots;
+    const uint32_t img_sets =
+        (uint32_t)be->nb_pics * GPUSSIM_MAX_SCORE_PLANES * (uint32_t)be->nb_slots;
     const uint32_t max_sets = (uint32_t)be->max_steps + img_sets;
     const VkDescriptorPoolSize ps[2] = {
-        { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)be->max_steps * VK_NB_BUFFER_BINDINGS + img_sets },
+        { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+          (uint32_t)be->max_steps * VK_NB_BUFFER_BINDINGS + img_sets },
         { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, img_sets },
     };
     VkDescriptorPoolCreateInfo dpi = {
@@ -1321,7 +1337,8 @@ int vk_program_init(struct vk_backend *be)
     if (be->cfg.params.hw_device) {
         const int sixteen = be->cfg.bytes_per_sample == 2;
         err = vk_unpack_image_pipe(be, 0, sixteen);
-        if (err >= 0 && be->cfg.nb_planes > 1 && be->cfg.params.format.packing != GPUSSIM_PACKING_PLANAR)
+        if (err >= 0 && be->cfg.nb_planes > 1 &&
+            be->cfg.params.format.packing != GPUSSIM_PACKING_PLANAR)
             err = vk_unpack_image_pipe(be, 1, sixteen);
         if (err < 0)
             return err;
@@ -1386,9 +1403,9 @@ void vk_stage_host_picture(struct vk_backend *be, struct vk_slot *s,
     }
 }
 
-static void global_barrier(const struct vk_fns *f, VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage,
-                           VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
-                           VkAccessFlags2 dst_access)
+static void global_barrier(const struct vk_fns *f, VkCommandBuffer cmd,
+                           VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                           VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
 {
     VkMemoryBarrier2 mb = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
@@ -1405,15 +1422,17 @@ static void global_barrier(const struct vk_fns *f, VkCommandBuffer cmd, VkPipeli
     f->vkCmdPipelineBarrier2(cmd, &di);
 }
 
-static void dispatch(const struct vk_backend *be, VkCommandBuffer cmd, int pipe, VkDescriptorSet set,
-                     const void *pc, uint32_t pc_size, uint32_t gx, uint32_t gy, uint32_t gz, int *bound)
+static void dispatch(const struct vk_backend *be, VkCommandBuffer cmd, int pipe,
+                     VkDescriptorSet set, const void *pc, uint32_t pc_size, uint32_t gx,
+                     uint32_t gy, uint32_t gz, int *bound)
 {
     const struct vk_fns *f = &be->fns;
     if (*bound != pipe) {
         f->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, be->pipes[pipe].pipeline);
         *bound = pipe;
     }
-    f->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, be->pipe_layout, 0, 1, &set, 0, NULL);
+    f->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, be->pipe_layout, 0, 1, &set, 0,
+                               NULL);
     f->vkCmdPushConstants(cmd, be->pipe_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pc_size, pc);
     f->vkCmdDispatch(cmd, gx, gy, gz);
 }
@@ -1433,7 +1452,8 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
     if (res != VK_SUCCESS)
         return vk_err(be, res, "vkBeginCommandBuffer");
     if (s->query_pool)
-        f->vkCmdResetQueryPool(cmd, s->query_pool, 0, 2 + (be->step_times ? (uint32_t)be->max_steps : 0));
+        f->vkCmdResetQueryPool(cmd, s->query_pool, 0,
+                               2 + (be->step_times ? (uint32_t)be->max_steps : 0));
 
     /* Orders this frame after everything submitted before it on the queue
      * (the shared scratch buffers), and the frames' images after their
@@ -1469,9 +1489,15 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
             const struct vk_unpack *up = &be->unpacks[u];
             const struct gpussim_plane_geometry *g = &be->cfg.plane[up->plane];
             const struct pc_unpack pc = {
-                g->width, g->height, 0, 0, up->first, 0,
+                g->width,
+                g->height,
+                0,
+                0,
+                up->first,
+                0,
                 fmt->msb_aligned ? (uint32_t)(16 - fmt->bit_depth) : 0u,
-                (1u << fmt->bit_depth) - 1, 1.0f / (float)(1 << (fmt->bit_depth - 8)),
+                (1u << fmt->bit_depth) - 1,
+                1.0f / (float)(1 << (fmt->bit_depth - 8)),
             };
             dispatch(be, cmd, s->img_pipe[up->pic][up->plane], s->img_set[up->pic][up->plane], &pc,
                      sizeof(pc), div_up((uint32_t)g->width, WG), div_up((uint32_t)g->height, WG), 1,
@@ -1480,16 +1506,19 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
     } else {
         for (int i = 0; i < be->first_compute_step; i++) {
             const struct vk_step *st = &be->steps[i];
-            dispatch(be, cmd, st->pipe, st->set, st->pc, st->pc_size, st->gx, st->gy, st->gz, &bound);
+            dispatch(be, cmd, st->pipe, st->set, st->pc, st->pc_size, st->gx, st->gy, st->gz,
+                     &bound);
         }
     }
     for (int i = be->first_compute_step; i < be->nb_steps; i++) {
         const struct vk_step *st = &be->steps[i];
         if (st->barrier)
             global_barrier(f, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                           VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
+                           VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                               VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                               VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
         dispatch(be, cmd, st->pipe, st->set, st->pc, st->pc_size, st->gx, st->gy, st->gz, &bound);
         if (be->step_times && s->query_pool)
             f->vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, s->query_pool,
@@ -1499,8 +1528,9 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
         f->vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, s->query_pool, 1);
 
     /* partials to the slot's host-visible buffer */
-    global_barrier(f, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                   VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    global_barrier(f, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                   VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                   VK_ACCESS_2_TRANSFER_READ_BIT);
     const VkBufferCopy rc = { 0, be->raw_size, be->results_size };
     f->vkCmdCopyBuffer(cmd, be->results.buf, s->host.buf, 1, &rc);
     global_barrier(f, cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
@@ -1547,13 +1577,14 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
 void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
 {
     static const char *const names[SH_COUNT] = {
-        "unpack_buf", "unpack_r8", "unpack_r16", "unpack_rg8", "unpack_rg16", "decimate_box",
-        "decimate_lpf", "ssim_h", "ssim_v", "ssim_hv", "ansnr_filter", "ansnr_rows", "issim_h",
-        "issim_v", "issim_h32", "issim_v32",
-        "ssim_lad_ref", "ssim_lad_dis_h", "ssim_lad_dis_v", "ssim_lad_dis_hv", "ansnr_lad_rfilt",
-        "ansnr_lad_dfilt",
-        "ansnr_lad_rrows", "ansnr_lad_drows", "issim_lad_rh", "issim_lad_dh", "issim_lad_rh32",
-        "issim_lad_dh32", "issim_lad_v", "issim_lad_v32",
+        "unpack_buf",      "unpack_r8",       "unpack_r16",      "unpack_rg8",
+        "unpack_rg16",     "decimate_box",    "decimate_lpf",    "ssim_h",
+        "ssim_v",          "ssim_hv",         "ansnr_filter",    "ansnr_rows",
+        "issim_h",         "issim_v",         "issim_h32",       "issim_v32",
+        "ssim_lad_ref",    "ssim_lad_dis_h",  "ssim_lad_dis_v",  "ssim_lad_dis_hv",
+        "ansnr_lad_rfilt", "ansnr_lad_dfilt", "ansnr_lad_rrows", "ansnr_lad_drows",
+        "issim_lad_rh",    "issim_lad_dh",    "issim_lad_rh32",  "issim_lad_dh32",
+        "issim_lad_v",     "issim_lad_v32",
     };
     if (!s->query_pool)
         return;
@@ -1561,7 +1592,8 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
     if (!ts)
         return;
     /* the unpack steps have no timestamp of their own */
-    const uint32_t first = 2 + (uint32_t)be->first_compute_step, n = (uint32_t)(be->nb_steps - be->first_compute_step);
+    const uint32_t first = 2 + (uint32_t)be->first_compute_step,
+                   n = (uint32_t)(be->nb_steps - be->first_compute_step);
     VkResult res = be->fns.vkGetQueryPoolResults(be->dev, s->query_pool, 0, 1, sizeof(ts[0]), ts,
                                                  sizeof(ts[0]), VK_QUERY_RESULT_64_BIT);
     if (res == VK_SUCCESS)
@@ -1614,8 +1646,7 @@ void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim
             gpussim_sum_partials((const double *)(base + r->off), r->count, 1, v);
             v[1] = be->issim_weight[red->plane];
             break;
-        case GPUSSIM_RESULT_NONE:
-            break;
+        case GPUSSIM_RESULT_NONE: break;
         }
         gpussim_plan_store(red, &sums[r->dis], v);
     }

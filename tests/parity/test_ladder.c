@@ -42,27 +42,27 @@ struct ladder_case {
 };
 
 static const struct ladder_case cases[] = {
-    { "8-bit random 420",          200, 180,  8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   1, 0,
-      GPUSSIM_PACKING_PLANAR, 0 },
-    { "8-bit gradient 420 planes=all", 384, 360, 8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL, PATTERN_GRADIENT, 0, 0,
-      GPUSSIM_PACKING_PLANAR, 0 },
-    { "10-bit random 444",         190, 177, 10, GPUSSIM_CHROMA_444, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   1, 0,
-      GPUSSIM_PACKING_PLANAR, 0 },
-    { "10-bit checker 420 scale=2", 256, 200, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_CHECKER,  0, 2,
-      GPUSSIM_PACKING_PLANAR, 0 },
-    { "10-bit gradient 422 planes=all", 660, 390, 10, GPUSSIM_CHROMA_422, GPUSSIM_PLANES_ALL, PATTERN_GRADIENT, 1, 0,
-      GPUSSIM_PACKING_PLANAR, 0 },
+    { "8-bit random 420", 200, 180, 8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM, 1,
+      0, GPUSSIM_PACKING_PLANAR, 0 },
+    { "8-bit gradient 420 planes=all", 384, 360, 8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL,
+      PATTERN_GRADIENT, 0, 0, GPUSSIM_PACKING_PLANAR, 0 },
+    { "10-bit random 444", 190, 177, 10, GPUSSIM_CHROMA_444, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM, 1,
+      0, GPUSSIM_PACKING_PLANAR, 0 },
+    { "10-bit checker 420 scale=2", 256, 200, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA,
+      PATTERN_CHECKER, 0, 2, GPUSSIM_PACKING_PLANAR, 0 },
+    { "10-bit gradient 422 planes=all", 660, 390, 10, GPUSSIM_CHROMA_422, GPUSSIM_PLANES_ALL,
+      PATTERN_GRADIENT, 1, 0, GPUSSIM_PACKING_PLANAR, 0 },
     /* above 12 bits: integer SSIM's 64-bit moments */
-    { "16-bit random 420",         200, 180, 16, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   0, 0,
-      GPUSSIM_PACKING_PLANAR, 0 },
+    { "16-bit random 420", 200, 180, 16, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM, 0,
+      0, GPUSSIM_PACKING_PLANAR, 0 },
     /* float_ssim's box decimation by a factor that is not a power of two */
-    { "16-bit random 420 scale=3", 300, 250, 16, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM,   1, 3,
-      GPUSSIM_PACKING_PLANAR, 0 },
+    { "16-bit random 420 scale=3", 300, 250, 16, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA,
+      PATTERN_RANDOM, 1, 3, GPUSSIM_PACKING_PLANAR, 0 },
     /* semi-planar chroma: each picture's interleaved plane unpacked twice */
-    { "8-bit nv21 planes=all",     384, 360,  8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL,  PATTERN_RANDOM,   0, 0,
-      GPUSSIM_PACKING_SEMIPLANAR_VU, 0 },
-    { "10-bit p010 planes=all",    384, 360, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL,  PATTERN_GRADIENT, 1, 0,
-      GPUSSIM_PACKING_SEMIPLANAR_UV, 1 },
+    { "8-bit nv21 planes=all", 384, 360, 8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL, PATTERN_RANDOM,
+      0, 0, GPUSSIM_PACKING_SEMIPLANAR_VU, 0 },
+    { "10-bit p010 planes=all", 384, 360, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL,
+      PATTERN_GRADIENT, 1, 0, GPUSSIM_PACKING_SEMIPLANAR_UV, 1 },
 };
 
 /* The ladder context's log: whether it shares the reference's terms. */
@@ -148,7 +148,8 @@ static int run_case(const struct ladder_case *c, enum gpussim_backend_type b)
     CHECK(err == 0, "%s/%s: ladder context: %s", c->name, bname, test_last_error);
     if (err < 0)
         goto done;
-    CHECK(ladder_native, "%s/%s: the ladder is not native (reference terms not shared)", c->name, bname);
+    CHECK(ladder_native, "%s/%s: the ladder is not native (reference terms not shared)", c->name,
+          bname);
     CHECK(gpussim_renditions(ctx) == NB_DIS, "%s/%s: renditions %d", c->name, bname, gpussim_renditions(ctx));
     ladder = calloc((size_t)NB_FRAMES * NB_DIS * nb_scores, sizeof(*ladder));
     /* submit as far as the queue takes, collecting without waiting in between */

@@ -510,15 +510,20 @@ int main(void)
      * host pictures, and each frame's semaphores advanced once per ladder
      * frame, also the frame listed twice. */
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-        enum { LADDER_N = 3, LADDER_FRAMES = 2 };
+        enum {
+            LADDER_N = 3,
+            LADDER_FRAMES = 2
+        };
         const struct layout_case *lc = &cases[c];
-        if (lc->packing == GPUSSIM_PACKING_PLANAR ? lc->bit_depth != 8 : !lc->msb && !lc->multiplane)
+        if (lc->packing == GPUSSIM_PACKING_PLANAR ? lc->bit_depth != 8
+                                                  : !lc->msb && !lc->multiplane)
             continue; /* yuv420p, p010, one multi-planar nv12 and p012 image */
         if (!format_supported(lc))
             continue;
         struct gpussim_params p;
         gpussim_default_params(&p);
-        p.format = (struct gpussim_format){ w, h, lc->bit_depth, GPUSSIM_CHROMA_420, lc->packing, lc->msb };
+        p.format = (struct gpussim_format){ w,           h,      lc->bit_depth, GPUSSIM_CHROMA_420,
+                                            lc->packing, lc->msb };
         p.enable_lcs = 1;
         p.planes = GPUSSIM_PLANES_ALL;
         p.log_cb = logcb;
@@ -579,15 +584,18 @@ int main(void)
                                                  .hw = k == 1 ? &tr[f].desc : &td[f][k].desc };
                 d[k] = &b[k];
             }
-            CHECK(gpussim_submit_multi(vk, &a, d, LADDER_N) == f, "ladder submit of frame %d (%s)", f,
-                  lc->name);
+            CHECK(gpussim_submit_multi(vk, &a, d, LADDER_N) == f, "ladder submit of frame %d (%s)",
+                  f, lc->name);
             for (int i = 0; i < tr[f].nb_images; i++) {
-                CHECK(tr[f].value[i] == 2, "ladder: reference semaphore %d at %llu, expected 2 (once)", i,
+                CHECK(tr[f].value[i] == 2,
+                      "ladder: reference semaphore %d at %llu, expected 2 (once)", i,
                       (unsigned long long)tr[f].value[i]);
-                CHECK(tr[f].layout[i] == VK_IMAGE_LAYOUT_GENERAL, "ladder: layout not written back");
+                CHECK(tr[f].layout[i] == VK_IMAGE_LAYOUT_GENERAL,
+                      "ladder: layout not written back");
                 for (int k = 0; k < LADDER_N; k++)
                     if (k != 1)
-                        CHECK(td[f][k].value[i] == 2 && td[f][k].layout[i] == VK_IMAGE_LAYOUT_GENERAL,
+                        CHECK(td[f][k].value[i] == 2 &&
+                                  td[f][k].layout[i] == VK_IMAGE_LAYOUT_GENERAL,
                               "ladder: rendition %d's state not advanced once", k);
             }
         }
@@ -595,20 +603,21 @@ int main(void)
         for (int f = 0; f < LADDER_FRAMES; f++) {
             struct gpussim_result res;
             CHECK(gpussim_collect(vk, &res, 1) == 1, "ladder collect");
-            CHECK(res.index == (uint64_t)f && res.nb_values == nv * LADDER_N, "ladder result %d: %d values",
-                  f, res.nb_values);
+            CHECK(res.index == (uint64_t)f && res.nb_values == nv * LADDER_N,
+                  "ladder result %d: %d values", f, res.nb_values);
             for (int i = 0; i < nv * LADDER_N; i++) {
                 const double a = pair[(size_t)f * nv * LADDER_N + i], b = res.values[i];
                 if (!memcmp(&a, &b, sizeof(a)))
                     same++;
                 else
-                    fprintf(stderr, "  ladder %s frame %d rendition %d value %d: pair %.17g ladder %.17g\n",
+                    fprintf(stderr,
+                            "  ladder %s frame %d rendition %d value %d: pair %.17g ladder %.17g\n",
                             lc->name, f, i / nv, i % nv, a, b);
             }
         }
         gpussim_destroy(&vk);
-        printf("ladder of %d, %-29s %3d/%3d values bit-identical to the pairs\n", LADDER_N, lc->name, same,
-               nv * LADDER_N * LADDER_FRAMES);
+        printf("ladder of %d, %-29s %3d/%3d values bit-identical to the pairs\n", LADDER_N,
+               lc->name, same, nv * LADDER_N * LADDER_FRAMES);
         failures += nv * LADDER_N * LADDER_FRAMES - same;
         tested++;
         flush_uploads();
