@@ -611,6 +611,52 @@ static int schedule_steps(struct vk_backend *be, int split)
     return 0;
 }
 
+/* The shaders index with 32-bit ints and bind each region whole: every
+ * region (the largest intermediate plane, the box plane, level 0, a
+ * picture's staged words) within the device's storage-buffer range. */
+static int check_ranges(struct vk_backend *be, VkDeviceSize tmp_max, VkDeviceSize box_max,
+                        VkDeviceSize level0, VkDeviceSize raw)
+{
+    const struct gpussim_config *cfg = &be->cfg;
+    const VkDeviceSize max_range = be->props.limits.maxStorageBufferRange;
+    if (tmp_max / sizeof(float) <= INT32_MAX && tmp_max <= max_range && box_max <= max_range &&
+        level0 <= max_range && raw <= max_range)
+        return 0;
+    gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
+                "vulkan: %dx%d frames need %.0f MiB intermediate planes, above this device's "
+                "storage-buffer range (%.0f MiB) or 32-bit indexing; use the CPU backend",
+                cfg->plane[0].width, cfg->plane[0].height, tmp_max / 1048576.0,
+                max_range / 1048576.0);
+    return -EINVAL;
+}
+
+/* Unpacks picture k's plane of UNPACK stage st from the staged words bound as
+ * raw (which start at word raw_start of the staging) to floats in dst. */
+static int add_unpack(struct vk_backend *be, const struct gpussim_plan_stage *st, int k,
+                      struct vk_bind raw, uint32_t raw_start, struct vk_bind dst)
+{
+    struct vk_unpack *u = &be->unpacks[be->nb_unpacks++];
+    u->pic = k, u->plane = st->plane;
+    u->src_plane = st->src.src_plane;
+    u->first = st->src.first, u->step_x = st->src.step;
+    u->dst_off = dst.off;
+    u->dst_size = dst.size;
+    const struct pc_unpack pc = {
+        st->in_w,
+        st->in_h,
+        (int32_t)(be->raw_plane_off[k][u->src_plane] - raw_start),
+        (int32_t)be->raw_plane_stride[k][u->src_plane],
+        u->first,
+        u->step_x,
+        (uint32_t)st->src.shift,
+        st->src.mask,
+        st->inv_scaler,
+    };
+    const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, dst };
+    return add_step(be, SH_UNPACK_BUF, be->cfg.bytes_per_sample, b, &pc, sizeof(pc),
+                    (uint32_t)st->in_w, (uint32_t)st->in_h, 0);
+}
+
 /* Everything of the frame program that depends on the configuration: the
  * plan's stages as dispatches. */
 static int build_program(struct vk_backend *be)
@@ -692,17 +738,9 @@ static int build_program(struct vk_backend *be)
             for (int m = 0; m < (t == TMP_ANSNR ? 2 : VK_NB_MOMENTS); m++)
                 tmp[t][m] = scratch_region(be, &top, tmp_size[t]);
 
-    /* the shaders index with 32-bit ints and bind each region whole */
-    const VkDeviceSize max_range = be->props.limits.maxStorageBufferRange;
-    if (tmp_max / sizeof(float) > INT32_MAX || tmp_max > max_range || box_max > max_range ||
-        vp.fplane[0][0].size > max_range || be->raw_size > max_range) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
-                    "vulkan: %dx%d frames need %.0f MiB intermediate planes, above this device's "
-                    "storage-buffer range (%.0f MiB) or 32-bit indexing; use the CPU backend",
-                    cfg->plane[0].width, cfg->plane[0].height, tmp_max / 1048576.0,
-                    max_range / 1048576.0);
-        return -EINVAL;
-    }
+    err = check_ranges(be, tmp_max, box_max, vp.fplane[0][0].size, be->raw_size);
+    if (err < 0)
+        return err;
     err = vk_buffer_create(be, &be->scratch, top, 0);
     if (err < 0)
         return err;
@@ -713,27 +751,7 @@ static int build_program(struct vk_backend *be)
         if (st->kind != GPUSSIM_STAGE_UNPACK)
             continue;
         for (int k = 0; k < 2; k++) {
-            struct vk_unpack *u = &be->unpacks[be->nb_unpacks++];
-            const int p = st->plane;
-            u->pic = k, u->plane = p;
-            u->src_plane = st->src.src_plane;
-            u->first = st->src.first, u->step_x = st->src.step;
-            u->dst_off = vp.fplane[k][p].off;
-            u->dst_size = vp.fplane[k][p].size;
-            const struct pc_unpack pc = {
-                st->in_w,
-                st->in_h,
-                (int32_t)be->raw_plane_off[k][u->src_plane],
-                (int32_t)be->raw_plane_stride[k][u->src_plane],
-                u->first,
-                u->step_x,
-                (uint32_t)st->src.shift,
-                st->src.mask,
-                st->inv_scaler,
-            };
-            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, vp.fplane[k][p] };
-            err = add_step(be, SH_UNPACK_BUF, bps, b, &pc, sizeof(pc), (uint32_t)st->in_w,
-                           (uint32_t)st->in_h, 0);
+            err = add_unpack(be, st, k, raw, 0, vp.fplane[k][st->plane]);
             if (err < 0)
                 return err;
         }
@@ -1199,17 +1217,10 @@ static int build_ladder_program(struct vk_backend *be)
     }
 
     /* the shaders index with 32-bit ints and bind each region whole */
-    const VkDeviceSize max_range = be->props.limits.maxStorageBufferRange;
-    const VkDeviceSize tmp_max = max_size(ref_max, dis_max);
-    if (tmp_max / sizeof(float) > INT32_MAX || tmp_max > max_range || box_max > max_range ||
-        lp.fplane[0][0].size > max_range || (VkDeviceSize)pic_words[0] * 4 > max_range) {
-        gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
-                    "vulkan: %dx%d frames need %.0f MiB intermediate planes, above this device's "
-                    "storage-buffer range (%.0f MiB) or 32-bit indexing; use the CPU backend",
-                    cfg->plane[0].width, cfg->plane[0].height, tmp_max / 1048576.0,
-                    max_range / 1048576.0);
-        return -EINVAL;
-    }
+    err = check_ranges(be, max_size(ref_max, dis_max), box_max, lp.fplane[0][0].size,
+                       (VkDeviceSize)pic_words[0] * 4);
+    if (err < 0)
+        return err;
     err = vk_buffer_create(be, &be->scratch, top, 0);
     if (err < 0)
         return err;
@@ -1220,29 +1231,9 @@ static int build_ladder_program(struct vk_backend *be)
         if (st->kind != GPUSSIM_STAGE_UNPACK)
             continue;
         for (int k = 0; k < n; k++) {
-            struct vk_unpack *u = &be->unpacks[be->nb_unpacks++];
-            const int p = st->plane;
-            u->pic = k, u->plane = p;
-            u->src_plane = st->src.src_plane;
-            u->first = st->src.first, u->step_x = st->src.step;
-            u->dst_off = lp.fplane[k][p].off;
-            u->dst_size = lp.fplane[k][p].size;
-            const struct pc_unpack pc = {
-                st->in_w,
-                st->in_h,
-                (int32_t)(be->raw_plane_off[k][u->src_plane] - pic_start[k]),
-                (int32_t)be->raw_plane_stride[k][u->src_plane],
-                u->first,
-                u->step_x,
-                (uint32_t)st->src.shift,
-                st->src.mask,
-                st->inv_scaler,
-            };
             const struct vk_bind raw = { &be->scratch, be->raw_off + (VkDeviceSize)pic_start[k] * 4,
                                          (VkDeviceSize)pic_words[k] * 4 };
-            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, lp.fplane[k][p] };
-            err = add_step(be, SH_UNPACK_BUF, bps, b, &pc, sizeof(pc), (uint32_t)st->in_w,
-                           (uint32_t)st->in_h, 0);
+            err = add_unpack(be, st, k, raw, pic_start[k], lp.fplane[k][st->plane]);
             if (err < 0)
                 return err;
         }
