@@ -611,6 +611,23 @@ static int schedule_steps(struct vk_backend *be, int split)
     return 0;
 }
 
+/* The program's last steps, pair and ladder alike: its dispatches in waves
+ * (split: a ladder's, by pipeline), the results buffer (res_top bytes), the
+ * descriptor sets. */
+static int finish_program(struct vk_backend *be, int split, VkDeviceSize res_top)
+{
+    int err = schedule_steps(be, split);
+    if (err < 0)
+        return err;
+    be->results_size = res_top ? res_top : ALIGN;
+    err = vk_buffer_create(be, &be->results, be->results_size, 0);
+    if (err < 0)
+        return err;
+    write_step_sets(be);
+    be->host_size = be->raw_size + be->results_size;
+    return 0;
+}
+
 /* The shaders index with 32-bit ints and bind each region whole: every
  * region (the largest intermediate plane, the box plane, level 0, a
  * picture's staged words) within the device's storage-buffer range. */
@@ -763,17 +780,7 @@ static int build_program(struct vk_backend *be)
         if ((err = add_stage(be, i, &vp, tmp, &res_top)) < 0)
             return err;
 
-    err = schedule_steps(be, 0);
-    if (err < 0)
-        return err;
-
-    be->results_size = res_top ? res_top : ALIGN;
-    err = vk_buffer_create(be, &be->results, be->results_size, 0);
-    if (err < 0)
-        return err;
-    write_step_sets(be);
-    be->host_size = be->raw_size + be->results_size;
-    return 0;
+    return finish_program(be, 0, res_top);
 }
 
 /* ---- a ladder frame: one reference, nb_distorted pictures -------------------------- */
@@ -1244,17 +1251,7 @@ static int build_ladder_program(struct vk_backend *be)
     for (int i = 0; i < plan->nb_stages; i++)
         if ((err = add_ladder_stage(be, i, &lp, &res_top)) < 0)
             return err;
-    err = schedule_steps(be, 1);
-    if (err < 0)
-        return err;
-
-    be->results_size = res_top ? res_top : ALIGN;
-    err = vk_buffer_create(be, &be->results, be->results_size, 0);
-    if (err < 0)
-        return err;
-    write_step_sets(be);
-    be->host_size = be->raw_size + be->results_size;
-    return 0;
+    return finish_program(be, 1, res_top);
 }
 
 int vk_program_init(struct vk_backend *be)
