@@ -624,7 +624,10 @@ static int finish_program(struct vk_backend *be, int split, VkDeviceSize res_top
     if (err < 0)
         return err;
     write_step_sets(be);
-    be->host_size = be->raw_size + be->results_size;
+    /* the staged pictures take raw_size bytes, a multiple of 4: the partial
+     * sums (doubles) start at the next ALIGN boundary */
+    be->host_results_off = (be->raw_size + ALIGN - 1) / ALIGN * ALIGN;
+    be->host_size = be->host_results_off + be->results_size;
     return 0;
 }
 
@@ -1519,7 +1522,7 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
     global_barrier(f, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
                    VK_ACCESS_2_TRANSFER_READ_BIT);
-    const VkBufferCopy rc = { 0, be->raw_size, be->results_size };
+    const VkBufferCopy rc = { 0, be->host_results_off, be->results_size };
     f->vkCmdCopyBuffer(cmd, be->results.buf, s->host.buf, 1, &rc);
     global_barrier(f, cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
@@ -1606,7 +1609,7 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
 
 void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim_frame_sums *sums)
 {
-    const uint8_t *base = (const uint8_t *)s->host.map + be->raw_size;
+    const uint8_t *base = (const uint8_t *)s->host.map + be->host_results_off;
     memset(sums, 0, sizeof(*sums) * (size_t)(be->nb_pics - 1));
     for (int i = 0; i < be->nb_results; i++) {
         const struct vk_result *r = &be->results_map[i];
