@@ -191,9 +191,9 @@ struct vk_backend {
     struct vk_buffer results; /* device: the partial sums of one frame */
     VkDeviceSize raw_off, raw_size;        /* the staged pictures inside scratch */
     VkDeviceSize results_size;
-    VkDeviceSize host_results_off;         /* the results in a slot's host buffer: after the
-                                            * staged pictures, ALIGN-aligned (doubles) */
-    VkDeviceSize host_size;                /* per slot: host_results_off + results_size */
+    /* the results in a slot's host buffer: after the staged pictures, at an
+     * ALIGN boundary (doubles); the buffer's size */
+    VkDeviceSize host_results_off, host_size;
     /* staged layout of picture plane s of picture k (32-bit words) */
     uint32_t raw_plane_off[VK_MAX_PICS][3], raw_plane_stride[VK_MAX_PICS][3];
     uint32_t raw_plane_rows[VK_MAX_PICS][3], raw_plane_row_bytes[VK_MAX_PICS][3];
