@@ -9,7 +9,9 @@
 #      FFmpeg-frame path: adopted device, hwupload-like images, the
 #      AVVkFrame sync contract), plus create/destroy cycles.
 # Both run under the Khronos validation layer (with synchronization
-# validation) when it is installed; any validation message fails the test. Exit 77 (skip) without a usable device.
+# validation) when it is installed; any validation message fails the test
+# (GPUSSIM_VK_VALIDATION=0: without it, as the sanitizer suite runs). Exit 77
+# (skip) without a usable device.
 # GPUSSIM_PARITY_ARGS: extra test_parity arguments (--quick, --full).
 # On lavapipe with 2 cores the whole script takes about 45 s.
 set -u
