@@ -68,8 +68,9 @@ static const struct {
     const uint32_t *code;
     size_t size;
     int wg_x, wg_y;
+    const char *name; /* its SPIR-V module's, for --steps */
 } shaders[SH_COUNT] = {
-#define SH(id, name, wx, wy) [id] = { spv_##name, sizeof(spv_##name), wx, wy }
+#define SH(id, name, wx, wy) [id] = { spv_##name, sizeof(spv_##name), wx, wy, #name }
     SH(SH_UNPACK_BUF, unpack_buf, WG, WG),
     SH(SH_UNPACK_R8, unpack_r8, WG, WG),
     SH(SH_UNPACK_R16, unpack_r16, WG, WG),
@@ -1567,16 +1568,6 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
 
 void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
 {
-    static const char *const names[SH_COUNT] = {
-        "unpack_buf",      "unpack_r8",       "unpack_r16",      "unpack_rg8",
-        "unpack_rg16",     "decimate_box",    "decimate_lpf",    "ssim_h",
-        "ssim_v",          "ssim_hv",         "ansnr_filter",    "ansnr_rows",
-        "issim_h",         "issim_v",         "issim_h32",       "issim_v32",
-        "ssim_lad_ref",    "ssim_lad_dis_h",  "ssim_lad_dis_v",  "ssim_lad_dis_hv",
-        "ansnr_lad_rfilt", "ansnr_lad_dfilt", "ansnr_lad_rrows", "ansnr_lad_drows",
-        "issim_lad_rh",    "issim_lad_dh",    "issim_lad_rh32",  "issim_lad_dh32",
-        "issim_lad_v",     "issim_lad_v32",
-    };
     if (!s->query_pool)
         return;
     uint64_t *ts = malloc((2 + (size_t)be->max_steps) * sizeof(*ts));
@@ -1600,8 +1591,8 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
         const struct vk_step *st = &be->steps[i];
         /* '|': a barrier before it (the first of a wave) */
         gpussim_log(&be->cfg.log, GPUSSIM_LOG_DEBUG, "vulkan step %2d %c%-15s %5ux%-5ux%u %8.4f ms",
-                    i, st->barrier ? '|' : ' ', names[be->pipes[st->pipe].shader], st->gx, st->gy,
-                    st->gz, (ts[2 + i] - prev) * ns * 1e-6);
+                    i, st->barrier ? '|' : ' ', shaders[be->pipes[st->pipe].shader].name, st->gx,
+                    st->gy, st->gz, (ts[2 + i] - prev) * ns * 1e-6);
         prev = ts[2 + i];
     }
     free(ts);
