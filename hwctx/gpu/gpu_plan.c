@@ -926,12 +926,32 @@ static void finish_wsums(struct cuda_backend *be, const struct gpussim_cuda_wsum
     *s = resolve_sum(be, &w->sum[GPUSSIM_WSUM_S], w->abs_sum[GPUSSIM_WSUM_S], n);
 }
 
+/*
+ * The window kernels' split sums (kernels/cuda/common.cuh) hold terms below
+ * a bound they check; a term beyond it (or a NaN) makes its quantity's
+ * abs_sum NaN. SSIM's l, c, s and terms stay within [-2, 2], so this means
+ * a fault, reported rather than scored.
+ */
+static int check_wsums(struct cuda_backend *be, const struct gpussim_cuda_wsums *w, int n,
+                       const char *what)
+{
+    for (int q = 0; q < n; q++)
+        if (!isfinite(w->abs_sum[q])) {
+            gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR,
+                        "%s: %s: a window term is NaN or beyond the exact sums' range", tname(be->t),
+                        what);
+            return -ERANGE;
+        }
+    return 0;
+}
+
 /* One distorted picture's result block -> its sums. */
-static void finish_sums(struct cuda_backend *be, const struct gpussim_cuda_frame_out *out,
-                        struct gpussim_frame_sums *sums)
+static int finish_sums(struct cuda_backend *be, const struct gpussim_cuda_frame_out *out,
+                       struct gpussim_frame_sums *sums)
 {
     const struct gpussim_config *cfg = &be->cfg;
     memset(sums, 0, sizeof(*sums));
+    int err = 0;
     for (int i = 0; i < cfg->plan.nb_stages; i++) {
         const struct gpussim_plan_stage *r = &cfg->plan.stage[i];
         if (r->kind != GPUSSIM_STAGE_REDUCE)
@@ -940,9 +960,11 @@ static void finish_sums(struct cuda_backend *be, const struct gpussim_cuda_frame
         double v[4] = { 0.0, 0.0, 0.0, 0.0 };
         switch (r->slot) {
         case GPUSSIM_RESULT_SSIM:
+            err = check_wsums(be, &o->ssim, GPUSSIM_WSUM_N, "float_ssim");
             finish_wsums(be, &o->ssim, r->windows, 1, &v[0], &v[1], &v[2], &v[3]);
             break;
         case GPUSSIM_RESULT_MSSSIM:
+            err = check_wsums(be, &o->ms[r->scale], GPUSSIM_WSUM_N, "float_ms_ssim");
             finish_wsums(be, &o->ms[r->scale], r->windows, 0, NULL, &v[1], &v[2], &v[3]);
             break;
         case GPUSSIM_RESULT_ANSNR:
@@ -951,14 +973,18 @@ static void finish_sums(struct cuda_backend *be, const struct gpussim_cuda_frame
             break;
         case GPUSSIM_RESULT_ISSIM:
             /* the weights are integers below 2^53: exact in any order */
+            err = check_wsums(be, &o->issim, 1, "ssim");
             v[0] = fx_to_double(&o->issim.sum[0]);
             v[1] = fx_to_double(&o->issim.sum[1]);
             break;
         case GPUSSIM_RESULT_NONE:
             break;
         }
+        if (err < 0)
+            return err;
         gpussim_plan_store(r, sums, v);
     }
+    return 0;
 }
 
 /* Waits for slot idx's frame; fills sums[0..nb_dis-1]. */
@@ -985,8 +1011,11 @@ int gpussim_gpu_plan_wait_multi(void *priv, int idx, int block, struct gpussim_f
     if (err < 0)
         return err;
 
-    for (int k = 0; k < be->nb_dis; k++)
-        finish_sums(be, &slot->host_out[k], &sums[k]);
+    for (int k = 0; k < be->nb_dis; k++) {
+        err = finish_sums(be, &slot->host_out[k], &sums[k]);
+        if (err < 0)
+            return err;
+    }
     return 1;
 }
 

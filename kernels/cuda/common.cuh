@@ -113,12 +113,134 @@ GPU_DEVICE void fx_add_double(gpussim_fx *a, double v)
     fx_add(a, &t);
 }
 
+/*
+ * Exact accumulation of a thread's few terms, without the fixed point's
+ * per-term integer work. A term v = t * 2^-E (E: the caller's scale, a
+ * power of two, so exact) with |v| < 2^8 splits without error into
+ * hi + mid + rest, hi on the grid 2^-40 and mid on the grid 2^-84; rest
+ * (|rest| <= 2^-85) is rounded to the grid 2^-128, at most 2^-129 off,
+ * which is inside the n * 2^-128 the host allows for fx_add_double()'s
+ * truncation. Each piece, and a sum of up to WSPLIT_TERMS of them, is an
+ * integer multiple of its grid below 2^50 steps: plain double adds are
+ * exact, and wsplit_to_fx() reads each sum out as an integer with one
+ * multiply and one add (no conversion instruction).
+ * wsplit_checked(|t|) is what the caller adds to the quantity's abs_sum:
+ * NaN for a term outside the range (the host then reports the frame; it
+ * cannot occur for SSIM's l, c, s and term, all within [-2, 2]).
+ */
+#define WSPLIT_TERMS 4
+#define WSPLIT_MAX 0x1p8
+
+struct wsplit {
+    double p[3];
+};
+
+GPU_DEVICE void wsplit_zero(wsplit *a)
+{
+    a->p[0] = a->p[1] = a->p[2] = 0.0;
+}
+
+GPU_DEVICE void wsplit_add(wsplit *a, double v)
+{
+    const double hi = (v + 0x1.8p12) - 0x1.8p12;
+    const double r1 = v - hi;
+    const double mid = (r1 + 0x1.8p-32) - 0x1.8p-32;
+    const double r2 = r1 - mid;
+    const double lo = (r2 + 0x1.8p-76) - 0x1.8p-76;
+    a->p[0] += hi;
+    a->p[1] += mid;
+    a->p[2] += lo;
+}
+
+GPU_DEVICE double wsplit_checked(double abs_v, double max)
+{
+    return abs_v < max ? abs_v : __longlong_as_double(0x7ff8000000000000ll);
+}
+
+/* a += v * 2^(SH - FRAC_BITS), v signed, 0 <= SH < 128 */
+template <int SH> GPU_DEVICE void fx_add_i64(gpussim_fx *a, long long v)
+{
+    const int b = SH & 63;
+    const uint64_t sign = (uint64_t)(v >> 63);
+    const uint64_t w0 = (uint64_t)v << b;
+    const uint64_t w1 = b ? (uint64_t)(v >> (64 - b)) : sign;
+    gpussim_fx t;
+    if (SH < 64) {
+        t.limb[0] = w0;
+        t.limb[1] = w1;
+        t.limb[2] = sign;
+    } else {
+        t.limb[0] = 0;
+        t.limb[1] = w0;
+        t.limb[2] = w1;
+    }
+    fx_add(a, &t);
+}
+
+/* an exact integer x, |x| < 2^51, out of a double: its low bits after
+ * adding 1.5 * 2^52 */
+GPU_DEVICE long long exact_int(double x)
+{
+    return __double_as_longlong(x + 0x1.8p52) - 0x4338000000000000ll;
+}
+
+/* a += the split sum s of terms scaled by 2^-E */
+template <int E> GPU_DEVICE void wsplit_to_fx(gpussim_fx *a, const wsplit *s)
+{
+    fx_add_i64<88 + E>(a, exact_int(s->p[0] * 0x1p40));
+    fx_add_i64<44 + E>(a, exact_int(s->p[1] * 0x1p84));
+    fx_add_i64<E>(a, exact_int(s->p[2] * 0x1p128));
+}
+
+/*
+ * The window kernels' sums of a thread's terms t[0 .. GPUSSIM_WSUM_N - 1]
+ * from NT windows: split (above) where a thread scores several windows,
+ * straight into the fixed point where it scores one.
+ */
+template <int NT> struct wterms {
+    gpussim_cuda_wsums acc;
+    wsplit sp[GPUSSIM_WSUM_N];
+};
+
+template <int NT> GPU_DEVICE void wterms_zero(wterms<NT> *w);
+template <int NT> GPU_DEVICE void wterms_add(wterms<NT> *w, const double *t);
+template <int NT> GPU_DEVICE void wterms_finish(wterms<NT> *w);
+
 GPU_DEVICE void wsums_zero(gpussim_cuda_wsums *s)
 {
     for (int k = 0; k < GPUSSIM_WSUM_N; k++) {
         fx_zero(&s->sum[k]);
         s->abs_sum[k] = 0.0;
     }
+}
+
+template <int NT> GPU_DEVICE void wterms_zero(wterms<NT> *w)
+{
+    static_assert(NT <= WSPLIT_TERMS, "a thread's windows exceed the split sums' range");
+    wsums_zero(&w->acc);
+    for (int q = 0; q < GPUSSIM_WSUM_N; q++)
+        wsplit_zero(&w->sp[q]);
+}
+
+template <int NT> GPU_DEVICE void wterms_add(wterms<NT> *w, const double *t)
+{
+    for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
+        const double a = fabs(t[q]);
+        if (NT > 1) {
+            wsplit_add(&w->sp[q], t[q]);
+            w->acc.abs_sum[q] += wsplit_checked(a, WSPLIT_MAX);
+        } else {
+            fx_add_double(&w->acc.sum[q], t[q]);
+            w->acc.abs_sum[q] += a;
+        }
+    }
+}
+
+template <int NT> GPU_DEVICE void wterms_finish(wterms<NT> *w)
+{
+    if (NT > 1)
+        for (int q = 0; q < GPUSSIM_WSUM_N; q++)
+            wsplit_to_fx<0>(&w->acc.sum[q], &w->sp[q]);
 }
 
 /*

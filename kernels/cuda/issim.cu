@@ -33,15 +33,25 @@ template <typename HM> union issim_smem {
  * from the taps inside the plane, wsum_h the horizontal one; the moments mux,
  * muy, mx2, mxy2, my2 are all below 2^49, exact as signed integers and as
  * doubles. The pair and the ladder kernels both score their windows here. */
-__device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, int gy, int h,
-                                                  int64_t wsum_h, double c1base, double c2base,
-                                                  int64_t mux, int64_t muy, int64_t mx2,
-                                                  int64_t mxy2, int64_t my2)
+/* The sum of the taps (spec §4.2): the weight of a window clear of the edges. */
+#define ISSIM_TAPS_SUM 256
+/* Terms reach |term| <= M.w <= 2^16 (SSIM's two factors are within [-1, 1]):
+ * the split sums (common.cuh) take them scaled by 2^-16. */
+#define ISSIM_TERM_E 16
+static_assert(ISSIM_RPT <= WSPLIT_TERMS, "a thread's windows exceed the split sums' range");
+
+__device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, wsplit *sp, int gy,
+                                                  int h, int64_t wsum_h, double c1base,
+                                                  double c2base, int64_t mux, int64_t muy,
+                                                  int64_t mx2, int64_t mxy2, int64_t my2)
 {
-    int64_t vw = 0;
-    for (int k = 0; k < ISSIM_K; k++)
-        if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
-            vw += issim_taps[k];
+    int64_t vw = ISSIM_TAPS_SUM;
+    if (gy < ISSIM_R || gy + ISSIM_R >= h) {
+        vw = 0;
+        for (int k = 0; k < ISSIM_K; k++)
+            if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
+                vw += issim_taps[k];
+    }
     const int64_t mw = vw * wsum_h;
     const double W = (double)mw;
     const double c1 = c1base * W * W;
@@ -53,8 +63,8 @@ __device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, int g
     const double B = c2 + 2 * (mxy2 * W - mxyd);
     const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
     const double term = mw * A * B / D;
-    fx_add_double(&acc->sum[0], term);
-    acc->abs_sum[0] += fabs(term);
+    wsplit_add(sp, term * (1.0 / (1 << ISSIM_TERM_E)));
+    acc->abs_sum[0] += wsplit_checked(fabs(term), WSPLIT_MAX * (1 << ISSIM_TERM_E));
     /* the weight is an integer: straight into the integer limb */
     acc->sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
 }
@@ -102,6 +112,8 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
 
     gpussim_cuda_wsums acc;
     wsums_zero(&acc);
+    wsplit sp;
+    wsplit_zero(&sp);
     const int gx = x0 + tx;
     int64_t wsum_h = 0;
     for (int k = 0; k < ISSIM_K; k++)
@@ -134,11 +146,12 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
             const int oy = oy0 + j, gy = y0 + oy;
             if (gx >= w || gy >= h)
                 continue;
-            issim_window_term(&acc, gy, h, wsum_h, c1base, c2base, (int64_t)M[j][0],
+            issim_window_term(&acc, &sp, gy, h, wsum_h, c1base, c2base, (int64_t)M[j][0],
                               (int64_t)M[j][1], (int64_t)M[j][2], (int64_t)M[j][3],
                               (int64_t)M[j][4]);
         }
     }
+    wsplit_to_fx<ISSIM_TERM_E>(&acc.sum[0], &sp);
     wsums_block_store(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
@@ -248,6 +261,8 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
 
         gpussim_cuda_wsums acc;
         wsums_zero(&acc);
+        wsplit sp;
+        wsplit_zero(&sp);
         for (int g = 0; g < ISSIM_RPT / RPT; g++) {
             const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
             VM M[RPT][3];
@@ -271,12 +286,13 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
                 const int oy = oy0 + j, gy = y0 + oy;
                 if (gx >= w || gy >= h)
                     continue;
-                issim_window_term(&acc, gy, h, wsum_h, c1base, c2base,
+                issim_window_term(&acc, &sp, gy, h, wsum_h, c1base, c2base,
                                   (int64_t)sm.mom_ref[0][oy][tx], (int64_t)M[j][0],
                                   (int64_t)sm.mom_ref[1][oy][tx], (int64_t)M[j][1],
                                   (int64_t)M[j][2]);
             }
         }
+        wsplit_to_fx<ISSIM_TERM_E>(&acc.sum[0], &sp);
         wsums_block_store(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials + pic * part_stride,
                           (size_t)GPU_GDIM_X * gridDim.y,
                           (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);

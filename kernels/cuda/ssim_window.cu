@@ -117,8 +117,8 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
     }
     GPU_SYNC();
 
-    gpussim_cuda_wsums acc;
-    wsums_zero(&acc);
+    wterms<TH / WIN_BY> acc;
+    wterms_zero(&acc);
     const int gx = x0 + tx;
     for (int k = 0; k < TH / WIN_BY; k++) {
         const int oy = ty + k * WIN_BY, gy = y0 + oy;
@@ -134,13 +134,11 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
         double t[GPUSSIM_WSUM_N];
         ssim_window_terms(m[0], m[1], m[2], m[3], m[4], &t[GPUSSIM_WSUM_TERM],
                           &t[GPUSSIM_WSUM_L], &t[GPUSSIM_WSUM_C], &t[GPUSSIM_WSUM_S]);
-        for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
-            fx_add_double(&acc.sum[q], t[q]);
-            acc.abs_sum[q] += fabs(t[q]);
-        }
+        wterms_add(&acc, t);
     }
+    wterms_finish(&acc);
     /* the tile is dead; its memory becomes the reduction scratch */
-    wsums_block_store(sm.red, tid, WIN_BX * WIN_BY, &acc, partials,
+    wsums_block_store(sm.red, tid, WIN_BX * WIN_BY, &acc.acc, partials,
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
@@ -259,8 +257,8 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
         }
         GPU_SYNC();
 
-        gpussim_cuda_wsums acc;
-        wsums_zero(&acc);
+        wterms<TH / WIN_BY> acc;
+        wterms_zero(&acc);
         for (int k = 0; k < TH / WIN_BY; k++) {
             const int oy = ty + k * WIN_BY, gy = y0 + oy;
             if (gx >= ow || gy >= oh)
@@ -276,12 +274,10 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
             ssim_window_terms(sm.mom_ref[0][oy][tx], m[0], sm.mom_ref[1][oy][tx], m[1], m[2],
                               &t[GPUSSIM_WSUM_TERM], &t[GPUSSIM_WSUM_L], &t[GPUSSIM_WSUM_C],
                               &t[GPUSSIM_WSUM_S]);
-            for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
-                fx_add_double(&acc.sum[q], t[q]);
-                acc.abs_sum[q] += fabs(t[q]);
-            }
+            wterms_add(&acc, t);
         }
-        wsums_block_store(sm.u.red, tid, WIN_BX * WIN_BY, &acc, partials + pic * part_stride,
+        wterms_finish(&acc);
+        wsums_block_store(sm.u.red, tid, WIN_BX * WIN_BY, &acc.acc, partials + pic * part_stride,
                           (size_t)GPU_GDIM_X * gridDim.y,
                           (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
     }
