@@ -927,7 +927,7 @@ static void finish_wsums(struct cuda_backend *be, const struct gpussim_cuda_wsum
 }
 
 /*
- * The window kernels' split sums (kernels/cuda/common.cuh) hold terms below
+ * The window kernels' split sums (kernels/cuda/exact_sums.h) hold terms below
  * a bound they check; a term beyond it (or a NaN) makes its quantity's
  * abs_sum NaN. SSIM's l, c, s and terms stay within [-2, 2], so this means
  * a fault, reported rather than scored.
@@ -938,8 +938,8 @@ static int check_wsums(struct cuda_backend *be, const struct gpussim_cuda_wsums 
     for (int q = 0; q < n; q++)
         if (!isfinite(w->abs_sum[q])) {
             gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR,
-                        "%s: %s: a window term is NaN or beyond the exact sums' range", tname(be->t),
-                        what);
+                        "%s: %s: a window term is NaN or beyond the exact sums' range",
+                        tname(be->t), what);
             return -ERANGE;
         }
     return 0;

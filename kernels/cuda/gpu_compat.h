@@ -21,6 +21,26 @@
 
 #include <stdint.h>
 
+#if !defined(__CUDACC__) && !defined(__HIPCC__)
+/* Host mode: the host's C++ compiler builds header-only device arithmetic
+ * (exact_sums.h) for the unit tests. Only what that arithmetic uses. */
+#include <string.h>
+#define GPU_DEVICE static inline
+
+static inline uint64_t gpu_double_bits(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof(b));
+    return b;
+}
+
+static inline double gpu_bits_double(uint64_t b)
+{
+    double v;
+    memcpy(&v, &b, sizeof(v));
+    return v;
+}
+#else
 #define GPU_KERNEL extern "C" __global__
 #define GPU_DEVICE static __device__ __forceinline__
 #define GPU_CONSTANT __constant__
@@ -40,6 +60,11 @@ GPU_DEVICE uint64_t gpu_double_bits(double v)
     return (uint64_t)__double_as_longlong(v);
 }
 
+GPU_DEVICE double gpu_bits_double(uint64_t b)
+{
+    return __longlong_as_double((long long)b);
+}
+
 GPU_DEVICE uint32_t gpu_float_bits(float v)
 {
     return __float_as_uint(v);
@@ -54,5 +79,6 @@ GPU_DEVICE double gpu_double_from_words(uint32_t hi, uint32_t lo)
 {
     return __hiloint2double((int)hi, (int)lo);
 }
+#endif /* device */
 
 #endif /* GPUSSIM_GPU_COMPAT_H */

@@ -10,7 +10,8 @@
  * Every per-element operation is the CPU reference's (the kernels/c files) in the
  * same float/double typing and order; the module is compiled with
  * --fmad=false (see hwctx/cuda/cuda.am) so no a*b+c becomes an FMA. Frame sums are
- * accumulated exactly (192-bit fixed point, struct gpussim_fx), which makes
+ * accumulated exactly (192-bit fixed point, struct gpussim_fx, fed by
+ * error-free split sums per thread), which makes
  * them independent of the reduction order; the host then rounds them as the
  * reference's raster-order sums round (hwctx/gpu/gpu_plan.c, spec §5).
  *
@@ -26,7 +27,8 @@
  *   reduce_partials        reduce.cu       per-block partials -> the frame's result block
  * convert.cu reads and normalises the picture samples every one of them
  * loads (the plan's UNPACK and CONVERT, fused); common.cuh holds the taps,
- * the mirrors and the exact accumulation they share.
+ * the mirrors and the block reductions they share, exact_sums.h the exact
+ * accumulation (also compiled on the host by tests/unit/test_exact_sums).
  * A ladder frame (one reference, several distorted pictures) runs the same
  * arithmetic through its own entry points: the decimations one picture per
  * blockIdx.z (_one), the window kernels a tile's reference moments once

@@ -99,7 +99,7 @@ reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, ui
         if (f >= WS_ABS0) {
 #pragma unroll
             for (int u = 0; u < REDUCE_BATCH; u++)
-                mag += u64_as_double(b[u]);
+                mag += gpu_bits_double(b[u]);
         } else {
 #pragma unroll
             for (int u = 0; u < REDUCE_BATCH; u++) {

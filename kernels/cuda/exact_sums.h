@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-2-Clause
+ * Copyright (c) 2026 The gpussim authors */
+/*
+ * Exact accumulation of the window kernels' terms: the 192-bit fixed point
+ * (struct gpussim_fx, GPUSSIM_FX_FRAC_BITS fraction bits) and the split
+ * sums that feed it. Included by common.cuh; also compiled on the host by
+ * tests/unit/test_exact_sums.cpp (gpu_compat.h's host mode), which checks
+ * the arithmetic against an exact reference.
+ */
+#ifndef GPUSSIM_CUDA_EXACT_SUMS_H
+#define GPUSSIM_CUDA_EXACT_SUMS_H
+
+#include "gpu_compat.h"
+#include "cuda_shared.h"
+
+GPU_DEVICE void fx_zero(gpussim_fx *a)
+{
+    for (int i = 0; i < GPUSSIM_FX_LIMBS; i++)
+        a->limb[i] = 0;
+}
+
+GPU_DEVICE void fx_add(gpussim_fx *a, const gpussim_fx *b)
+{
+    const uint64_t l0 = a->limb[0] + b->limb[0];
+    const uint64_t c0 = l0 < a->limb[0];
+    const uint64_t m = a->limb[1] + b->limb[1];
+    uint64_t c1 = m < a->limb[1];
+    const uint64_t l1 = m + c0;
+    c1 |= l1 < m;
+    a->limb[0] = l0;
+    a->limb[1] = l1;
+    a->limb[2] = a->limb[2] + b->limb[2] + c1;
+}
+
+/* a += v exactly, except for bits of v below 2^-FRAC_BITS (truncated toward
+ * zero; the host accounts for them). Written with scalars and selects only:
+ * a limb array indexed at run time would live in local memory. */
+GPU_DEVICE void fx_add_double(gpussim_fx *a, double v)
+{
+    const uint64_t bits = gpu_double_bits(v);
+    int e = (int)((bits >> 52) & 0x7ff);
+    uint64_t m = bits & ((1ull << 52) - 1);
+    if (e)
+        m |= 1ull << 52;
+    else
+        e = 1;
+    /* v = m * 2^(e - 1075); in fixed point m sits at bit sh */
+    int sh = e - 1075 + GPUSSIM_FX_FRAC_BITS;
+    if (sh < 0) {
+        m = sh > -64 ? m >> -sh : 0;
+        sh = 0;
+    }
+    /* sh <= 192 - 53 for any |v| < 2^64; larger cannot occur */
+    const int li = sh >> 6, b = sh & 63;
+    const uint64_t lo = m << b, hi = b ? m >> (64 - b) : 0;
+    uint64_t t0 = li == 0 ? lo : 0;
+    uint64_t t1 = li == 1 ? lo : li == 0 ? hi : 0;
+    uint64_t t2 = li == 2 ? lo : li == 1 ? hi : 0;
+    if (bits >> 63) {
+        /* two's complement negation */
+        t0 = ~t0 + 1;
+        const uint64_t c0 = t0 == 0;
+        t1 = ~t1 + c0;
+        const uint64_t c1 = c0 && t1 == 0;
+        t2 = ~t2 + c1;
+    }
+    const gpussim_fx t = { { t0, t1, t2 } };
+    fx_add(a, &t);
+}
+
+/*
+ * Exact accumulation of a thread's few terms, without the fixed point's
+ * per-term integer work. A term v = t * 2^-E (E: the caller's scale, a
+ * power of two, so exact) with |v| < 2^8 splits without error into
+ * hi + mid + rest, hi on the grid 2^-40 and mid on the grid 2^-84; rest
+ * (|rest| <= 2^-85) is rounded to the grid 2^-128, at most 2^-129 off,
+ * which is inside the n * 2^-128 the host allows for fx_add_double()'s
+ * truncation. Each piece, and a sum of up to WSPLIT_TERMS of them, is an
+ * integer multiple of its grid below 2^50 steps: plain double adds are
+ * exact, and wsplit_to_fx() reads each sum out as an integer with one
+ * multiply and one add (no conversion instruction).
+ * wsplit_checked(|t|) is what the caller adds to the quantity's abs_sum:
+ * NaN for a term outside the range (the host then reports the frame; it
+ * cannot occur for SSIM's l, c, s and term, all within [-2, 2]).
+ */
+#define WSPLIT_TERMS 4
+#define WSPLIT_MAX 0x1p8
+
+struct wsplit {
+    double p[3];
+};
+
+GPU_DEVICE void wsplit_zero(wsplit *a)
+{
+    a->p[0] = a->p[1] = a->p[2] = 0.0;
+}
+
+GPU_DEVICE void wsplit_add(wsplit *a, double v)
+{
+    const double hi = (v + 0x1.8p12) - 0x1.8p12;
+    const double r1 = v - hi;
+    const double mid = (r1 + 0x1.8p-32) - 0x1.8p-32;
+    const double r2 = r1 - mid;
+    const double lo = (r2 + 0x1.8p-76) - 0x1.8p-76;
+    a->p[0] += hi;
+    a->p[1] += mid;
+    a->p[2] += lo;
+}
+
+GPU_DEVICE double wsplit_checked(double abs_v, double max)
+{
+    return abs_v < max ? abs_v : gpu_bits_double(0x7ff8000000000000ull);
+}
+
+/* a += v * 2^(SH - FRAC_BITS), v signed, 0 <= SH < 128 */
+template <int SH> GPU_DEVICE void fx_add_i64(gpussim_fx *a, long long v)
+{
+    const int b = SH & 63;
+    const uint64_t sign = (uint64_t)(v >> 63);
+    const uint64_t w0 = (uint64_t)v << b;
+    const uint64_t w1 = b ? (uint64_t)(v >> (64 - b)) : sign;
+    gpussim_fx t;
+    if (SH < 64) {
+        t.limb[0] = w0;
+        t.limb[1] = w1;
+        t.limb[2] = sign;
+    } else {
+        t.limb[0] = 0;
+        t.limb[1] = w0;
+        t.limb[2] = w1;
+    }
+    fx_add(a, &t);
+}
+
+/* an exact integer x, |x| < 2^51, out of a double: its low bits after
+ * adding 1.5 * 2^52 */
+GPU_DEVICE long long exact_int(double x)
+{
+    return (long long)(gpu_double_bits(x + 0x1.8p52) - 0x4338000000000000ull);
+}
+
+/* a += the split sum s of terms scaled by 2^-E */
+template <int E> GPU_DEVICE void wsplit_to_fx(gpussim_fx *a, const wsplit *s)
+{
+    fx_add_i64<88 + E>(a, exact_int(s->p[0] * 0x1p40));
+    fx_add_i64<44 + E>(a, exact_int(s->p[1] * 0x1p84));
+    fx_add_i64<E>(a, exact_int(s->p[2] * 0x1p128));
+}
+
+#endif /* GPUSSIM_CUDA_EXACT_SUMS_H */
