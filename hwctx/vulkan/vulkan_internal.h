@@ -60,10 +60,8 @@ enum vk_shader {
     SH_SSIM_HV,
     SH_ANSNR_FILTER,
     SH_ANSNR_ROWS,
-    SH_ISSIM_H,
-    SH_ISSIM_V,
-    SH_ISSIM_H32,
-    SH_ISSIM_V32,
+    SH_ISSIM_HV,
+    SH_ISSIM_HV32,
     /* a ladder frame's: ssim_window_ladder.comp, ansnr.comp (SIDE_REF, SIDE_DIS),
      * issim_ladder.comp, issim.comp (LADDER) */
     SH_SSIM_LAD_REF,

@@ -38,10 +38,8 @@
 #include "kernels/vulkan/spv_ssim_hv.h"
 #include "kernels/vulkan/spv_ansnr_filter.h"
 #include "kernels/vulkan/spv_ansnr_rows.h"
-#include "kernels/vulkan/spv_issim_h.h"
-#include "kernels/vulkan/spv_issim_v.h"
-#include "kernels/vulkan/spv_issim_h32.h"
-#include "kernels/vulkan/spv_issim_v32.h"
+#include "kernels/vulkan/spv_issim_hv.h"
+#include "kernels/vulkan/spv_issim_hv32.h"
 #include "kernels/vulkan/spv_ssim_lad_ref.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_h.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_v.h"
@@ -83,10 +81,8 @@ static const struct {
     SH(SH_SSIM_HV, ssim_hv, WG, WG),
     SH(SH_ANSNR_FILTER, ansnr_filter, WG, WG),
     SH(SH_ANSNR_ROWS, ansnr_rows, ANSNR_ROWS_WG, 1),
-    SH(SH_ISSIM_H, issim_h, WG, WG),
-    SH(SH_ISSIM_V, issim_v, WG, WG),
-    SH(SH_ISSIM_H32, issim_h32, WG, WG),
-    SH(SH_ISSIM_V32, issim_v32, WG, WG),
+    SH(SH_ISSIM_HV, issim_hv, WG, WG),
+    SH(SH_ISSIM_HV32, issim_hv32, WG, WG),
     SH(SH_SSIM_LAD_REF, ssim_lad_ref, WG, WG),
     SH(SH_SSIM_LAD_DIS_H, ssim_lad_dis_h, WG, WG),
     SH(SH_SSIM_LAD_DIS_V, ssim_lad_dis_v, WG, WG),
@@ -118,15 +114,13 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_UNPACK_RG16: return 1u << 1;
     case SH_DECIMATE_BOX:
     case SH_DECIMATE_LPF: return (1u << 1) | (1u << 3);
-    case SH_SSIM_H:
-    case SH_ISSIM_H:
-    case SH_ISSIM_H32: return 0x1fu << 2; /* the five moment planes */
+    case SH_SSIM_H: return 0x1fu << 2; /* the five moment planes */
     case SH_ANSNR_FILTER: return (1u << 2) | (1u << 3);
     case SH_SSIM_V:
     case SH_SSIM_HV:
     case SH_ANSNR_ROWS:
-    case SH_ISSIM_V:
-    case SH_ISSIM_V32:
+    case SH_ISSIM_HV:
+    case SH_ISSIM_HV32:
     case SH_SSIM_LAD_DIS_V:
     case SH_SSIM_LAD_DIS_HV:
     case SH_ANSNR_LAD_REF_ROWS:
@@ -498,22 +492,14 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     case GPUSSIM_STAGE_ISSIM: {
         const struct pc_issim pc = { st->c1base, st->c2base, w, h, st->scaler };
         const int narrow = st->bit_depth <= 12; /* uint32 horizontal moments are exact */
-        const VkDeviceSize msize =
-            (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
+        /* one dispatch: the horizontal moments stay in shared memory */
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
-        bind_moments(b, tmp, msize);
-        err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)w,
-                       (uint32_t)h, 0);
-        if (err < 0)
-            return err;
-        struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
-        bind_moments(bv, tmp, msize);
         const uint32_t nwg = div_up((uint32_t)w, WG) * div_up((uint32_t)h, WG);
-        err = add_result(be, idx, nwg, sizeof(double), res_top, &bv[VK_OUT_BINDING]);
+        err = add_result(be, idx, nwg, sizeof(double), res_top, &b[VK_OUT_BINDING]);
         if (err < 0)
             return err;
-        err = add_step(be, narrow ? SH_ISSIM_V32 : SH_ISSIM_V, 0, bv, &pc, sizeof(pc), (uint32_t)w,
-                       (uint32_t)h, 0);
+        err = add_step(be, narrow ? SH_ISSIM_HV32 : SH_ISSIM_HV, 0, b, &pc, sizeof(pc),
+                       (uint32_t)w, (uint32_t)h, 0);
         if (err < 0)
             return err;
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
