@@ -63,7 +63,7 @@ enum vk_shader {
     SH_ISSIM_HV,
     SH_ISSIM_HV32,
     /* a ladder frame's: ssim_window_ladder.comp, ansnr.comp (SIDE_REF, SIDE_DIS),
-     * issim_ladder.comp, issim.comp (LADDER) */
+     * issim.comp (LADDER) */
     SH_SSIM_LAD_REF,
     SH_SSIM_LAD_DIS_H,
     SH_SSIM_LAD_DIS_V,
@@ -72,12 +72,8 @@ enum vk_shader {
     SH_ANSNR_LAD_DIS_FILTER,
     SH_ANSNR_LAD_REF_ROWS,
     SH_ANSNR_LAD_DIS_ROWS,
-    SH_ISSIM_LAD_REF_H,
-    SH_ISSIM_LAD_DIS_H,
-    SH_ISSIM_LAD_REF_H32,
-    SH_ISSIM_LAD_DIS_H32,
-    SH_ISSIM_LAD_V,
-    SH_ISSIM_LAD_V32,
+    SH_ISSIM_LAD_HV,
+    SH_ISSIM_LAD_HV32,
     SH_COUNT
 };
 

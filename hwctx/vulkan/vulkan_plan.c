@@ -48,12 +48,8 @@
 #include "kernels/vulkan/spv_ansnr_lad_dis_filter.h"
 #include "kernels/vulkan/spv_ansnr_lad_ref_rows.h"
 #include "kernels/vulkan/spv_ansnr_lad_dis_rows.h"
-#include "kernels/vulkan/spv_issim_lad_ref_h.h"
-#include "kernels/vulkan/spv_issim_lad_dis_h.h"
-#include "kernels/vulkan/spv_issim_lad_ref_h32.h"
-#include "kernels/vulkan/spv_issim_lad_dis_h32.h"
-#include "kernels/vulkan/spv_issim_lad_v.h"
-#include "kernels/vulkan/spv_issim_lad_v32.h"
+#include "kernels/vulkan/spv_issim_lad_hv.h"
+#include "kernels/vulkan/spv_issim_lad_hv32.h"
 
 #define ALIGN 256         /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16             /* 2-D workgroups are WG x WG */
@@ -91,12 +87,8 @@ static const struct {
     SH(SH_ANSNR_LAD_DIS_FILTER, ansnr_lad_dis_filter, WG, WG),
     SH(SH_ANSNR_LAD_REF_ROWS, ansnr_lad_ref_rows, ANSNR_ROWS_WG, 1),
     SH(SH_ANSNR_LAD_DIS_ROWS, ansnr_lad_dis_rows, ANSNR_ROWS_WG, 1),
-    SH(SH_ISSIM_LAD_REF_H, issim_lad_ref_h, WG, WG),
-    SH(SH_ISSIM_LAD_DIS_H, issim_lad_dis_h, WG, WG),
-    SH(SH_ISSIM_LAD_REF_H32, issim_lad_ref_h32, WG, WG),
-    SH(SH_ISSIM_LAD_DIS_H32, issim_lad_dis_h32, WG, WG),
-    SH(SH_ISSIM_LAD_V, issim_lad_v, WG, WG),
-    SH(SH_ISSIM_LAD_V32, issim_lad_v32, WG, WG),
+    SH(SH_ISSIM_LAD_HV, issim_lad_hv, WG, WG),
+    SH(SH_ISSIM_LAD_HV32, issim_lad_hv32, WG, WG),
 #undef SH
 };
 
@@ -125,15 +117,11 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_SSIM_LAD_DIS_HV:
     case SH_ANSNR_LAD_REF_ROWS:
     case SH_ANSNR_LAD_DIS_ROWS:
-    case SH_ISSIM_LAD_V:
-    case SH_ISSIM_LAD_V32: return 1u << VK_OUT_BINDING;
+    case SH_ISSIM_LAD_HV:
+    case SH_ISSIM_LAD_HV32: return 1u << VK_OUT_BINDING;
     /* a ladder's: the reference's two terms, a distorted picture's three */
-    case SH_SSIM_LAD_REF:
-    case SH_ISSIM_LAD_REF_H:
-    case SH_ISSIM_LAD_REF_H32: return (1u << 2) | (1u << 3);
-    case SH_SSIM_LAD_DIS_H:
-    case SH_ISSIM_LAD_DIS_H:
-    case SH_ISSIM_LAD_DIS_H32: return 0x7u << 2;
+    case SH_SSIM_LAD_REF: return (1u << 2) | (1u << 3);
+    case SH_SSIM_LAD_DIS_H: return 0x7u << 2;
     case SH_ANSNR_LAD_REF_FILTER: return 1u << 2;
     case SH_ANSNR_LAD_DIS_FILTER: return 1u << 3;
     default: return 0xffu;
@@ -173,7 +161,7 @@ struct pc_issim_lad {
     double c1base, c2base;
     int32_t w, h;
     float scaler;
-    int32_t s_in, s_mom, s_part;
+    int32_t s_in, s_mom, s_part, nb_dis;
 };
 
 static uint32_t div_up(uint32_t a, uint32_t b)
@@ -498,8 +486,8 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         err = add_result(be, idx, nwg, sizeof(double), res_top, &b[VK_OUT_BINDING]);
         if (err < 0)
             return err;
-        err = add_step(be, narrow ? SH_ISSIM_HV32 : SH_ISSIM_HV, 0, b, &pc, sizeof(pc),
-                       (uint32_t)w, (uint32_t)h, 0);
+        err = add_step(be, narrow ? SH_ISSIM_HV32 : SH_ISSIM_HV, 0, b, &pc, sizeof(pc), (uint32_t)w,
+                       (uint32_t)h, 0);
         if (err < 0)
             return err;
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
@@ -1045,76 +1033,33 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         return 0;
     }
     case GPUSSIM_STAGE_ISSIM: {
-        const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0 };
+        const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0, 0 };
         const int narrow = st->bit_depth <= 12; /* uint32 horizontal moments are exact */
-        const size_t melem = narrow ? sizeof(uint32_t) : sizeof(int64_t);
-        const VkDeviceSize msize = (VkDeviceSize)w * h * melem;
-        const struct vk_bind mx = sized(tmp[0][0], msize), mxx = sized(tmp[0][1], msize);
-        /* each distorted picture's (y, x*y, y*y), one picture after the
-         * other: one distance serves the three */
-        struct vk_bind my[VK_MAX_PICS], mxy[VK_MAX_PICS], myy[VK_MAX_PICS], part[VK_MAX_PICS];
-        for (int k = 1; k < n; k++) {
-            my[k] = sized(tmp[k][0], msize);
-            mxy[k] = sized(tmp[k][1], msize);
-            myy[k] = sized(tmp[k][2], msize);
-        }
-        /* the reference's horizontal moments (x, x*x), the distorted
-         * pictures' (y, x*y, y*y) */
-        const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mx, mxx };
-        err = add_step(be, narrow ? SH_ISSIM_LAD_REF_H32 : SH_ISSIM_LAD_REF_H, 0, br, &pc,
-                       sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
-        if (err < 0)
-            return err;
-        const struct vk_bind *const hregs[] = { in, my, mxy, myy };
-        for (int k0 = 1, g; k0 < n; k0 += g) {
-            g = group_size(be, hregs, 4, k0, n);
-            struct pc_issim_lad pcl = pc;
-            int32_t s1, s2;
-            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                in[0],
-                span_of(in, k0, g, sizeof(float), &pcl.s_in),
-                span_of(my, k0, g, melem, &pcl.s_mom),
-                span_of(mxy, k0, g, melem, &s1),
-                span_of(myy, k0, g, melem, &s2),
-            };
-            if (s1 != pcl.s_mom || s2 != pcl.s_mom)
-                return -EINVAL; /* not as carved */
-            err = add_step(be, narrow ? SH_ISSIM_LAD_DIS_H32 : SH_ISSIM_LAD_DIS_H, 0, b, &pcl,
-                           sizeof(pcl), (uint32_t)w, (uint32_t)h, 0);
-            if (err < 0)
-                return err;
-            be->steps[err].gz = (uint32_t)g;
-        }
-        /* issim.comp's vertical pass over the five planes (x, y, x*x, x*y, y*y) */
         const uint32_t nwg = div_up((uint32_t)w, WG) * div_up((uint32_t)h, WG);
+        struct vk_bind part[VK_MAX_PICS];
         for (int k = 1; k < n; k++) {
             err = add_result(be, idx, nwg, sizeof(double), res_top, &part[k]);
             if (err < 0)
                 return err;
             result_of(be, k);
         }
-        const struct vk_bind *const vregs[] = { my, mxy, myy, part };
+        /* issim.comp's PASS_HV with LADDER: each workgroup computes the
+         * reference's moments once, then loops over the dispatch's distorted
+         * pictures, every moment in shared memory */
+        const struct vk_bind *const regs[] = { in, part };
         for (int k0 = 1, g; k0 < n; k0 += g) {
-            g = group_size(be, vregs, 4, k0, n);
+            g = group_size(be, regs, 2, k0, n);
             struct pc_issim_lad pcl = pc;
-            int32_t s1, s2;
-            const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                { 0 },
-                { 0 },
-                mx,
-                span_of(my, k0, g, melem, &pcl.s_mom),
-                mxx,
-                span_of(mxy, k0, g, melem, &s1),
-                span_of(myy, k0, g, melem, &s2),
-                span_of(part, k0, g, sizeof(double), &pcl.s_part),
+            pcl.nb_dis = g;
+            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
+                in[0],
+                span_of(in, k0, g, sizeof(float), &pcl.s_in),
             };
-            if (s1 != pcl.s_mom || s2 != pcl.s_mom)
-                return -EINVAL;
-            err = add_step(be, narrow ? SH_ISSIM_LAD_V32 : SH_ISSIM_LAD_V, 0, b, &pcl, sizeof(pcl),
-                           (uint32_t)w, (uint32_t)h, 0);
+            b[VK_OUT_BINDING] = span_of(part, k0, g, sizeof(double), &pcl.s_part);
+            err = add_step(be, narrow ? SH_ISSIM_LAD_HV32 : SH_ISSIM_LAD_HV, 0, b, &pcl,
+                           sizeof(pcl), (uint32_t)w, (uint32_t)h, 0);
             if (err < 0)
                 return err;
-            be->steps[err].gz = (uint32_t)g;
         }
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
         return 0;

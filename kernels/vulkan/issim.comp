@@ -2,23 +2,23 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
-// Integer SSIM (spec §4), as in kernels/c/issim_tmpl.c:
-//   PASS_HV a pair: one workgroup's WG_X x WG_Y pixels. The horizontal 9-tap
-//           moments of its rows (and the 4 rows above and below) in shared
-//           memory, taps outside the row skipped (truncation; samples
-//           outside the plane are 0, which skips them), exact integers;
-//           then PASS_V's vertical moments, terms and partial sum from them.
-//   PASS_V  (a ladder frame: LADDER; the horizontal moments come from
-//           issim_ladder.comp's planes) vertical moments with truncation,
-//           the per-pixel double term with the reference's grouping, one
-//           partial sum per workgroup (fixed tree).
-// Both passes give each pixel the same invocation of the same workgroup
-// and the same tree, so a ladder's partials equal a pair's bit for bit.
+// Integer SSIM (spec §4), as in kernels/c/issim_tmpl.c, one dispatch:
+// a workgroup's WG_X x WG_Y pixels. The horizontal 9-tap moments of its rows
+// (and the R rows above and below) in shared memory, taps outside the row
+// skipped (truncation: samples outside the plane are 0), exact integers;
+// then the vertical moments with truncation, the per-pixel double term with
+// the reference's grouping, one partial sum per workgroup (fixed tree).
+//   (a pair)  both pictures' five moments
+//   LADDER    one reference and nb_dis distorted pictures: the reference's
+//             moments (x, x*x) once per workgroup, then each distorted
+//             picture's (y, x*y, y*y) in turn. Every pixel has the same
+//             invocation, workgroup and tree as in a pair, so a ladder's
+//             partials equal the pair's bit for bit.
 // The weight sum does not depend on the pixels: the host computes it once,
 // exactly.
 // Raw samples are recovered exactly from the unpacked float plane: v = f * scaler.
 // NARROW (depths up to 12 bits): the horizontal moments are exact in uint32
-// (256 * 4095^2 < 2^32), as in the C reference, which halves their traffic.
+// (256 * 4095^2 < 2^32), as in the C reference.
 #include "common.glsl"
 
 #ifdef NARROW
@@ -32,20 +32,11 @@ layout(push_constant) uniform Params {
     int w, h;
     float scaler;
 #ifdef LADDER
-    // PASS_V of a ladder frame: distorted picture z of the dispatch
-    // (gl_WorkGroupID.z) has its moments (bindings 3, 5, 6) at z * s_mom, its
-    // partials at z * s_part; the reference's (2, 4) are shared
-    int s_in, s_mom, s_part;
+    // distorted picture k < nb_dis at k * s_in (binding 1), its partials at
+    // k * s_part (binding 7); s_mom unused
+    int s_in, s_mom, s_part, nb_dis;
 #endif
 } pc;
-
-#ifdef LADDER
-#define Z_MOM (int(gl_WorkGroupID.z) * pc.s_mom)
-#define Z_PART (gl_WorkGroupID.z * uint(pc.s_part))
-#else
-#define Z_MOM 0
-#define Z_PART 0u
-#endif
 
 #define R (ISSIM_LEN / 2)
 layout(std430, binding = 7) writeonly buffer Partials { double partial[]; };
@@ -69,8 +60,9 @@ double issim_term(int64_t mux, int64_t muy, int64_t mx2, int64_t mxy, int64_t my
     return term;
 }
 
-// The workgroup's partial: a fixed tree over its invocations, in lid order.
-void store_partial(double my_term)
+// The workgroup's partial: a fixed tree over its invocations, in lid order,
+// stored at base + the workgroup's index.
+void store_partial(double my_term, uint base)
 {
     const uint lid = gl_LocalInvocationIndex;
     red[lid] = my_term;
@@ -83,7 +75,7 @@ void store_partial(double my_term)
         barrier();
     }
     if (lid == 0u)
-        partial[Z_PART + gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = red[0];
+        partial[base + gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = red[0];
 }
 
 // The horizontal weight of column x: the taps inside the row.
@@ -96,106 +88,121 @@ int64_t issim_hweight(int x)
     return hw;
 }
 
-#ifdef PASS_V
-layout(std430, binding = 2) readonly buffer M0 { HMOM mom0[]; };
-layout(std430, binding = 3) readonly buffer M1 { HMOM mom1[]; };
-layout(std430, binding = 4) readonly buffer M2 { HMOM mom2[]; };
-layout(std430, binding = 5) readonly buffer M3 { HMOM mom3[]; };
-layout(std430, binding = 6) readonly buffer M4 { HMOM mom4[]; };
-
-void main()
-{
-    const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
-    double my_term = 0.0lf;
-
-    if (x < pc.w && y < pc.h) {
-        int64_t mux = 0, muy = 0, mx2 = 0, mxy = 0, my2 = 0, vw = 0;
-        [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
-            const int yy = y + k - R;
-            if (yy < 0 || yy >= pc.h)
-                continue;
-            const int64_t wk = int64_t(ISSIM_TAPS[k]);
-            const int o = yy * pc.w + x;
-            mux += wk * int64_t(mom0[o]);
-            muy += wk * int64_t(mom1[Z_MOM + o]);
-            mx2 += wk * int64_t(mom2[o]);
-            mxy += wk * int64_t(mom3[Z_MOM + o]);
-            my2 += wk * int64_t(mom4[Z_MOM + o]);
-            vw += wk;
-        }
-        my_term = issim_term(mux, muy, mx2, mxy, my2, vw * issim_hweight(x));
-    }
-    store_partial(my_term);
-}
-#endif
-
-#ifdef PASS_HV
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 
 // the workgroup's samples (its WG_X x WG_Y pixels and R around them, 0
-// outside the plane) and the horizontal moments of its rows
+// outside the plane; 0: the reference, 1: the distorted picture) and the
+// horizontal moments of its rows (x, y, x*x, x*y, y*y)
 #define TIN_W (WG_X + 2 * R)
 #define TIN_H (WG_Y + 2 * R)
 shared uint tin[2][TIN_H][TIN_W + 1];
 shared HMOM hm[5][TIN_H][WG_X];
 
-void main()
+// tin[side] from the float plane at `base` (the reference: side 0)
+void load_tile(int side, int base)
 {
-    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
-    const int lid = int(gl_LocalInvocationIndex);
     const int x0 = int(gl_WorkGroupID.x) * WG_X, y0 = int(gl_WorkGroupID.y) * WG_Y;
-    for (int i = lid; i < TIN_W * TIN_H; i += WG_X * WG_Y) {
+    for (int i = int(gl_LocalInvocationIndex); i < TIN_W * TIN_H; i += WG_X * WG_Y) {
         const int r = i / TIN_W, c = i % TIN_W;
         const int gx = x0 + c - R, gy = y0 + r - R;
-        uint s = 0u, t = 0u;
-        if (gx >= 0 && gx < pc.w && gy >= 0 && gy < pc.h) {
-            s = uint(ref[gy * pc.w + gx] * pc.scaler);
-            t = uint(dis[gy * pc.w + gx] * pc.scaler);
-        }
-        tin[0][r][c] = s;
-        tin[1][r][c] = t;
+        uint v = 0u;
+        if (gx >= 0 && gx < pc.w && gy >= 0 && gy < pc.h)
+            v = uint((side == 0 ? ref[gy * pc.w + gx] : dis[base + gy * pc.w + gx]) * pc.scaler);
+        tin[side][r][c] = v;
     }
-    barrier();
-    for (int i = lid; i < WG_X * TIN_H; i += WG_X * WG_Y) {
+}
+
+// Horizontal moments of the tile's rows: the reference's (x, x*x: REF), the
+// distorted picture's with the cross term (y, x*y, y*y: DIS), or all five.
+#define HM_REF 1
+#define HM_DIS 2
+void hmoments(int which)
+{
+    for (int i = int(gl_LocalInvocationIndex); i < WG_X * TIN_H; i += WG_X * WG_Y) {
         const int r = i / WG_X, c = i % WG_X;
         HMOM a0 = HMOM(0), a1 = HMOM(0), a2 = HMOM(0), a3 = HMOM(0), a4 = HMOM(0);
         [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
             const HMOM wk = HMOM(ISSIM_TAPS[k]);
             const HMOM s = HMOM(tin[0][r][c + k]);
             const HMOM t = HMOM(tin[1][r][c + k]);
-            a0 += wk * s;
-            a1 += wk * t;
-            a2 += wk * s * s;
-            a3 += wk * s * t;
-            a4 += wk * t * t;
+            if ((which & HM_REF) != 0) {
+                a0 += wk * s;
+                a2 += wk * s * s;
+            }
+            if ((which & HM_DIS) != 0) {
+                a1 += wk * t;
+                a3 += wk * s * t;
+                a4 += wk * t * t;
+            }
         }
-        hm[0][r][c] = a0;
-        hm[1][r][c] = a1;
-        hm[2][r][c] = a2;
-        hm[3][r][c] = a3;
-        hm[4][r][c] = a4;
-    }
-    barrier();
-
-    const int x = x0 + lx, y = y0 + ly;
-    double my_term = 0.0lf;
-    if (x < pc.w && y < pc.h) {
-        int64_t mux = 0, muy = 0, mx2 = 0, mxy = 0, my2 = 0, vw = 0;
-        [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
-            const int yy = y + k - R;
-            if (yy < 0 || yy >= pc.h)
-                continue;
-            const int64_t wk = int64_t(ISSIM_TAPS[k]);
-            mux += wk * int64_t(hm[0][ly + k][lx]);
-            muy += wk * int64_t(hm[1][ly + k][lx]);
-            mx2 += wk * int64_t(hm[2][ly + k][lx]);
-            mxy += wk * int64_t(hm[3][ly + k][lx]);
-            my2 += wk * int64_t(hm[4][ly + k][lx]);
-            vw += wk;
+        if ((which & HM_REF) != 0) {
+            hm[0][r][c] = a0;
+            hm[2][r][c] = a2;
         }
-        my_term = issim_term(mux, muy, mx2, mxy, my2, vw * issim_hweight(x));
+        if ((which & HM_DIS) != 0) {
+            hm[1][r][c] = a1;
+            hm[3][r][c] = a3;
+            hm[4][r][c] = a4;
+        }
     }
-    store_partial(my_term);
 }
+
+// The vertical sum of moment plane q at this invocation's pixel (rows
+// outside the plane skipped), and the vertical weight.
+int64_t vmoment(int q)
+{
+    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
+    const int y = int(gl_GlobalInvocationID.y);
+    int64_t m = 0;
+    [[unroll]] for (int k = 0; k < ISSIM_LEN; k++)
+        if (y + k - R >= 0 && y + k - R < pc.h)
+            m += int64_t(ISSIM_TAPS[k]) * int64_t(hm[q][ly + k][lx]);
+    return m;
+}
+
+int64_t vweight()
+{
+    const int y = int(gl_GlobalInvocationID.y);
+    int64_t vw = 0;
+    [[unroll]] for (int k = 0; k < ISSIM_LEN; k++)
+        if (y + k - R >= 0 && y + k - R < pc.h)
+            vw += int64_t(ISSIM_TAPS[k]);
+    return vw;
+}
+
+void main()
+{
+    const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    const bool inside = x < pc.w && y < pc.h;
+    const int64_t mw = vweight() * issim_hweight(x);
+    load_tile(0, 0);
+#ifndef LADDER
+    load_tile(1, 0);
+    barrier();
+    hmoments(HM_REF | HM_DIS);
+    barrier();
+    double my_term = 0.0lf;
+    if (inside)
+        my_term = issim_term(vmoment(0), vmoment(1), vmoment(2), vmoment(3), vmoment(4), mw);
+    store_partial(my_term, 0u);
+#else
+    // a ladder: the reference's moments once, then each distorted picture's
+    barrier();
+    hmoments(HM_REF);
+    barrier();
+    const int64_t mux = vmoment(0), mx2 = vmoment(2);
+    for (int k = 0; k < pc.nb_dis; k++) {
+        // the previous picture's tile, moments and tree are done with
+        barrier();
+        load_tile(1, k * pc.s_in);
+        barrier();
+        hmoments(HM_DIS);
+        barrier();
+        double my_term = 0.0lf;
+        if (inside)
+            my_term = issim_term(mux, vmoment(1), mx2, vmoment(3), vmoment(4), mw);
+        store_partial(my_term, uint(k * pc.s_part));
+    }
 #endif
+}
