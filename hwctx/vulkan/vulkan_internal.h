@@ -60,8 +60,11 @@ enum vk_shader {
     SH_SSIM_HV,
     SH_ANSNR_FILTER,
     SH_ANSNR_ROWS,
-    SH_ISSIM_HV,
-    SH_ISSIM_HV32,
+    SH_ISSIM_H,
+    SH_ISSIM_V,
+    SH_ISSIM_H32,
+    SH_ISSIM_V32,
+    SH_ISSIM_V8,
     /* a ladder frame's: ssim_window_ladder.comp, ansnr.comp (SIDE_REF, SIDE_DIS),
      * issim.comp (LADDER) */
     SH_SSIM_LAD_REF,
@@ -74,6 +77,7 @@ enum vk_shader {
     SH_ANSNR_LAD_DIS_ROWS,
     SH_ISSIM_LAD_HV,
     SH_ISSIM_LAD_HV32,
+    SH_ISSIM_LAD_HV8,
     SH_COUNT
 };
 

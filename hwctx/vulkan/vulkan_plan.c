@@ -38,8 +38,11 @@
 #include "kernels/vulkan/spv_ssim_hv.h"
 #include "kernels/vulkan/spv_ansnr_filter.h"
 #include "kernels/vulkan/spv_ansnr_rows.h"
-#include "kernels/vulkan/spv_issim_hv.h"
-#include "kernels/vulkan/spv_issim_hv32.h"
+#include "kernels/vulkan/spv_issim_h.h"
+#include "kernels/vulkan/spv_issim_v.h"
+#include "kernels/vulkan/spv_issim_h32.h"
+#include "kernels/vulkan/spv_issim_v32.h"
+#include "kernels/vulkan/spv_issim_v8.h"
 #include "kernels/vulkan/spv_ssim_lad_ref.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_h.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_v.h"
@@ -50,6 +53,7 @@
 #include "kernels/vulkan/spv_ansnr_lad_dis_rows.h"
 #include "kernels/vulkan/spv_issim_lad_hv.h"
 #include "kernels/vulkan/spv_issim_lad_hv32.h"
+#include "kernels/vulkan/spv_issim_lad_hv8.h"
 
 #define ALIGN 256         /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16             /* 2-D workgroups are WG x WG */
@@ -77,8 +81,11 @@ static const struct {
     SH(SH_SSIM_HV, ssim_hv, WG, WG),
     SH(SH_ANSNR_FILTER, ansnr_filter, WG, WG),
     SH(SH_ANSNR_ROWS, ansnr_rows, ANSNR_ROWS_WG, 1),
-    SH(SH_ISSIM_HV, issim_hv, WG, WG),
-    SH(SH_ISSIM_HV32, issim_hv32, WG, WG),
+    SH(SH_ISSIM_H, issim_h, WG, WG),
+    SH(SH_ISSIM_V, issim_v, WG, WG),
+    SH(SH_ISSIM_H32, issim_h32, WG, WG),
+    SH(SH_ISSIM_V32, issim_v32, WG, WG),
+    SH(SH_ISSIM_V8, issim_v8, WG, WG),
     SH(SH_SSIM_LAD_REF, ssim_lad_ref, WG, WG),
     SH(SH_SSIM_LAD_DIS_H, ssim_lad_dis_h, WG, WG),
     SH(SH_SSIM_LAD_DIS_V, ssim_lad_dis_v, WG, WG),
@@ -89,6 +96,7 @@ static const struct {
     SH(SH_ANSNR_LAD_DIS_ROWS, ansnr_lad_dis_rows, ANSNR_ROWS_WG, 1),
     SH(SH_ISSIM_LAD_HV, issim_lad_hv, WG, WG),
     SH(SH_ISSIM_LAD_HV32, issim_lad_hv32, WG, WG),
+    SH(SH_ISSIM_LAD_HV8, issim_lad_hv8, WG, WG),
 #undef SH
 };
 
@@ -106,19 +114,23 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_UNPACK_RG16: return 1u << 1;
     case SH_DECIMATE_BOX:
     case SH_DECIMATE_LPF: return (1u << 1) | (1u << 3);
-    case SH_SSIM_H: return 0x1fu << 2; /* the five moment planes */
+    case SH_SSIM_H:
+    case SH_ISSIM_H:
+    case SH_ISSIM_H32: return 0x1fu << 2; /* the five moment planes */
     case SH_ANSNR_FILTER: return (1u << 2) | (1u << 3);
     case SH_SSIM_V:
     case SH_SSIM_HV:
     case SH_ANSNR_ROWS:
-    case SH_ISSIM_HV:
-    case SH_ISSIM_HV32:
+    case SH_ISSIM_V:
+    case SH_ISSIM_V32:
+    case SH_ISSIM_V8:
     case SH_SSIM_LAD_DIS_V:
     case SH_SSIM_LAD_DIS_HV:
     case SH_ANSNR_LAD_REF_ROWS:
     case SH_ANSNR_LAD_DIS_ROWS:
     case SH_ISSIM_LAD_HV:
-    case SH_ISSIM_LAD_HV32: return 1u << VK_OUT_BINDING;
+    case SH_ISSIM_LAD_HV32:
+    case SH_ISSIM_LAD_HV8: return 1u << VK_OUT_BINDING;
     /* a ladder's: the reference's two terms, a distorted picture's three */
     case SH_SSIM_LAD_REF: return (1u << 2) | (1u << 3);
     case SH_SSIM_LAD_DIS_H: return 0x7u << 2;
@@ -480,14 +492,23 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     case GPUSSIM_STAGE_ISSIM: {
         const struct pc_issim pc = { st->c1base, st->c2base, w, h, st->scaler };
         const int narrow = st->bit_depth <= 12; /* uint32 horizontal moments are exact */
-        /* one dispatch: the horizontal moments stay in shared memory */
+        const VkDeviceSize msize =
+            (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
-        const uint32_t nwg = div_up((uint32_t)w, WG) * div_up((uint32_t)h, WG);
-        err = add_result(be, idx, nwg, sizeof(double), res_top, &b[VK_OUT_BINDING]);
+        bind_moments(b, tmp, msize);
+        err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)w,
+                       (uint32_t)h, 0);
         if (err < 0)
             return err;
-        err = add_step(be, narrow ? SH_ISSIM_HV32 : SH_ISSIM_HV, 0, b, &pc, sizeof(pc), (uint32_t)w,
-                       (uint32_t)h, 0);
+        struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
+        bind_moments(bv, tmp, msize);
+        const uint32_t nwg = div_up((uint32_t)w, WG) * div_up((uint32_t)h, WG);
+        err = add_result(be, idx, nwg, sizeof(double), res_top, &bv[VK_OUT_BINDING]);
+        if (err < 0)
+            return err;
+        /* 8 bits: uint32 vertical sums are exact too */
+        const enum vk_shader v = st->bit_depth <= 8 ? SH_ISSIM_V8 : narrow ? SH_ISSIM_V32 : SH_ISSIM_V;
+        err = add_step(be, v, 0, bv, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
         if (err < 0)
             return err;
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
@@ -1056,8 +1077,10 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                 span_of(in, k0, g, sizeof(float), &pcl.s_in),
             };
             b[VK_OUT_BINDING] = span_of(part, k0, g, sizeof(double), &pcl.s_part);
-            err = add_step(be, narrow ? SH_ISSIM_LAD_HV32 : SH_ISSIM_LAD_HV, 0, b, &pcl,
-                           sizeof(pcl), (uint32_t)w, (uint32_t)h, 0);
+            const enum vk_shader sh = st->bit_depth <= 8 ? SH_ISSIM_LAD_HV8
+                                      : narrow             ? SH_ISSIM_LAD_HV32
+                                                           : SH_ISSIM_LAD_HV;
+            err = add_step(be, sh, 0, b, &pcl, sizeof(pcl), (uint32_t)w, (uint32_t)h, 0);
             if (err < 0)
                 return err;
         }

@@ -2,23 +2,27 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
-// Integer SSIM (spec §4), as in kernels/c/issim_tmpl.c, one dispatch:
-// a workgroup's WG_X x WG_Y pixels. The horizontal 9-tap moments of its rows
-// (and the R rows above and below) in shared memory, taps outside the row
-// skipped (truncation: samples outside the plane are 0), exact integers;
-// then the vertical moments with truncation, the per-pixel double term with
-// the reference's grouping, one partial sum per workgroup (fixed tree).
-//   (a pair)  both pictures' five moments
-//   LADDER    one reference and nb_dis distorted pictures: the reference's
-//             moments (x, x*x) once per workgroup, then each distorted
-//             picture's (y, x*y, y*y) in turn. Every pixel has the same
-//             invocation, workgroup and tree as in a pair, so a ladder's
-//             partials equal the pair's bit for bit.
+// Integer SSIM (spec §4), as in kernels/c/issim_tmpl.c:
+//   PASS_H  a pair: horizontal 9-tap moments per pixel, taps outside the row
+//           skipped (truncation), to five planes
+//   PASS_V  a pair: vertical moments with truncation, the per-pixel double
+//           term with the reference's grouping, one partial sum per
+//           workgroup (fixed tree)
+//   PASS_HV a ladder (one reference, nb_dis distorted pictures), one
+//           dispatch: a workgroup's horizontal moments in shared memory
+//           (samples outside the plane are 0, which skips their taps), the
+//           reference's (x, x*x) once, then each distorted picture's
+//           (y, x*y, y*y) in turn, and PASS_V's vertical pass, terms and
+//           tree on them. Every pixel has the same invocation, workgroup and
+//           tree as in PASS_V, so a ladder's partials equal a pair's bit for
+//           bit.
 // The weight sum does not depend on the pixels: the host computes it once,
-// exactly.
-// Raw samples are recovered exactly from the unpacked float plane: v = f * scaler.
+// exactly. Raw samples are recovered exactly from the unpacked float plane:
+// v = f * scaler.
 // NARROW (depths up to 12 bits): the horizontal moments are exact in uint32
-// (256 * 4095^2 < 2^32), as in the C reference.
+// (256 * 4095^2 < 2^32), as in the C reference, which halves their traffic.
+// NARROW8 (8 bits): the vertical sums are too (65536 * 255^2 < 2^32), which
+// spares the 64-bit multiply-adds.
 #include "common.glsl"
 
 #ifdef NARROW
@@ -26,14 +30,19 @@
 #else
 #define HMOM int64_t
 #endif
+#ifdef NARROW8
+#define VSUM uint
+#else
+#define VSUM int64_t
+#endif
 
 layout(push_constant) uniform Params {
     double c1base, c2base; // samplemax^2 * (0.01*0.01), * (0.03*0.03), computed in C
     int w, h;
     float scaler;
 #ifdef LADDER
-    // distorted picture k < nb_dis at k * s_in (binding 1), its partials at
-    // k * s_part (binding 7); s_mom unused
+    // PASS_HV: distorted picture k < nb_dis at k * s_in (binding 1), its
+    // partials at k * s_part (binding 7); s_mom unused
     int s_in, s_mom, s_part, nb_dis;
 #endif
 } pc;
@@ -88,6 +97,87 @@ int64_t issim_hweight(int x)
     return hw;
 }
 
+// The vertical weight of row y: the taps inside the plane.
+int64_t issim_vweight(int y)
+{
+    int64_t vw = 0;
+    [[unroll]] for (int k = 0; k < ISSIM_LEN; k++)
+        if (y + k - R >= 0 && y + k - R < pc.h)
+            vw += int64_t(ISSIM_TAPS[k]);
+    return vw;
+}
+
+#ifdef PASS_H
+layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
+layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
+// the five horizontal moment planes (x, y, x*x, x*y, y*y), w x h each
+layout(std430, binding = 2) writeonly buffer M0 { HMOM mom0[]; };
+layout(std430, binding = 3) writeonly buffer M1 { HMOM mom1[]; };
+layout(std430, binding = 4) writeonly buffer M2 { HMOM mom2[]; };
+layout(std430, binding = 5) writeonly buffer M3 { HMOM mom3[]; };
+layout(std430, binding = 6) writeonly buffer M4 { HMOM mom4[]; };
+
+void main()
+{
+    const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    if (x >= pc.w || y >= pc.h)
+        return;
+    HMOM a0 = HMOM(0), a1 = HMOM(0), a2 = HMOM(0), a3 = HMOM(0), a4 = HMOM(0);
+    [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
+        const int xx = x + k - R;
+        if (xx < 0 || xx >= pc.w)
+            continue;
+        const HMOM wk = HMOM(ISSIM_TAPS[k]);
+        const HMOM s = HMOM(ref[y * pc.w + xx] * pc.scaler);
+        const HMOM t = HMOM(dis[y * pc.w + xx] * pc.scaler);
+        a0 += wk * s;
+        a1 += wk * t;
+        a2 += wk * s * s;
+        a3 += wk * s * t;
+        a4 += wk * t * t;
+    }
+    const int o = y * pc.w + x;
+    mom0[o] = a0;
+    mom1[o] = a1;
+    mom2[o] = a2;
+    mom3[o] = a3;
+    mom4[o] = a4;
+}
+#endif
+
+#ifdef PASS_V
+layout(std430, binding = 2) readonly buffer M0 { HMOM mom0[]; };
+layout(std430, binding = 3) readonly buffer M1 { HMOM mom1[]; };
+layout(std430, binding = 4) readonly buffer M2 { HMOM mom2[]; };
+layout(std430, binding = 5) readonly buffer M3 { HMOM mom3[]; };
+layout(std430, binding = 6) readonly buffer M4 { HMOM mom4[]; };
+
+void main()
+{
+    const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    double my_term = 0.0lf;
+    if (x < pc.w && y < pc.h) {
+        VSUM mux = VSUM(0), muy = VSUM(0), mx2 = VSUM(0), mxy = VSUM(0), my2 = VSUM(0);
+        [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
+            const int yy = y + k - R;
+            if (yy < 0 || yy >= pc.h)
+                continue;
+            const VSUM wk = VSUM(ISSIM_TAPS[k]);
+            const int o = yy * pc.w + x;
+            mux += wk * VSUM(mom0[o]);
+            muy += wk * VSUM(mom1[o]);
+            mx2 += wk * VSUM(mom2[o]);
+            mxy += wk * VSUM(mom3[o]);
+            my2 += wk * VSUM(mom4[o]);
+        }
+        my_term = issim_term(int64_t(mux), int64_t(muy), int64_t(mx2), int64_t(mxy),
+                             int64_t(my2), issim_vweight(y) * issim_hweight(x));
+    }
+    store_partial(my_term, 0u);
+}
+#endif
+
+#ifdef PASS_HV
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 
@@ -154,40 +244,19 @@ int64_t vmoment(int q)
 {
     const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
     const int y = int(gl_GlobalInvocationID.y);
-    int64_t m = 0;
+    VSUM m = VSUM(0);
     [[unroll]] for (int k = 0; k < ISSIM_LEN; k++)
         if (y + k - R >= 0 && y + k - R < pc.h)
-            m += int64_t(ISSIM_TAPS[k]) * int64_t(hm[q][ly + k][lx]);
-    return m;
-}
-
-int64_t vweight()
-{
-    const int y = int(gl_GlobalInvocationID.y);
-    int64_t vw = 0;
-    [[unroll]] for (int k = 0; k < ISSIM_LEN; k++)
-        if (y + k - R >= 0 && y + k - R < pc.h)
-            vw += int64_t(ISSIM_TAPS[k]);
-    return vw;
+            m += VSUM(ISSIM_TAPS[k]) * VSUM(hm[q][ly + k][lx]);
+    return int64_t(m);
 }
 
 void main()
 {
     const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
     const bool inside = x < pc.w && y < pc.h;
-    const int64_t mw = vweight() * issim_hweight(x);
+    const int64_t mw = issim_vweight(y) * issim_hweight(x);
     load_tile(0, 0);
-#ifndef LADDER
-    load_tile(1, 0);
-    barrier();
-    hmoments(HM_REF | HM_DIS);
-    barrier();
-    double my_term = 0.0lf;
-    if (inside)
-        my_term = issim_term(vmoment(0), vmoment(1), vmoment(2), vmoment(3), vmoment(4), mw);
-    store_partial(my_term, 0u);
-#else
-    // a ladder: the reference's moments once, then each distorted picture's
     barrier();
     hmoments(HM_REF);
     barrier();
@@ -204,5 +273,5 @@ void main()
             my_term = issim_term(mux, vmoment(1), mx2, vmoment(3), vmoment(4), mw);
         store_partial(my_term, uint(k * pc.s_part));
     }
-#endif
 }
+#endif
