@@ -87,24 +87,25 @@ void store_partial(double my_term, uint base)
         partial[base + gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = red[0];
 }
 
-// The horizontal weight of column x: the taps inside the row.
-int64_t issim_hweight(int x)
+// The weight of the taps inside [0, n) around i: their sum, 256 (spec
+// §4.2), away from the edges. Integer additions only, so the same either
+// way; the shortcut spares the loop almost everywhere.
+#define ISSIM_TAPS_SUM 256
+int edge_weight(int i, int n)
 {
-    int64_t hw = 0;
+    if (i >= R && i + R < n)
+        return ISSIM_TAPS_SUM;
+    int wsum = 0;
     [[unroll]] for (int k = 0; k < ISSIM_LEN; k++)
-        if (x + k - R >= 0 && x + k - R < pc.w)
-            hw += int64_t(ISSIM_TAPS[k]);
-    return hw;
+        if (i + k - R >= 0 && i + k - R < n)
+            wsum += ISSIM_TAPS[k];
+    return wsum;
 }
 
-// The vertical weight of row y: the taps inside the plane.
-int64_t issim_vweight(int y)
+// The pixel's weight M.w: horizontal weight times vertical weight.
+int64_t issim_weight(int x, int y)
 {
-    int64_t vw = 0;
-    [[unroll]] for (int k = 0; k < ISSIM_LEN; k++)
-        if (y + k - R >= 0 && y + k - R < pc.h)
-            vw += int64_t(ISSIM_TAPS[k]);
-    return vw;
+    return int64_t(edge_weight(x, pc.w)) * int64_t(edge_weight(y, pc.h));
 }
 
 #ifdef PASS_H
@@ -171,7 +172,7 @@ void main()
             my2 += wk * VSUM(mom4[o]);
         }
         my_term = issim_term(int64_t(mux), int64_t(muy), int64_t(mx2), int64_t(mxy),
-                             int64_t(my2), issim_vweight(y) * issim_hweight(x));
+                             int64_t(my2), issim_weight(x, y));
     }
     store_partial(my_term, 0u);
 }
@@ -255,7 +256,7 @@ void main()
 {
     const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
     const bool inside = x < pc.w && y < pc.h;
-    const int64_t mw = issim_vweight(y) * issim_hweight(x);
+    const int64_t mw = issim_weight(x, y);
     load_tile(0, 0);
     barrier();
     hmoments(HM_REF);
