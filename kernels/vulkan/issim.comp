@@ -4,7 +4,8 @@
 #extension GL_GOOGLE_include_directive : require
 // Integer SSIM (spec §4), as in kernels/c/issim_tmpl.c:
 //   PASS_H  a pair: horizontal 9-tap moments per pixel, taps outside the row
-//           skipped (truncation), to five planes
+//           skipped (truncation), to five planes (each row's samples read
+//           and converted once per workgroup, through shared memory)
 //   PASS_V  a pair: vertical moments with truncation, the per-pixel double
 //           term with the reference's grouping, one partial sum per
 //           workgroup (fixed tree)
@@ -118,19 +119,33 @@ layout(std430, binding = 4) writeonly buffer M2 { HMOM mom2[]; };
 layout(std430, binding = 5) writeonly buffer M3 { HMOM mom3[]; };
 layout(std430, binding = 6) writeonly buffer M4 { HMOM mom4[]; };
 
+// each row's samples, converted once (0 outside the plane: their taps add 0,
+// which is the reference's skipping them)
+shared uint hin[2][WG_Y][WG_X + 2 * R];
+
 void main()
 {
     const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
+    const int x0 = int(gl_WorkGroupID.x) * WG_X;
+    for (int i = lx; i < WG_X + 2 * R; i += WG_X) {
+        const int gx = x0 + i - R;
+        uint s = 0u, t = 0u;
+        if (gx >= 0 && gx < pc.w && y < pc.h) {
+            s = uint(ref[y * pc.w + gx] * pc.scaler);
+            t = uint(dis[y * pc.w + gx] * pc.scaler);
+        }
+        hin[0][ly][i] = s;
+        hin[1][ly][i] = t;
+    }
+    barrier();
     if (x >= pc.w || y >= pc.h)
         return;
     HMOM a0 = HMOM(0), a1 = HMOM(0), a2 = HMOM(0), a3 = HMOM(0), a4 = HMOM(0);
     [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
-        const int xx = x + k - R;
-        if (xx < 0 || xx >= pc.w)
-            continue;
         const HMOM wk = HMOM(ISSIM_TAPS[k]);
-        const HMOM s = HMOM(ref[y * pc.w + xx] * pc.scaler);
-        const HMOM t = HMOM(dis[y * pc.w + xx] * pc.scaler);
+        const HMOM s = HMOM(hin[0][ly][lx + k]);
+        const HMOM t = HMOM(hin[1][ly][lx + k]);
         a0 += wk * s;
         a1 += wk * t;
         a2 += wk * s * s;
