@@ -64,6 +64,7 @@ enum vk_shader {
     SH_ISSIM_V,
     SH_ISSIM_H32,
     SH_ISSIM_V32,
+    SH_ISSIM_H8,
     SH_ISSIM_V8,
     /* a ladder frame's: ssim_window_ladder.comp, ansnr.comp (SIDE_REF, SIDE_DIS),
      * issim.comp (LADDER) */

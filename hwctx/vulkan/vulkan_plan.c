@@ -42,6 +42,7 @@
 #include "kernels/vulkan/spv_issim_v.h"
 #include "kernels/vulkan/spv_issim_h32.h"
 #include "kernels/vulkan/spv_issim_v32.h"
+#include "kernels/vulkan/spv_issim_h8.h"
 #include "kernels/vulkan/spv_issim_v8.h"
 #include "kernels/vulkan/spv_ssim_lad_ref.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_h.h"
@@ -85,6 +86,7 @@ static const struct {
     SH(SH_ISSIM_V, issim_v, WG, WG),
     SH(SH_ISSIM_H32, issim_h32, WG, WG),
     SH(SH_ISSIM_V32, issim_v32, WG, WG),
+    SH(SH_ISSIM_H8, issim_h8, WG, WG),
     SH(SH_ISSIM_V8, issim_v8, WG, WG),
     SH(SH_SSIM_LAD_REF, ssim_lad_ref, WG, WG),
     SH(SH_SSIM_LAD_DIS_H, ssim_lad_dis_h, WG, WG),
@@ -116,7 +118,8 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_DECIMATE_LPF: return (1u << 1) | (1u << 3);
     case SH_SSIM_H:
     case SH_ISSIM_H:
-    case SH_ISSIM_H32: return 0x1fu << 2; /* the five moment planes */
+    case SH_ISSIM_H32:
+    case SH_ISSIM_H8: return 0x1fu << 2; /* the five moment planes */
     case SH_ANSNR_FILTER: return (1u << 2) | (1u << 3);
     case SH_SSIM_V:
     case SH_SSIM_HV:
@@ -496,8 +499,10 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
             (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
         bind_moments(b, tmp, msize);
-        err = add_step(be, narrow ? SH_ISSIM_H32 : SH_ISSIM_H, 0, b, &pc, sizeof(pc), (uint32_t)w,
-                       (uint32_t)h, 0);
+        /* 8 bits: uint32 vertical sums are exact too, and x and y share a plane */
+        const int depth8 = st->bit_depth <= 8;
+        const enum vk_shader hsh = depth8 ? SH_ISSIM_H8 : narrow ? SH_ISSIM_H32 : SH_ISSIM_H;
+        err = add_step(be, hsh, 0, b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
         if (err < 0)
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -506,8 +511,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         err = add_result(be, idx, nwg, sizeof(double), res_top, &bv[VK_OUT_BINDING]);
         if (err < 0)
             return err;
-        /* 8 bits: uint32 vertical sums are exact too */
-        const enum vk_shader v = st->bit_depth <= 8 ? SH_ISSIM_V8 : narrow ? SH_ISSIM_V32 : SH_ISSIM_V;
+        const enum vk_shader v = depth8 ? SH_ISSIM_V8 : narrow ? SH_ISSIM_V32 : SH_ISSIM_V;
         err = add_step(be, v, 0, bv, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
         if (err < 0)
             return err;
