@@ -1082,8 +1082,8 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
             };
             b[VK_OUT_BINDING] = span_of(part, k0, g, sizeof(double), &pcl.s_part);
             const enum vk_shader sh = st->bit_depth <= 8 ? SH_ISSIM_LAD_HV8
-                                      : narrow             ? SH_ISSIM_LAD_HV32
-                                                           : SH_ISSIM_LAD_HV;
+                                      : narrow           ? SH_ISSIM_LAD_HV32
+                                                         : SH_ISSIM_LAD_HV;
             err = add_step(be, sh, 0, b, &pcl, sizeof(pcl), (uint32_t)w, (uint32_t)h, 0);
             if (err < 0)
                 return err;
