@@ -85,6 +85,21 @@ template <int E> static void split_vs_fx(const double *t, int k, gpussim_fx *spl
     wsplit_to_fx<E>(split, &s);
 }
 
+/* 200000 random groups of 1 .. WSPLIT_TERMS terms with |t| in [2^lo, 2^hi), scaled by 2^-E:
+ * on the grid, so the split sum equals the exact sum bit for bit */
+template <int E> static void random_grid_groups(int lo, int hi, const char *what)
+{
+    gpussim_fx a, b;
+    for (int n = 0; n < 200000; n++) {
+        double t[WSPLIT_TERMS];
+        const int k = 1 + (int)(rng() % WSPLIT_TERMS);
+        for (int i = 0; i < k; i++)
+            t[i] = random_term(lo, hi);
+        split_vs_fx<E>(t, k, &a, &b);
+        check(fx_equal(a, b), what, t[0], k > 1 ? t[1] : 0.0);
+    }
+}
+
 /* Terms on the 2^-128 grid (|t| >= 2^-76 has an ulp of at least 2^-128): both
  * sums are exact, so equal bit for bit. */
 static void test_grid_terms(void)
@@ -116,25 +131,10 @@ static void test_grid_terms(void)
                 check(fx_equal(a, b), "edge terms: split sum == exact sum", t[0], t[1]);
             }
         }
-    for (int n = 0; n < 200000; n++) {
-        double t[WSPLIT_TERMS];
-        const int k = 1 + (int)(rng() % WSPLIT_TERMS);
-        for (int i = 0; i < k; i++)
-            t[i] = random_term(-76, 8);
-        split_vs_fx<0>(t, k, &a, &b);
-        check(fx_equal(a, b), "random terms in [2^-76, 2^8): split sum == exact sum", t[0],
-              k > 1 ? t[1] : 0.0);
-    }
+    random_grid_groups<0>(-76, 8, "random terms in [2^-76, 2^8): split sum == exact sum");
     /* integer SSIM's scale: terms up to 2^24 on the 2^-112 grid */
-    for (int n = 0; n < 200000; n++) {
-        double t[WSPLIT_TERMS];
-        const int k = 1 + (int)(rng() % WSPLIT_TERMS);
-        for (int i = 0; i < k; i++)
-            t[i] = random_term(-60, 24);
-        split_vs_fx<16>(t, k, &a, &b);
-        check(fx_equal(a, b), "scaled by 2^-16, terms in [2^-60, 2^24): split sum == exact sum",
-              t[0], k > 1 ? t[1] : 0.0);
-    }
+    random_grid_groups<16>(-60, 24,
+                           "scaled by 2^-16, terms in [2^-60, 2^24): split sum == exact sum");
 }
 
 /* Terms below the grid, down to subnormals: the split rounds to nearest
