@@ -69,6 +69,34 @@ __device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, wspli
     acc->sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
 }
 
+/*
+ * The vertical pass of NQ moment planes mom[0 .. NQ - 1] (ISSIM_IN_H rows of
+ * ISSIM_TW horizontal moments) at column tx: M[j][q] for the RPT vertically
+ * adjacent outputs from row oy0. RPT 2: the outputs share all but one of
+ * their moment rows (read once from shared memory; 32-bit accumulators keep
+ * that within the registers). Exact integers, as the reference's.
+ */
+template <typename HM, typename VM, int RPT, int NQ>
+__device__ __forceinline__ void issim_vsums(const HM (*mom)[ISSIM_IN_H][ISSIM_TW], int oy0, int tx,
+                                            VM (&M)[RPT][NQ])
+{
+#pragma unroll
+    for (int j = 0; j < RPT; j++)
+#pragma unroll
+        for (int q = 0; q < NQ; q++)
+            M[j][q] = 0;
+#pragma unroll
+    for (int q = 0; q < NQ; q++)
+#pragma unroll
+        for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
+            const HM m = mom[q][oy0 + v][tx];
+#pragma unroll
+            for (int j = 0; j < RPT; j++)
+                if (v - j >= 0 && v - j < ISSIM_K) /* VM u32: one multiply-add; else widening */
+                    M[j][q] += (VM)issim_taps[v - j] * (VM)m;
+        }
+}
+
 template <typename HM, typename VM, int RPT>
 __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
                               double c1base, double c2base, uint64_t *partials)
@@ -119,28 +147,12 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
     for (int k = 0; k < ISSIM_K; k++)
         if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
             wsum_h += issim_taps[k];
-    /* RPT 2: each thread computes 2 vertically adjacent outputs, which
-     * share all but one of their moment rows (read once from shared memory;
-     * 32-bit accumulators keep that within the registers); RPT 1: one
-     * output per pass, rows ty and ty + ISSIM_BY */
+    /* RPT 2: each thread computes 2 vertically adjacent outputs a pass
+     * (issim_vsums); RPT 1: one output per pass, rows ty and ty + ISSIM_BY */
     for (int g = 0; g < ISSIM_RPT / RPT; g++) {
         const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
         VM M[RPT][5];
-    #pragma unroll
-        for (int j = 0; j < RPT; j++)
-    #pragma unroll
-            for (int q = 0; q < 5; q++)
-                M[j][q] = 0;
-    #pragma unroll
-        for (int q = 0; q < 5; q++)
-    #pragma unroll
-            for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
-                const HM m = sm.tile.mom[q][oy0 + v][tx];
-    #pragma unroll
-                for (int j = 0; j < RPT; j++)
-                    if (v - j >= 0 && v - j < ISSIM_K) /* VM u32: one multiply-add; else widening */
-                        M[j][q] += (VM)issim_taps[v - j] * (VM)m;
-            }
+        issim_vsums<HM, VM, RPT, 5>(sm.tile.mom, oy0, tx, M);
     #pragma unroll
         for (int j = 0; j < RPT; j++) {
             const int oy = oy0 + j, gy = y0 + oy;
@@ -208,19 +220,7 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
     for (int g = 0; g < ISSIM_RPT / RPT; g++) {
         const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
         VM M[RPT][2];
-    #pragma unroll
-        for (int j = 0; j < RPT; j++)
-            M[j][0] = M[j][1] = 0;
-    #pragma unroll
-        for (int q = 0; q < 2; q++)
-    #pragma unroll
-            for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
-                const HM m = sm.u.dis.mom[q][oy0 + v][tx];
-    #pragma unroll
-                for (int j = 0; j < RPT; j++)
-                    if (v - j >= 0 && v - j < ISSIM_K)
-                        M[j][q] += (VM)issim_taps[v - j] * (VM)m;
-            }
+        issim_vsums<HM, VM, RPT, 2>(sm.u.dis.mom, oy0, tx, M);
     #pragma unroll
         for (int j = 0; j < RPT; j++) {
             sm.mom_ref[0][oy0 + j][tx] = M[j][0];
@@ -266,21 +266,7 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
         for (int g = 0; g < ISSIM_RPT / RPT; g++) {
             const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
             VM M[RPT][3];
-        #pragma unroll
-            for (int j = 0; j < RPT; j++)
-        #pragma unroll
-                for (int q = 0; q < 3; q++)
-                    M[j][q] = 0;
-        #pragma unroll
-            for (int q = 0; q < 3; q++)
-        #pragma unroll
-                for (int v = 0; v < ISSIM_K + RPT - 1; v++) {
-                    const HM m = sm.u.dis.mom[q][oy0 + v][tx];
-        #pragma unroll
-                    for (int j = 0; j < RPT; j++)
-                        if (v - j >= 0 && v - j < ISSIM_K)
-                            M[j][q] += (VM)issim_taps[v - j] * (VM)m;
-                }
+            issim_vsums<HM, VM, RPT, 3>(sm.u.dis.mom, oy0, tx, M);
         #pragma unroll
             for (int j = 0; j < RPT; j++) {
                 const int oy = oy0 + j, gy = y0 + oy;
