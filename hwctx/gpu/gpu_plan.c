@@ -951,20 +951,22 @@ static int finish_sums(struct cuda_backend *be, const struct gpussim_cuda_frame_
 {
     const struct gpussim_config *cfg = &be->cfg;
     memset(sums, 0, sizeof(*sums));
-    int err = 0;
     for (int i = 0; i < cfg->plan.nb_stages; i++) {
         const struct gpussim_plan_stage *r = &cfg->plan.stage[i];
         if (r->kind != GPUSSIM_STAGE_REDUCE)
             continue;
         const struct gpussim_cuda_plane_out *o = &out->plane[r->plane];
         double v[4] = { 0.0, 0.0, 0.0, 0.0 };
+        int err = 0;
         switch (r->slot) {
         case GPUSSIM_RESULT_SSIM:
-            err = check_wsums(be, &o->ssim, GPUSSIM_WSUM_N, "float_ssim");
+            if ((err = check_wsums(be, &o->ssim, GPUSSIM_WSUM_N, "float_ssim")) < 0)
+                break;
             finish_wsums(be, &o->ssim, r->windows, 1, &v[0], &v[1], &v[2], &v[3]);
             break;
         case GPUSSIM_RESULT_MSSSIM:
-            err = check_wsums(be, &o->ms[r->scale], GPUSSIM_WSUM_N, "float_ms_ssim");
+            if ((err = check_wsums(be, &o->ms[r->scale], GPUSSIM_WSUM_N, "float_ms_ssim")) < 0)
+                break;
             finish_wsums(be, &o->ms[r->scale], r->windows, 0, NULL, &v[1], &v[2], &v[3]);
             break;
         case GPUSSIM_RESULT_ANSNR:
@@ -973,7 +975,8 @@ static int finish_sums(struct cuda_backend *be, const struct gpussim_cuda_frame_
             break;
         case GPUSSIM_RESULT_ISSIM:
             /* the weights are integers below 2^53: exact in any order */
-            err = check_wsums(be, &o->issim, 1, "ssim");
+            if ((err = check_wsums(be, &o->issim, 1, "ssim")) < 0)
+                break;
             v[0] = fx_to_double(&o->issim.sum[0]);
             v[1] = fx_to_double(&o->issim.sum[1]);
             break;

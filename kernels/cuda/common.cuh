@@ -61,20 +61,6 @@ GPU_DEVICE int mirror_hss(int i, int n)
 
 #include "exact_sums.h"
 
-/*
- * The window kernels' sums of a thread's terms t[0 .. GPUSSIM_WSUM_N - 1]
- * from NT windows: split (above) where a thread scores several windows,
- * straight into the fixed point where it scores one.
- */
-template <int NT> struct wterms {
-    gpussim_cuda_wsums acc;
-    wsplit sp[GPUSSIM_WSUM_N];
-};
-
-template <int NT> GPU_DEVICE void wterms_zero(wterms<NT> *w);
-template <int NT> GPU_DEVICE void wterms_add(wterms<NT> *w, const double *t);
-template <int NT> GPU_DEVICE void wterms_finish(wterms<NT> *w);
-
 GPU_DEVICE void wsums_zero(gpussim_cuda_wsums *s)
 {
     for (int k = 0; k < GPUSSIM_WSUM_N; k++) {
@@ -82,6 +68,16 @@ GPU_DEVICE void wsums_zero(gpussim_cuda_wsums *s)
         s->abs_sum[k] = 0.0;
     }
 }
+
+/*
+ * The window kernels' sums of a thread's terms t[0 .. GPUSSIM_WSUM_N - 1]
+ * from NT windows: split (exact_sums.h) where a thread scores several
+ * windows, straight into the fixed point where it scores one.
+ */
+template <int NT> struct wterms {
+    gpussim_cuda_wsums acc;
+    wsplit sp[GPUSSIM_WSUM_N];
+};
 
 template <int NT> GPU_DEVICE void wterms_zero(wterms<NT> *w)
 {
@@ -94,11 +90,10 @@ template <int NT> GPU_DEVICE void wterms_zero(wterms<NT> *w)
 template <int NT> GPU_DEVICE void wterms_add(wterms<NT> *w, const double *t)
 {
     for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
-        const double a = fabs(t[q]);
         if (NT > 1) {
-            wsplit_add(&w->sp[q], t[q]);
-            w->acc.abs_sum[q] += wsplit_checked(a, WSPLIT_MAX);
+            wsplit_term<0>(&w->sp[q], &w->acc.abs_sum[q], t[q]);
         } else {
+            const double a = fabs(t[q]);
             fx_add_double(&w->acc.sum[q], t[q]);
             w->acc.abs_sum[q] += a;
         }

@@ -79,9 +79,9 @@ GPU_DEVICE void fx_add_double(gpussim_fx *a, double v)
  * integer multiple of its grid below 2^50 steps: plain double adds are
  * exact, and wsplit_to_fx() reads each sum out as an integer with one
  * multiply and one add (no conversion instruction).
- * wsplit_checked(|t|) is what the caller adds to the quantity's abs_sum:
- * NaN for a term outside the range (the host then reports the frame; it
- * cannot occur for SSIM's l, c, s and term, all within [-2, 2]).
+ * wsplit_checked(|t|) is what wsplit_term() adds to the quantity's
+ * abs_sum: NaN for a term outside the range (the host then reports the
+ * frame; it cannot occur for SSIM's l, c, s and term, all within [-2, 2]).
  */
 #define WSPLIT_TERMS 4
 #define WSPLIT_MAX 0x1p8
@@ -110,6 +110,15 @@ GPU_DEVICE void wsplit_add(wsplit *a, double v)
 GPU_DEVICE double wsplit_checked(double abs_v, double max)
 {
     return abs_v < max ? abs_v : gpu_bits_double(0x7ff8000000000000ull);
+}
+
+/* One term t of a quantity kept scaled by 2^-E: into its split sum s, and
+ * |t| (NaN out of range) into its abs_sum */
+template <int E> GPU_DEVICE void wsplit_term(wsplit *s, double *abs_sum, double t)
+{
+    const double scale = (double)(1ll << E); /* a power of two: exact both ways */
+    wsplit_add(s, t * (1.0 / scale));
+    *abs_sum += wsplit_checked(fabs(t), WSPLIT_MAX * scale);
 }
 
 /* a += v * 2^(SH - FRAC_BITS), v signed, 0 <= SH < 128 */

@@ -24,6 +24,7 @@
 #if !defined(__CUDACC__) && !defined(__HIPCC__)
 /* Host mode: the host's C++ compiler builds header-only device arithmetic
  * (exact_sums.h) for the unit tests. Only what that arithmetic uses. */
+#include <math.h>
 #include <string.h>
 #define GPU_DEVICE static inline
 

@@ -28,18 +28,19 @@ template <typename HM> union issim_smem {
  * horizontal moments exactly: uint32_t up to 12 bits (256 * 4095^2 < 2^32),
  * uint64_t at 16 bits.
  */
-/* One window's term and weight (spec §4.5, grouping as kernels/c/issim_tmpl.c),
- * added to acc: the window at row gy of an h-row plane, its vertical weight
- * from the taps inside the plane, wsum_h the horizontal one; the moments mux,
- * muy, mx2, mxy2, my2 are all below 2^49, exact as signed integers and as
- * doubles. The pair and the ladder kernels both score their windows here. */
 /* The sum of the taps (spec §4.2): the weight of a window clear of the edges. */
 #define ISSIM_TAPS_SUM 256
 /* Terms reach |term| <= M.w <= 2^16 (SSIM's two factors are within [-1, 1]):
- * the split sums (common.cuh) take them scaled by 2^-16. */
+ * the split sums (exact_sums.h) take them scaled by 2^-16. */
 #define ISSIM_TERM_E 16
 static_assert(ISSIM_RPT <= WSPLIT_TERMS, "a thread's windows exceed the split sums' range");
 
+/* One window's term and weight (spec §4.5, grouping as kernels/c/issim_tmpl.c),
+ * added to acc (the term through the thread's split sum sp, the weight
+ * straight into the fixed point): the window at row gy of an h-row plane, its vertical weight
+ * from the taps inside the plane, wsum_h the horizontal one; the moments mux,
+ * muy, mx2, mxy2, my2 are all below 2^49, exact as signed integers and as
+ * doubles. The pair and the ladder kernels both score their windows here. */
 __device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, wsplit *sp, int gy,
                                                   int h, int64_t wsum_h, double c1base,
                                                   double c2base, int64_t mux, int64_t muy,
@@ -63,8 +64,7 @@ __device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, wspli
     const double B = c2 + 2 * (mxy2 * W - mxyd);
     const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
     const double term = mw * A * B / D;
-    wsplit_add(sp, term * (1.0 / (1 << ISSIM_TERM_E)));
-    acc->abs_sum[0] += wsplit_checked(fabs(term), WSPLIT_MAX * (1 << ISSIM_TERM_E));
+    wsplit_term<ISSIM_TERM_E>(sp, &acc->abs_sum[0], term);
     /* the weight is an integer: straight into the integer limb */
     acc->sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
 }

@@ -79,7 +79,9 @@ template <int E> static void split_vs_fx(const double *t, int k, gpussim_fx *spl
     fx_zero(split);
     fx_zero(ref);
     for (int i = 0; i < k; i++) {
-        wsplit_add(&s, std::ldexp(t[i], -E));
+        double abs_sum = 0.0;
+        wsplit_term<E>(&s, &abs_sum, t[i]);
+        check(abs_sum == std::fabs(t[i]), "wsplit_term: |t| into abs_sum", t[i], abs_sum);
         fx_add_double(ref, t[i]);
     }
     wsplit_to_fx<E>(split, &s);
@@ -172,6 +174,15 @@ static void test_guard(void)
     for (double v : out)
         check(std::isnan(wsplit_checked(v, WSPLIT_MAX)), "guard: NaN for a term out of range", v,
               0.0);
+    /* integer SSIM's scale: the range is 2^8 * 2^16 */
+    const double scaled[] = { 0x1p24, -0x1p24, NAN };
+    for (double v : scaled) {
+        wsplit s;
+        wsplit_zero(&s);
+        double abs_sum = 0.0;
+        wsplit_term<16>(&s, &abs_sum, v);
+        check(std::isnan(abs_sum), "guard at scale 2^-16: NaN from 2^24 on", v, abs_sum);
+    }
 }
 
 static void test_integer_paths(void)
