@@ -176,8 +176,17 @@ struct pc_issim_lad {
     double c1base, c2base;
     int32_t w, h;
     float scaler;
-    int32_t s_in, s_mom, s_part, nb_dis;
+    int32_t s_in, s_part, nb_dis;
 };
+
+/* Integer SSIM's shader variant for a depth: uint32 vertical sums (and, in
+ * a pair, x and y in one plane) at 8 bits, uint32 horizontal moments up to
+ * 12 bits, int64 above (kernels/vulkan/issim.comp's NARROW8, NARROW) */
+static enum vk_shader issim_variant(int bit_depth, enum vk_shader s8, enum vk_shader s12,
+                                    enum vk_shader s16)
+{
+    return bit_depth <= 8 ? s8 : bit_depth <= 12 ? s12 : s16;
+}
 
 static uint32_t div_up(uint32_t a, uint32_t b)
 {
@@ -499,10 +508,8 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
             (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
         bind_moments(b, tmp, msize);
-        /* 8 bits: uint32 vertical sums are exact too, and x and y share a plane */
-        const int depth8 = st->bit_depth <= 8;
-        const enum vk_shader hsh = depth8 ? SH_ISSIM_H8 : narrow ? SH_ISSIM_H32 : SH_ISSIM_H;
-        err = add_step(be, hsh, 0, b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
+        err = add_step(be, issim_variant(st->bit_depth, SH_ISSIM_H8, SH_ISSIM_H32, SH_ISSIM_H), 0,
+                       b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
         if (err < 0)
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -511,8 +518,8 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         err = add_result(be, idx, nwg, sizeof(double), res_top, &bv[VK_OUT_BINDING]);
         if (err < 0)
             return err;
-        const enum vk_shader v = depth8 ? SH_ISSIM_V8 : narrow ? SH_ISSIM_V32 : SH_ISSIM_V;
-        err = add_step(be, v, 0, bv, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
+        err = add_step(be, issim_variant(st->bit_depth, SH_ISSIM_V8, SH_ISSIM_V32, SH_ISSIM_V), 0,
+                       bv, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
         if (err < 0)
             return err;
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
@@ -1058,8 +1065,9 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         return 0;
     }
     case GPUSSIM_STAGE_ISSIM: {
-        const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0, 0 };
-        const int narrow = st->bit_depth <= 12; /* uint32 horizontal moments are exact */
+        const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0 };
+        const enum vk_shader sh =
+            issim_variant(st->bit_depth, SH_ISSIM_LAD_HV8, SH_ISSIM_LAD_HV32, SH_ISSIM_LAD_HV);
         const uint32_t nwg = div_up((uint32_t)w, WG) * div_up((uint32_t)h, WG);
         struct vk_bind part[VK_MAX_PICS];
         for (int k = 1; k < n; k++) {
@@ -1081,9 +1089,6 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                 span_of(in, k0, g, sizeof(float), &pcl.s_in),
             };
             b[VK_OUT_BINDING] = span_of(part, k0, g, sizeof(double), &pcl.s_part);
-            const enum vk_shader sh = st->bit_depth <= 8 ? SH_ISSIM_LAD_HV8
-                                      : narrow           ? SH_ISSIM_LAD_HV32
-                                                         : SH_ISSIM_LAD_HV;
             err = add_step(be, sh, 0, b, &pcl, sizeof(pcl), (uint32_t)w, (uint32_t)h, 0);
             if (err < 0)
                 return err;

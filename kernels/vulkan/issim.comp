@@ -4,8 +4,7 @@
 #extension GL_GOOGLE_include_directive : require
 // Integer SSIM (spec §4), as in kernels/c/issim_tmpl.c:
 //   PASS_H  a pair: horizontal 9-tap moments per pixel, taps outside the row
-//           skipped (truncation), to five planes (each row's samples read
-//           and converted once per workgroup, through shared memory)
+//           skipped (truncation), to five planes
 //   PASS_V  a pair: vertical moments with truncation, the per-pixel double
 //           term with the reference's grouping, one partial sum per
 //           workgroup (fixed tree)
@@ -44,8 +43,8 @@ layout(push_constant) uniform Params {
     float scaler;
 #ifdef LADDER
     // PASS_HV: distorted picture k < nb_dis at k * s_in (binding 1), its
-    // partials at k * s_part (binding 7); s_mom unused
-    int s_in, s_mom, s_part, nb_dis;
+    // partials at k * s_part (binding 7)
+    int s_in, s_part, nb_dis;
 #endif
 } pc;
 
@@ -120,33 +119,19 @@ layout(std430, binding = 4) writeonly buffer M2 { HMOM mom2[]; };
 layout(std430, binding = 5) writeonly buffer M3 { HMOM mom3[]; };
 layout(std430, binding = 6) writeonly buffer M4 { HMOM mom4[]; };
 
-// each row's samples, converted once (0 outside the plane: their taps add 0,
-// which is the reference's skipping them)
-shared uint hin[2][WG_Y][WG_X + 2 * R];
-
 void main()
 {
     const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
-    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
-    const int x0 = int(gl_WorkGroupID.x) * WG_X;
-    for (int i = lx; i < WG_X + 2 * R; i += WG_X) {
-        const int gx = x0 + i - R;
-        uint s = 0u, t = 0u;
-        if (gx >= 0 && gx < pc.w && y < pc.h) {
-            s = uint(ref[y * pc.w + gx] * pc.scaler);
-            t = uint(dis[y * pc.w + gx] * pc.scaler);
-        }
-        hin[0][ly][i] = s;
-        hin[1][ly][i] = t;
-    }
-    barrier();
     if (x >= pc.w || y >= pc.h)
         return;
     HMOM a0 = HMOM(0), a1 = HMOM(0), a2 = HMOM(0), a3 = HMOM(0), a4 = HMOM(0);
     [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
+        const int xx = x + k - R;
+        if (xx < 0 || xx >= pc.w)
+            continue;
         const HMOM wk = HMOM(ISSIM_TAPS[k]);
-        const HMOM s = HMOM(hin[0][ly][lx + k]);
-        const HMOM t = HMOM(hin[1][ly][lx + k]);
+        const HMOM s = HMOM(ref[y * pc.w + xx] * pc.scaler);
+        const HMOM t = HMOM(dis[y * pc.w + xx] * pc.scaler);
         a0 += wk * s;
         a1 += wk * t;
         a2 += wk * s * s;
@@ -230,8 +215,8 @@ void load_tile(int side, int base)
     }
 }
 
-// Horizontal moments of the tile's rows: the reference's (x, x*x: REF), the
-// distorted picture's with the cross term (y, x*y, y*y: DIS), or all five.
+// Horizontal moments of the tile's rows: the reference's (x, x*x: REF) or
+// the distorted picture's with the cross term (y, x*y, y*y: DIS).
 #define HM_REF 1
 #define HM_DIS 2
 void hmoments(int which)
@@ -266,7 +251,7 @@ void hmoments(int which)
 }
 
 // The vertical sum of moment plane q at this invocation's pixel (rows
-// outside the plane skipped), and the vertical weight.
+// outside the plane skipped).
 int64_t vmoment(int q)
 {
     const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
