@@ -27,12 +27,14 @@ static struct gpussim_plan_stage *add(struct gpussim_plan *plan, enum gpussim_st
     return st;
 }
 
-/* The window sums over a w x h pair; returns the stage's index. */
+/* The window sums over a w x h pair, those of `sums`; returns the stage's
+ * index. */
 static int add_windows(struct gpussim_plan *plan, unsigned metric, int p, int scale,
                        enum gpussim_plan_buf in, int level, int w, int h,
-                       enum gpussim_result_slot slot)
+                       enum gpussim_result_slot slot, unsigned sums)
 {
     struct gpussim_plan_stage *st = add(plan, GPUSSIM_STAGE_SSIM_WINDOWS, metric, p, w, h);
+    st->sums = sums;
     st->scale = scale;
     st->in = in;
     st->in_level = level;
@@ -107,21 +109,31 @@ void gpussim_plan_init(struct gpussim_plan *plan, const struct gpussim_config *c
                 st->scaler = scaler, st->inv_scaler = inv_scaler;
                 in = GPUSSIM_BUF_BOX;
             }
+            const unsigned lcs = GPUSSIM_SUM_L | GPUSSIM_SUM_C | GPUSSIM_SUM_S;
             ssim_windows = add_windows(plan, GPUSSIM_METRIC_FLOAT_SSIM, p, 0, in, 0, g->ssim_width,
-                                       g->ssim_height, GPUSSIM_RESULT_SSIM);
+                                       g->ssim_height, GPUSSIM_RESULT_SSIM,
+                                       GPUSSIM_SUM_TERM | (cfg->ssim.enable_lcs ? lcs : 0));
             plan->stage[ssim_windows].scaler = scaler;
             plan->stage[ssim_windows].inv_scaler = inv_scaler;
         }
 
         if (m & GPUSSIM_METRIC_FLOAT_MS_SSIM) {
             for (int l = 0; l < GPUSSIM_MSSSIM_SCALES; l++) {
+                /* spec §2.5: only the last level's l has a nonzero exponent */
+                const int need_l = cfg->ms.enable_lcs || l + 1 == GPUSSIM_MSSSIM_SCALES;
                 const int i = add_windows(plan, GPUSSIM_METRIC_FLOAT_MS_SSIM, p, l,
                                           l ? GPUSSIM_BUF_LEVEL : GPUSSIM_BUF_FLOAT, l,
-                                          g->ms_width[l], g->ms_height[l], GPUSSIM_RESULT_MSSSIM);
+                                          g->ms_width[l], g->ms_height[l], GPUSSIM_RESULT_MSSSIM,
+                                          GPUSSIM_SUM_C | GPUSSIM_SUM_S |
+                                              (need_l ? GPUSSIM_SUM_L : 0));
                 plan->stage[i].scaler = scaler, plan->stage[i].inv_scaler = inv_scaler;
-                /* scale 1: float_ssim's windows run on the same level-0 planes */
-                if (l == 0 && ssim_windows >= 0 && g->ssim_scale == 1)
+                /* scale 1: float_ssim's windows run on the same level-0 planes;
+                 * both stages then sum what either needs */
+                if (l == 0 && ssim_windows >= 0 && g->ssim_scale == 1) {
                     plan->stage[i].same_as = ssim_windows;
+                    plan->stage[i].sums |= plan->stage[ssim_windows].sums;
+                    plan->stage[ssim_windows].sums = plan->stage[i].sums;
+                }
                 if (l + 1 == GPUSSIM_MSSSIM_SCALES)
                     break;
                 st = add(plan, GPUSSIM_STAGE_DECIMATE_LPF, GPUSSIM_METRIC_FLOAT_MS_SSIM, p,

@@ -66,6 +66,18 @@ enum gpussim_result_slot {
     GPUSSIM_RESULT_ISSIM,  /* issim_term, issim_weight */
 };
 
+/* SSIM_WINDOWS: the window quantities a stage's results use (its `sums`).
+ * A backend may leave the others out of its sums: MS-SSIM's levels 0-3
+ * need only c and s (their l enters the score as pow(l, 0) = 1, and the
+ * term is never used), float_ssim only the term, unless enable_lcs reports
+ * l, c and s. */
+enum {
+    GPUSSIM_SUM_TERM = 1 << 0,
+    GPUSSIM_SUM_L = 1 << 1,
+    GPUSSIM_SUM_C = 1 << 2,
+    GPUSSIM_SUM_S = 1 << 3,
+};
+
 /* Where one scored plane's samples are in the picture: picture plane
  * src_plane, every step-th sample from first (interleaved chroma), each
  * sample (v >> shift) & mask. */
@@ -97,6 +109,8 @@ struct gpussim_plan_stage {
     int bit_depth;
     double c1base, c2base;
 
+    /* SSIM_WINDOWS: GPUSSIM_SUM_* bits, the sums its results need */
+    unsigned sums;
     /* Stages with partial sums (windows, ANSNR, ISSIM): their slot. */
     enum gpussim_result_slot slot;
     /* REDUCE: the producing stage, and the number of windows (pixels) its

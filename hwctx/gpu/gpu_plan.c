@@ -68,6 +68,11 @@
 #define CUDA_SLOTS 4
 #define SSIM_WINDOW GPUSSIM_GAUSSIAN11_LEN
 
+/* the plan's window quantities are the kernels' bits 1 << GPUSSIM_WSUM_q */
+_Static_assert(GPUSSIM_SUM_TERM == 1 << GPUSSIM_WSUM_TERM && GPUSSIM_SUM_L == 1 << GPUSSIM_WSUM_L &&
+                   GPUSSIM_SUM_C == 1 << GPUSSIM_WSUM_C && GPUSSIM_SUM_S == 1 << GPUSSIM_WSUM_S,
+               "plan.h's GPUSSIM_SUM_* and cuda_shared.h's GPUSSIM_WSUM_* disagree");
+
 #if GPUSSIM_CUDA_MAX_PICTURES != 1 + GPUSSIM_MAX_DISTORTED
 #error "kernels/cuda/cuda_shared.h: GPUSSIM_CUDA_MAX_PICTURES must be 1 + GPUSSIM_MAX_DISTORTED"
 #endif
@@ -85,13 +90,22 @@ enum cuda_kernel {
     K_DECIMATE_BOX,
     K_LPF_RAW = K_DECIMATE_BOX + 2,
     K_LPF_F32 = K_LPF_RAW + 2,
+    /* the window kernels: all four sums, then the term's (_T), or c and s (_CS) */
     K_WIN_RAW_T32 = K_LPF_F32 + 2,
-    K_WIN_RAW_T8 = K_WIN_RAW_T32 + 2,
-    K_WIN_F32_T32 = K_WIN_RAW_T8 + 2,
-    K_WIN_F32_T8 = K_WIN_F32_T32 + 2,
-    K_WIN_DEC_T32 = K_WIN_F32_T8 + 2,
-    K_WIN_DEC_T8 = K_WIN_DEC_T32 + 2,
-    K_ANSNR = K_WIN_DEC_T8 + 2,
+    K_WIN_RAW_T32_T = K_WIN_RAW_T32 + 2,
+    K_WIN_RAW_T32_CS = K_WIN_RAW_T32_T + 2,
+    K_WIN_RAW_T8 = K_WIN_RAW_T32_CS + 2,
+    K_WIN_RAW_T8_T = K_WIN_RAW_T8 + 2,
+    K_WIN_RAW_T8_CS = K_WIN_RAW_T8_T + 2,
+    K_WIN_F32_T32 = K_WIN_RAW_T8_CS + 2,
+    K_WIN_F32_T32_CS = K_WIN_F32_T32 + 2,
+    K_WIN_F32_T8 = K_WIN_F32_T32_CS + 2,
+    K_WIN_F32_T8_CS = K_WIN_F32_T8 + 2,
+    K_WIN_DEC_T32 = K_WIN_F32_T8_CS + 2,
+    K_WIN_DEC_T32_T = K_WIN_DEC_T32 + 2,
+    K_WIN_DEC_T8 = K_WIN_DEC_T32_T + 2,
+    K_WIN_DEC_T8_T = K_WIN_DEC_T8 + 2,
+    K_ANSNR = K_WIN_DEC_T8_T + 2,
     K_ISSIM_U32 = K_ANSNR + 3,
     K_ISSIM_U32_8BIT = K_ISSIM_U32 + 2,
     K_ISSIM_U64 = K_ISSIM_U32_8BIT + 2,
@@ -105,11 +119,19 @@ static const char *const kernel_names[K_COUNT] = {
     PAIR_LADDER("msssim_decimate_lpf_raw", "_one"),
     PAIR_LADDER("msssim_decimate_lpf_f32", "_one"),
     PAIR_LADDER("ssim_windows_raw_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_raw_t32_t", "_ladder"),
+    PAIR_LADDER("ssim_windows_raw_t32_cs", "_ladder"),
     PAIR_LADDER("ssim_windows_raw_t8", "_ladder"),
+    PAIR_LADDER("ssim_windows_raw_t8_t", "_ladder"),
+    PAIR_LADDER("ssim_windows_raw_t8_cs", "_ladder"),
     PAIR_LADDER("ssim_windows_f32_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_f32_t32_cs", "_ladder"),
     PAIR_LADDER("ssim_windows_f32_t8", "_ladder"),
+    PAIR_LADDER("ssim_windows_f32_t8_cs", "_ladder"),
     PAIR_LADDER("ssim_windows_dec_t32", "_ladder"),
+    PAIR_LADDER("ssim_windows_dec_t32_t", "_ladder"),
     PAIR_LADDER("ssim_windows_dec_t8", "_ladder"),
+    PAIR_LADDER("ssim_windows_dec_t8_t", "_ladder"),
     PAIR_LADDER("ansnr_rows", "_ref"),
     "ansnr_rows_dis",
     PAIR_LADDER("issim_windows_u32", "_ladder"),
@@ -312,7 +334,7 @@ static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
             break;
         case GPUSSIM_STAGE_ISSIM:
             pl->issim_gx = div_up(st->in_w, ISSIM_TW);
-            pl->issim_gy = div_up(st->in_h, ISSIM_TH);
+            pl->issim_gy = div_up(st->in_h, st->bit_depth > 12 ? ISSIM_TH_U64 : ISSIM_TH);
             TAKE(pl->issim_part,
                  (size_t)pl->issim_gx * pl->issim_gy * sizeof(struct gpussim_cuda_wsums));
             pl->issim_group = ladder_group(be, pl->issim_gx * pl->issim_gy);
@@ -513,6 +535,24 @@ static int launch_windows(struct cuda_backend *be, enum cuda_kernel k, int group
     return launch(be, k + 1, gx, gy, (unsigned)((nb_dis + group - 1) / group), bx, by, args);
 }
 
+/* The window kernel of input `in` that sums what `sums` asks (GPUSSIM_SUM_*):
+ * a variant that leaves the other quantities out, where one exists, else
+ * the kernel of all four. */
+static enum cuda_kernel window_kernel(enum gpussim_plan_buf in, int t32, unsigned sums)
+{
+    const int term = sums == GPUSSIM_SUM_TERM, cs = sums == (GPUSSIM_SUM_C | GPUSSIM_SUM_S);
+    switch (in) {
+    case GPUSSIM_BUF_BOX: /* float_ssim's decimated planes */
+        return t32 ? (term ? K_WIN_DEC_T32_T : K_WIN_DEC_T32) : (term ? K_WIN_DEC_T8_T : K_WIN_DEC_T8);
+    case GPUSSIM_BUF_LEVEL: /* MS-SSIM's levels 1-4 */
+        return t32 ? (cs ? K_WIN_F32_T32_CS : K_WIN_F32_T32) : (cs ? K_WIN_F32_T8_CS : K_WIN_F32_T8);
+    default: /* level 0: the picture itself */
+        if (t32)
+            return term ? K_WIN_RAW_T32_T : cs ? K_WIN_RAW_T32_CS : K_WIN_RAW_T32;
+        return term ? K_WIN_RAW_T8_T : cs ? K_WIN_RAW_T8_CS : K_WIN_RAW_T8;
+    }
+}
+
 /* One stage of the plan. The kernels fuse stages: those that read the
  * picture (window sums and decimations of level 0, ANSNR, integer SSIM)
  * unpack and convert its samples in place through the slot's frame
@@ -548,22 +588,20 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
         const unsigned gx = ms ? pl->ms_gx[sc] : pl->ssim_gx, gy = ms ? pl->ms_gy[sc] : pl->ssim_gy;
         const int t32 = (ms ? pl->ms_th[sc] : pl->ssim_th) == WIN_TH_TALL;
         const int group = ms ? pl->ms_group[sc] : pl->ssim_group;
+        const enum cuda_kernel k = window_kernel(st->in, t32, st->sums);
         if (st->in == GPUSSIM_BUF_BOX) {
             void *wargs[9] = { &pl->ssim_dec, &pl->ssim_dec_stride, &w, &h, &scaler, &part };
-            return launch_windows(be, t32 ? K_WIN_DEC_T32 : K_WIN_DEC_T8, group, gx, gy, WIN_BX,
-                                  WIN_BY, wargs, 6);
+            return launch_windows(be, k, group, gx, gy, WIN_BX, WIN_BY, wargs, 6);
         }
         if (st->in == GPUSSIM_BUF_LEVEL) {
             void *wargs[9] = {
                 &pl->ms_level[st->in_level], &pl->ms_stride[st->in_level], &w, &h, &scaler, &part
             };
-            return launch_windows(be, t32 ? K_WIN_F32_T32 : K_WIN_F32_T8, group, gx, gy, WIN_BX,
-                                  WIN_BY, wargs, 6);
+            return launch_windows(be, k, group, gx, gy, WIN_BX, WIN_BY, wargs, 6);
         }
         /* level 0 is the picture itself */
         void *wargs[9] = { desc, fmt, &w, &h, &scaler, &part };
-        return launch_windows(be, t32 ? K_WIN_RAW_T32 : K_WIN_RAW_T8, group, gx, gy, WIN_BX, WIN_BY,
-                              wargs, 6);
+        return launch_windows(be, k, group, gx, gy, WIN_BX, WIN_BY, wargs, 6);
     }
     case GPUSSIM_STAGE_DECIMATE_LPF: {
         CUdeviceptr *out = &pl->ms_level[st->out_level];
@@ -916,14 +954,14 @@ static double resolve_sum(struct cuda_backend *be, const struct gpussim_fx *s, d
     return d;
 }
 
+/* The window sums of `sums` (GPUSSIM_SUM_*: bit q is quantity q) into
+ * v[0..3] (term, l, c, s); the others were not summed and stay 0. */
 static void finish_wsums(struct cuda_backend *be, const struct gpussim_cuda_wsums *w, double n,
-                         int want_term, double *term, double *l, double *c, double *s)
+                         unsigned sums, double v[4])
 {
-    if (want_term)
-        *term = resolve_sum(be, &w->sum[GPUSSIM_WSUM_TERM], w->abs_sum[GPUSSIM_WSUM_TERM], n);
-    *l = resolve_sum(be, &w->sum[GPUSSIM_WSUM_L], w->abs_sum[GPUSSIM_WSUM_L], n);
-    *c = resolve_sum(be, &w->sum[GPUSSIM_WSUM_C], w->abs_sum[GPUSSIM_WSUM_C], n);
-    *s = resolve_sum(be, &w->sum[GPUSSIM_WSUM_S], w->abs_sum[GPUSSIM_WSUM_S], n);
+    for (int q = 0; q < GPUSSIM_WSUM_N; q++)
+        if (sums & (1u << q))
+            v[q] = resolve_sum(be, &w->sum[q], w->abs_sum[q], n);
 }
 
 /*
@@ -932,11 +970,11 @@ static void finish_wsums(struct cuda_backend *be, const struct gpussim_cuda_wsum
  * abs_sum NaN. SSIM's l, c, s and terms stay within [-2, 2], so this means
  * a fault, reported rather than scored.
  */
-static int check_wsums(struct cuda_backend *be, const struct gpussim_cuda_wsums *w, int n,
+static int check_wsums(struct cuda_backend *be, const struct gpussim_cuda_wsums *w, unsigned sums,
                        const char *what)
 {
-    for (int q = 0; q < n; q++)
-        if (!isfinite(w->abs_sum[q])) {
+    for (int q = 0; q < GPUSSIM_WSUM_N; q++)
+        if ((sums & (1u << q)) && !isfinite(w->abs_sum[q])) {
             gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR,
                         "%s: %s: a window term is NaN or beyond the exact sums' range",
                         tname(be->t), what);
@@ -956,29 +994,32 @@ static int finish_sums(struct cuda_backend *be, const struct gpussim_cuda_frame_
         if (r->kind != GPUSSIM_STAGE_REDUCE)
             continue;
         const struct gpussim_cuda_plane_out *o = &out->plane[r->plane];
+        const struct gpussim_plan_stage *src = &cfg->plan.stage[r->producer];
         double v[4] = { 0.0, 0.0, 0.0, 0.0 };
         int err = 0;
         switch (r->slot) {
         case GPUSSIM_RESULT_SSIM:
-            if ((err = check_wsums(be, &o->ssim, GPUSSIM_WSUM_N, "float_ssim")) < 0)
+            if ((err = check_wsums(be, &o->ssim, src->sums, "float_ssim")) < 0)
                 break;
-            finish_wsums(be, &o->ssim, r->windows, 1, &v[0], &v[1], &v[2], &v[3]);
+            finish_wsums(be, &o->ssim, r->windows, src->sums, v);
             break;
         case GPUSSIM_RESULT_MSSSIM:
-            if ((err = check_wsums(be, &o->ms[r->scale], GPUSSIM_WSUM_N, "float_ms_ssim")) < 0)
+            if ((err = check_wsums(be, &o->ms[r->scale], src->sums, "float_ms_ssim")) < 0)
                 break;
-            finish_wsums(be, &o->ms[r->scale], r->windows, 0, NULL, &v[1], &v[2], &v[3]);
+            /* MS-SSIM never uses the term */
+            finish_wsums(be, &o->ms[r->scale], r->windows, src->sums & ~GPUSSIM_SUM_TERM, v);
             break;
         case GPUSSIM_RESULT_ANSNR:
             v[0] = o->ansnr_sig;
             v[1] = o->ansnr_noise;
             break;
         case GPUSSIM_RESULT_ISSIM:
-            /* the weights are integers below 2^53: exact in any order */
-            if ((err = check_wsums(be, &o->issim, 1, "ssim")) < 0)
+            /* the kernels sum the terms; the weights' sum depends only on
+             * the plane's size (an integer below 2^53: exact) */
+            if ((err = check_wsums(be, &o->issim, GPUSSIM_SUM_TERM, "ssim")) < 0)
                 break;
             v[0] = fx_to_double(&o->issim.sum[0]);
-            v[1] = fx_to_double(&o->issim.sum[1]);
+            v[1] = gpussim_issim_weight_sum(src->in_w, src->in_h);
             break;
         case GPUSSIM_RESULT_NONE:
             break;

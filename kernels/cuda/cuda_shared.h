@@ -109,9 +109,11 @@ struct gpussim_cuda_plane_fmt {
 #define ANSNR_CHUNK 128
 #define ANSNR_FILTER_THREADS (2 * ANSNR_CHUNK)
 #define ANSNR_THREADS (ANSNR_FILTER_THREADS + 32)
-/* issim_windows_*: ISSIM_TW x ISSIM_TH tiles with ISSIM_BX x ISSIM_BY threads */
+/* issim_windows_*: ISSIM_TW x ISSIM_TH tiles with ISSIM_BX x ISSIM_BY threads;
+ * issim_windows_u64 (16-bit samples, 64-bit moments): ISSIM_TH_U64 rows */
 #define ISSIM_TW 32
-#define ISSIM_TH 16
+#define ISSIM_TH 32
+#define ISSIM_TH_U64 16
 #define ISSIM_BX 32
 #define ISSIM_BY 8
 /* reduce_partials: a gpussim_cuda_wsums is WS_FIELDS 64-bit fields, summed

@@ -41,6 +41,11 @@ static inline double gpu_bits_double(uint64_t b)
     memcpy(&v, &b, sizeof(v));
     return v;
 }
+
+static inline float gpu_sqrt_rn(float v)
+{
+    return sqrtf(v);
+}
 #else
 #define GPU_KERNEL extern "C" __global__
 #define GPU_DEVICE static __device__ __forceinline__
@@ -79,6 +84,21 @@ GPU_DEVICE float gpu_bits_float(uint32_t b)
 GPU_DEVICE double gpu_double_from_words(uint32_t hi, uint32_t lo)
 {
     return __hiloint2double((int)hi, (int)lo);
+}
+
+/* The float square root, correctly rounded. Equal to the reference's
+ * (float)sqrt((double)v) for every float v: rounding the square root to
+ * double (53 bits) and then to float (24) is innocuous, 53 >= 2 * 24 + 2
+ * (tests/unit/test_exact_sums checks every non-negative float on the
+ * host). HIP keeps the reference's two steps: its float square root's
+ * rounding depends on compiler options. */
+GPU_DEVICE float gpu_sqrt_rn(float v)
+{
+#if defined(__HIPCC__)
+    return (float)sqrt((double)v);
+#else
+    return __fsqrt_rn(v);
+#endif
 }
 #endif /* device */
 

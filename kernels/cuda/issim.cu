@@ -6,20 +6,37 @@
  * after common.cuh and convert.cu.
  */
 
+/* A tile is ISSIM_TW x TH windows (TH: ISSIM_TH, or ISSIM_TH_U64 for the
+ * 64-bit moments), each thread TH / ISSIM_BY of them in one column. */
 #define ISSIM_R (ISSIM_K / 2)
-#define ISSIM_RPT (ISSIM_TH / ISSIM_BY)
 #define ISSIM_IN_W (ISSIM_TW + 2 * ISSIM_R)
-#define ISSIM_IN_H (ISSIM_TH + 2 * ISSIM_R)
+#define ISSIM_IN_PITCH (ISSIM_IN_W + 1)
+#define ISSIM_IN_H(TH) ((TH) + 2 * ISSIM_R)
 
-template <typename HM> struct issim_tile_smem {
-    uint32_t in[2][ISSIM_IN_H][ISSIM_IN_W + 1];
-    HM mom[5][ISSIM_IN_H][ISSIM_TW];
+template <typename HM, int TH> struct issim_tile_smem {
+    uint32_t in[2][ISSIM_IN_H(TH)][ISSIM_IN_PITCH];
+    HM mom[5][ISSIM_IN_H(TH)][ISSIM_TW];
 };
 
-template <typename HM> union issim_smem {
-    issim_tile_smem<HM> tile;
-    uint64_t red[WS_FIELDS * ISSIM_BX * ISSIM_BY];
+template <typename HM, int TH> union issim_smem {
+    issim_tile_smem<HM, TH> tile;
+    uint64_t red[WS_RED_WORDS(WQ_TERM, ISSIM_BX * ISSIM_BY)];
 };
+
+/* A picture's input tile: ISSIM_IN_W x (TH + 2R) samples from (x0 - R,
+ * y0 - R), 0 outside the plane. One index over the whole tile keeps every
+ * lane busy (row by row, the 8 columns past a warp's 32 would leave most
+ * lanes idle). */
+template <int TH>
+__device__ __forceinline__ void issim_load(uint32_t (*dst)[ISSIM_IN_PITCH], const raw_plane &p,
+                                           int x0, int y0, int w, int h, int tid)
+{
+    for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H(TH); i += ISSIM_BX * ISSIM_BY) {
+        const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
+        const int gx = x0 + c - ISSIM_R, gy = y0 + r - ISSIM_R;
+        dst[r][c] = gx >= 0 && gx < w && gy >= 0 && gy < h ? raw_sample(p, gx, gy) : 0;
+    }
+}
 
 /*
  * Samples outside the plane are loaded as 0: their products vanish, which
@@ -33,14 +50,16 @@ template <typename HM> union issim_smem {
 /* Terms reach |term| <= M.w <= 2^16 (SSIM's two factors are within [-1, 1]):
  * the split sums (exact_sums.h) take them scaled by 2^-16. */
 #define ISSIM_TERM_E 16
-static_assert(ISSIM_RPT <= WSPLIT_TERMS, "a thread's windows exceed the split sums' range");
+static_assert(ISSIM_TH / ISSIM_BY <= WSPLIT_TERMS && ISSIM_TH_U64 / ISSIM_BY <= WSPLIT_TERMS,
+              "a thread's windows exceed the split sums' range");
 
-/* One window's term and weight (spec §4.5, grouping as kernels/c/issim_tmpl.c),
- * added to acc (the term through the thread's split sum sp, the weight
- * straight into the fixed point): the window at row gy of an h-row plane, its vertical weight
- * from the taps inside the plane, wsum_h the horizontal one; the moments mux,
- * muy, mx2, mxy2, my2 are all below 2^49, exact as signed integers and as
- * doubles. The pair and the ladder kernels both score their windows here. */
+/* One window's term (spec §4.5, grouping as kernels/c/issim_tmpl.c), added
+ * to the thread's split sum sp (its magnitude to acc's abs_sum; the weights'
+ * sum is the host's, gpussim_issim_weight_sum()): the window at row gy of
+ * an h-row plane, its vertical weight from the taps inside the plane, wsum_h
+ * the horizontal one; the moments mux, muy, mx2, mxy2, my2 are all below
+ * 2^49, exact as signed integers and as doubles. The pair and the ladder
+ * kernels both score their windows here. */
 __device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, wsplit *sp, int gy,
                                                   int h, int64_t wsum_h, double c1base,
                                                   double c2base, int64_t mux, int64_t muy,
@@ -65,8 +84,6 @@ __device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, wspli
     const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
     const double term = mw * A * B / D;
     wsplit_term<ISSIM_TERM_E>(sp, &acc->abs_sum[0], term);
-    /* the weight is an integer: straight into the integer limb */
-    acc->sum[1].limb[GPUSSIM_FX_FRAC_BITS / 64] += (uint64_t)mw;
 }
 
 /*
@@ -76,8 +93,8 @@ __device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, wspli
  * their moment rows (read once from shared memory; 32-bit accumulators keep
  * that within the registers). Exact integers, as the reference's.
  */
-template <typename HM, typename VM, int RPT, int NQ>
-__device__ __forceinline__ void issim_vsums(const HM (*mom)[ISSIM_IN_H][ISSIM_TW], int oy0, int tx,
+template <typename HM, typename VM, int RPT, int NQ, int IN_H>
+__device__ __forceinline__ void issim_vsums(const HM (*mom)[IN_H][ISSIM_TW], int oy0, int tx,
                                             VM (&M)[RPT][NQ])
 {
 #pragma unroll
@@ -97,15 +114,17 @@ __device__ __forceinline__ void issim_vsums(const HM (*mom)[ISSIM_IN_H][ISSIM_TW
         }
 }
 
-template <typename HM, typename VM, int RPT>
+template <typename HM, typename VM, int RPT, int TH>
 __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
                               double c1base, double c2base, uint64_t *partials)
 {
-    __shared__ __align__(16) issim_smem<HM> sm;
+    constexpr int IN_H = ISSIM_IN_H(TH);
+    __shared__ __align__(16) issim_smem<HM, TH> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
-    const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * ISSIM_TH;
+    const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * TH;
 
-    for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+    /* both pictures' tiles, as issim_load() */
+    for (int i = tid; i < ISSIM_IN_W * IN_H; i += ISSIM_BX * ISSIM_BY) {
         const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
         const int gx = x0 + c - ISSIM_R, gy = y0 + r - ISSIM_R;
         uint32_t rv = 0, dv = 0;
@@ -118,7 +137,7 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
     }
     GPU_SYNC();
 
-    for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+    for (int i = tid; i < ISSIM_TW * IN_H; i += ISSIM_BX * ISSIM_BY) {
         const int r = i / ISSIM_TW, c = i % ISSIM_TW;
         HM a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
         for (int k = 0; k < ISSIM_K; k++) {
@@ -147,12 +166,12 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
     for (int k = 0; k < ISSIM_K; k++)
         if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
             wsum_h += issim_taps[k];
-    /* RPT 2: each thread computes 2 vertically adjacent outputs a pass
-     * (issim_vsums); RPT 1: one output per pass, rows ty and ty + ISSIM_BY */
-    for (int g = 0; g < ISSIM_RPT / RPT; g++) {
-        const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
+    /* each pass, each thread computes RPT vertically adjacent outputs
+     * (issim_vsums): rows g * ISSIM_BY * RPT + ty * RPT + j */
+    for (int g = 0; g < TH / (ISSIM_BY * RPT); g++) {
+        const int oy0 = (g * ISSIM_BY + ty) * RPT;
         VM M[RPT][5];
-        issim_vsums<HM, VM, RPT, 5>(sm.tile.mom, oy0, tx, M);
+        issim_vsums<HM, VM, RPT, 5, IN_H>(sm.tile.mom, oy0, tx, M);
     #pragma unroll
         for (int j = 0; j < RPT; j++) {
             const int oy = oy0 + j, gy = y0 + oy;
@@ -164,7 +183,7 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
         }
     }
     wsplit_to_fx<ISSIM_TERM_E>(&acc.sum[0], &sp);
-    wsums_block_store(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
+    wsums_block_store<WQ_TERM>(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
@@ -174,36 +193,32 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
  * integers) once per block, then per distorted picture its tile, its own
  * and the cross moments, and the terms of issim_windows(), bit for bit.
  */
-template <typename HM, typename VM> struct issim_ladder_smem {
-    uint32_t in_ref[ISSIM_IN_H][ISSIM_IN_W + 1];
-    VM mom_ref[2][ISSIM_TH][ISSIM_TW]; /* vertical: mu_x, E[x^2] */
+template <typename HM, typename VM, int TH> struct issim_ladder_smem {
+    uint32_t in_ref[ISSIM_IN_H(TH)][ISSIM_IN_PITCH];
+    VM mom_ref[2][TH][ISSIM_TW]; /* vertical: mu_x, E[x^2] */
     union {
         struct {
-            uint32_t in[ISSIM_IN_H][ISSIM_IN_W + 1];
-            HM mom[3][ISSIM_IN_H][ISSIM_TW];
+            uint32_t in[ISSIM_IN_H(TH)][ISSIM_IN_PITCH];
+            HM mom[3][ISSIM_IN_H(TH)][ISSIM_TW];
         } dis; /* also the reference's horizontal moments, before the loop */
-        uint64_t red[WS_FIELDS * ISSIM_BX * ISSIM_BY];
+        uint64_t red[WS_RED_WORDS(WQ_TERM, ISSIM_BX * ISSIM_BY)];
     } u;
 };
 
-template <typename HM, typename VM, int RPT>
+template <typename HM, typename VM, int RPT, int TH>
 __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, int w, int h,
                                      double c1base, double c2base, uint64_t *partials,
                                      long long part_stride)
 {
-    __shared__ __align__(16) issim_ladder_smem<HM, VM> sm;
+    constexpr int IN_H = ISSIM_IN_H(TH);
+    __shared__ __align__(16) issim_ladder_smem<HM, VM, TH> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
-    const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * ISSIM_TH;
+    const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * TH;
     const int gx = x0 + tx;
 
-    const raw_plane ref = picture(pics, 0);
-    for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
-        const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
-        const int ix = x0 + c - ISSIM_R, iy = y0 + r - ISSIM_R;
-        sm.in_ref[r][c] = ix >= 0 && ix < w && iy >= 0 && iy < h ? raw_sample(ref, ix, iy) : 0;
-    }
+    issim_load<TH>(sm.in_ref, picture(pics, 0), x0, y0, w, h, tid);
     GPU_SYNC();
-    for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+    for (int i = tid; i < ISSIM_TW * IN_H; i += ISSIM_BX * ISSIM_BY) {
         const int r = i / ISSIM_TW, c = i % ISSIM_TW;
         HM a0 = 0, a2 = 0;
         for (int k = 0; k < ISSIM_K; k++) {
@@ -217,10 +232,10 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
     }
     GPU_SYNC();
     /* the vertical pass of issim_windows(), moments 0 and 2, every row */
-    for (int g = 0; g < ISSIM_RPT / RPT; g++) {
-        const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
+    for (int g = 0; g < TH / (ISSIM_BY * RPT); g++) {
+        const int oy0 = (g * ISSIM_BY + ty) * RPT;
         VM M[RPT][2];
-        issim_vsums<HM, VM, RPT, 2>(sm.u.dis.mom, oy0, tx, M);
+        issim_vsums<HM, VM, RPT, 2, IN_H>(sm.u.dis.mom, oy0, tx, M);
     #pragma unroll
         for (int j = 0; j < RPT; j++) {
             sm.mom_ref[0][oy0 + j][tx] = M[j][0];
@@ -237,13 +252,9 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
         /* the barrier: the reference's moments (first pass) or the previous
          * picture's reduction (later passes) are done with this memory */
         GPU_SYNC();
-        for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
-            const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
-            const int ix = x0 + c - ISSIM_R, iy = y0 + r - ISSIM_R;
-            sm.u.dis.in[r][c] = ix >= 0 && ix < w && iy >= 0 && iy < h ? raw_sample(dis, ix, iy) : 0;
-        }
+        issim_load<TH>(sm.u.dis.in, dis, x0, y0, w, h, tid);
         GPU_SYNC();
-        for (int i = tid; i < ISSIM_TW * ISSIM_IN_H; i += ISSIM_BX * ISSIM_BY) {
+        for (int i = tid; i < ISSIM_TW * IN_H; i += ISSIM_BX * ISSIM_BY) {
             const int r = i / ISSIM_TW, c = i % ISSIM_TW;
             HM a1 = 0, a3 = 0, a4 = 0;
             for (int k = 0; k < ISSIM_K; k++) {
@@ -263,10 +274,10 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
         wsums_zero(&acc);
         wsplit sp;
         wsplit_zero(&sp);
-        for (int g = 0; g < ISSIM_RPT / RPT; g++) {
-            const int oy0 = RPT == 1 ? ty + g * ISSIM_BY : ty * RPT;
+        for (int g = 0; g < TH / (ISSIM_BY * RPT); g++) {
+            const int oy0 = (g * ISSIM_BY + ty) * RPT;
             VM M[RPT][3];
-            issim_vsums<HM, VM, RPT, 3>(sm.u.dis.mom, oy0, tx, M);
+            issim_vsums<HM, VM, RPT, 3, IN_H>(sm.u.dis.mom, oy0, tx, M);
         #pragma unroll
             for (int j = 0; j < RPT; j++) {
                 const int oy = oy0 + j, gy = y0 + oy;
@@ -279,21 +290,21 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
             }
         }
         wsplit_to_fx<ISSIM_TERM_E>(&acc.sum[0], &sp);
-        wsums_block_store(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials + pic * part_stride,
-                          (size_t)GPU_GDIM_X * gridDim.y,
-                          (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+        wsums_block_store<WQ_TERM>(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc,
+                                   partials + pic * part_stride, (size_t)GPU_GDIM_X * gridDim.y,
+                                   (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
     }
 }
 
 /* A pair's integer SSIM kernels (pictures 0 and 1) and a ladder's
  * (_ladder: distorted pictures as the SSIM window kernels'). */
-#define ISSIM_WINDOWS_KERNEL(name, HM, VM, RPT)                                                \
+#define ISSIM_WINDOWS_KERNEL(name, HM, VM, RPT, TH)                                            \
     GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                     \
     name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,        \
          double c1base, double c2base, uint64_t *partials)                                     \
     {                                                                                          \
         const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);    \
-        issim_windows<HM, VM, RPT>(ref, dis, w, h, c1base, c2base, partials);                  \
+        issim_windows<HM, VM, RPT, TH>(ref, dis, w, h, c1base, c2base, partials);              \
     }                                                                                          \
     GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                     \
     name##_ladder(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,      \
@@ -302,10 +313,10 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
     {                                                                                          \
         const raw_pictures pics = { desc, fmt };                                               \
         const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;      \
-        issim_windows_ladder<HM, VM, RPT>(pics, r0, r1, w, h, c1base, c2base, partials,        \
-                                          part_stride);                                        \
+        issim_windows_ladder<HM, VM, RPT, TH>(pics, r0, r1, w, h, c1base, c2base, partials,    \
+                                              part_stride);                                    \
     }
-ISSIM_WINDOWS_KERNEL(issim_windows_u32, uint32_t, uint64_t, 1)
+ISSIM_WINDOWS_KERNEL(issim_windows_u32, uint32_t, uint64_t, 1, ISSIM_TH)
 /* 8-bit: every vertical moment sum is below 65536 * 255^2 < 2^32 */
-ISSIM_WINDOWS_KERNEL(issim_windows_u32_8bit, uint32_t, uint32_t, 2)
-ISSIM_WINDOWS_KERNEL(issim_windows_u64, uint64_t, uint64_t, 1)
+ISSIM_WINDOWS_KERNEL(issim_windows_u32_8bit, uint32_t, uint32_t, 2, ISSIM_TH)
+ISSIM_WINDOWS_KERNEL(issim_windows_u64, uint64_t, uint64_t, 1, ISSIM_TH_U64)

@@ -148,7 +148,7 @@ reduce_partials(const gpussim_cuda_reduce_job *jobs, const uint8_t *partials, ui
         sm.red[k] = vt[k];
     if (tid == 0)
         *counter = 0;
-    wsums_block_reduce(sm.red, tid, REDUCE_CHAINS, REDUCE_THREADS);
+    wsums_block_reduce<WQ_ALL>(sm.red, tid, REDUCE_CHAINS, REDUCE_THREADS);
     /* the result block is a plain struct: its 16 fields in field order */
     if (tid < WS_FIELDS)
         ((uint64_t *)(out + job.dst_offset))[tid] = sm.red[(size_t)tid * REDUCE_CHAINS];

@@ -25,10 +25,11 @@ template <int TH> union ssim_smem {
     uint64_t red[WS_FIELDS * WIN_BX * WIN_BY];
 };
 
-/* Per-window l, c, s, term with the reference's typing (spec §1.5), as
- * ssim_window_terms() in kernels/c/ssim_window.c. */
-GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, float exy, double *t,
-                                  double *lo, double *co, double *so)
+/* Per-window term, l, c, s with the reference's typing (spec §1.5), as
+ * ssim_window_terms() in kernels/c/ssim_window.c: t[GPUSSIM_WSUM_*], those
+ * of QS (l also for the term). */
+template <unsigned QS>
+GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, float exy, double *t)
 {
     const float C1 = (GPUSSIM_SSIM_K1 * GPUSSIM_SSIM_L) * (GPUSSIM_SSIM_K1 * GPUSSIM_SSIM_L);
     const float C2 = (GPUSSIM_SSIM_K2 * GPUSSIM_SSIM_L) * (GPUSSIM_SSIM_K2 * GPUSSIM_SSIM_L);
@@ -38,15 +39,19 @@ GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, floa
     sx2 = 0.0f > sx2 ? 0.0f : sx2;
     sy2 = 0.0f > sy2 ? 0.0f : sy2;
     const float sxy = exy - mx * my;
-    const float sxsy = (float)sqrt((double)(sx2 * sy2));
-    const double l = (2.0 * mx * my + C1) / (mx * mx + my * my + C1);
+    /* the reference's (float)sqrt((double)(sx2 * sy2)), see gpu_sqrt_rn */
+    const float sxsy = gpu_sqrt_rn(sx2 * sy2);
+    double l = 0.0;
+    if (wq_has<QS>(GPUSSIM_WSUM_L) || wq_has<QS>(GPUSSIM_WSUM_TERM))
+        l = (2.0 * mx * my + C1) / (mx * mx + my * my + C1);
     const double c = (2.0 * sxsy + C2) / (sx2 + sy2 + C2);
     const float sxy_c = (sxy < 0.0f && sxsy <= 0.0f) ? 0.0f : sxy;
     const double s = (sxy_c + C3) / (sxsy + C3);
-    *t = l * c * s;
-    *lo = l;
-    *co = c;
-    *so = s;
+    if (wq_has<QS>(GPUSSIM_WSUM_TERM))
+        t[GPUSSIM_WSUM_TERM] = l * c * s;
+    t[GPUSSIM_WSUM_L] = l;
+    t[GPUSSIM_WSUM_C] = c;
+    t[GPUSSIM_WSUM_S] = s;
 }
 
 /*
@@ -68,7 +73,7 @@ template <bool NN> GPU_DEVICE double unresidue(double a)
     return NN ? flush_residue(a) : a;
 }
 
-template <typename T, int TH, bool NN>
+template <typename T, int TH, bool NN, unsigned QS>
 __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv_scaler,
                              uint64_t *partials)
 {
@@ -132,13 +137,12 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
             m[q] = (float)unresidue<VN>(a);
         }
         double t[GPUSSIM_WSUM_N];
-        ssim_window_terms(m[0], m[1], m[2], m[3], m[4], &t[GPUSSIM_WSUM_TERM],
-                          &t[GPUSSIM_WSUM_L], &t[GPUSSIM_WSUM_C], &t[GPUSSIM_WSUM_S]);
-        wterms_add(&acc, t);
+        ssim_window_terms<QS>(m[0], m[1], m[2], m[3], m[4], t);
+        wterms_add<QS>(&acc, t);
     }
-    wterms_finish(&acc);
+    wterms_finish<QS>(&acc);
     /* the tile is dead; its memory becomes the reduction scratch */
-    wsums_block_store(sm.red, tid, WIN_BX * WIN_BY, &acc.acc, partials,
+    wsums_block_store<QS>(sm.red, tid, WIN_BX * WIN_BY, &acc.acc, partials,
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
@@ -186,7 +190,7 @@ GPU_DEVICE const float *picture(const f32_pictures &p, int k)
     return p.planes + k * p.stride;
 }
 
-template <typename P, int TH, bool NN>
+template <typename P, int TH, bool NN, unsigned QS>
 __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h, float inv_scaler,
                                     uint64_t *partials, long long part_stride)
 {
@@ -271,28 +275,28 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
                 m[q] = (float)unresidue<VN>(a);
             }
             double t[GPUSSIM_WSUM_N];
-            ssim_window_terms(sm.mom_ref[0][oy][tx], m[0], sm.mom_ref[1][oy][tx], m[1], m[2],
-                              &t[GPUSSIM_WSUM_TERM], &t[GPUSSIM_WSUM_L], &t[GPUSSIM_WSUM_C],
-                              &t[GPUSSIM_WSUM_S]);
-            wterms_add(&acc, t);
+            ssim_window_terms<QS>(sm.mom_ref[0][oy][tx], m[0], sm.mom_ref[1][oy][tx], m[1], m[2],
+                                  t);
+            wterms_add<QS>(&acc, t);
         }
-        wterms_finish(&acc);
-        wsums_block_store(sm.u.red, tid, WIN_BX * WIN_BY, &acc.acc, partials + pic * part_stride,
-                          (size_t)GPU_GDIM_X * gridDim.y,
-                          (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+        wterms_finish<QS>(&acc);
+        wsums_block_store<QS>(sm.u.red, tid, WIN_BX * WIN_BY, &acc.acc,
+                              partials + pic * part_stride, (size_t)GPU_GDIM_X * gridDim.y,
+                              (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
     }
 }
 
 /* A pair's window kernels (pictures 0 and 1; f32: planes, planes + stride)
  * and a ladder's (_ladder: blockIdx.z scores distorted pictures
- * z * group .. z * group + group - 1, at most nb_dis). */
-#define SSIM_WINDOWS_RAW_KERNEL(name, TH)                                                   \
+ * z * group .. z * group + group - 1, at most nb_dis), summing the
+ * quantities QS: all four, or (suffix _t) the term, or (_cs) c and s. */
+#define SSIM_WINDOWS_RAW_KERNEL(name, TH, QS)                                               \
     GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
     name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,     \
          float inv_scaler, uint64_t *partials)                                              \
     {                                                                                       \
         const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt); \
-        ssim_windows<raw_plane, TH, true>(ref, dis, w, h, inv_scaler, partials);            \
+        ssim_windows<raw_plane, TH, true, QS>(ref, dis, w, h, inv_scaler, partials);        \
     }                                                                                       \
     GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
     name##_ladder(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,   \
@@ -301,30 +305,39 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
     {                                                                                       \
         const raw_pictures pics = { desc, fmt };                                            \
         const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;   \
-        ssim_windows_ladder<raw_pictures, TH, true>(pics, r0, r1, w, h, inv_scaler,         \
+        ssim_windows_ladder<raw_pictures, TH, true, QS>(pics, r0, r1, w, h, inv_scaler,     \
                                                     partials, part_stride);                 \
     }
-#define SSIM_WINDOWS_F32_KERNEL(name, TH, NN)                                               \
-    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
-    name(const float *planes, long long stride, int w, int h, float inv_scaler,             \
-         uint64_t *partials)                                                                \
-    {                                                                                       \
-        const float *ref = planes, *dis = planes + stride;                                  \
-        ssim_windows<const float *, TH, NN>(ref, dis, w, h, inv_scaler, partials);          \
-    }                                                                                       \
-    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                   \
-    name##_ladder(const float *planes, long long stride, int w, int h, float inv_scaler,    \
-                  uint64_t *partials, long long part_stride, int group, int nb_dis)         \
-    {                                                                                       \
-        const f32_pictures pics = { planes, stride };                                       \
-        const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;   \
-        ssim_windows_ladder<f32_pictures, TH, NN>(pics, r0, r1, w, h, inv_scaler, partials, \
-                                                  part_stride);                             \
+#define SSIM_WINDOWS_F32_KERNEL(name, TH, NN, QS)                                               \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                       \
+    name(const float *planes, long long stride, int w, int h, float inv_scaler,                 \
+         uint64_t *partials)                                                                    \
+    {                                                                                           \
+        const float *ref = planes, *dis = planes + stride;                                      \
+        ssim_windows<const float *, TH, NN, QS>(ref, dis, w, h, inv_scaler, partials);          \
+    }                                                                                           \
+    GPU_KERNEL void __launch_bounds__(WIN_BX * WIN_BY, 4)                                       \
+    name##_ladder(const float *planes, long long stride, int w, int h, float inv_scaler,        \
+                  uint64_t *partials, long long part_stride, int group, int nb_dis)             \
+    {                                                                                           \
+        const f32_pictures pics = { planes, stride };                                           \
+        const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;       \
+        ssim_windows_ladder<f32_pictures, TH, NN, QS>(pics, r0, r1, w, h, inv_scaler, partials, \
+                                                  part_stride);                                 \
     }
-SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32, WIN_TH_TALL)
-SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8, WIN_TH_SHORT)
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32, WIN_TH_TALL, false)
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8, WIN_TH_SHORT, false)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32, WIN_TH_TALL, WQ_ALL)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32_t, WIN_TH_TALL, WQ_TERM)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t32_cs, WIN_TH_TALL, WQ_CS)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8, WIN_TH_SHORT, WQ_ALL)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8_t, WIN_TH_SHORT, WQ_TERM)
+SSIM_WINDOWS_RAW_KERNEL(ssim_windows_raw_t8_cs, WIN_TH_SHORT, WQ_CS)
+/* MS-SSIM's levels 1-4 */
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32, WIN_TH_TALL, false, WQ_ALL)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t32_cs, WIN_TH_TALL, false, WQ_CS)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8, WIN_TH_SHORT, false, WQ_ALL)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_f32_t8_cs, WIN_TH_SHORT, false, WQ_CS)
 /* float_ssim's decimated planes */
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t32, WIN_TH_TALL, true)
-SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t8, WIN_TH_SHORT, true)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t32, WIN_TH_TALL, true, WQ_ALL)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t32_t, WIN_TH_TALL, true, WQ_TERM)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t8, WIN_TH_SHORT, true, WQ_ALL)
+SSIM_WINDOWS_F32_KERNEL(ssim_windows_dec_t8_t, WIN_TH_SHORT, true, WQ_TERM)

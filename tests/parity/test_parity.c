@@ -97,8 +97,12 @@ static int compare(const char *desc, struct gpussim_params p, const struct gpuss
 }
 
 
+/* lcs: enable_lcs. Without it the backends may leave out the window sums no
+ * result uses (MS-SSIM's l below the last level, float_ssim's l, c, s), so
+ * both settings are compared. */
 static int run_generated(int w, int h, int bd, enum gpussim_chroma chroma, enum gpussim_packing pk,
-                         int msb, enum test_pattern pat, unsigned metrics, int planes_all, int nb)
+                         int msb, enum test_pattern pat, unsigned metrics, int planes_all, int nb,
+                         int lcs)
 {
     struct gpussim_format fmt = { w, h, bd, chroma, pk, msb };
     struct test_frame ref[4], dis[4];
@@ -121,11 +125,12 @@ static int run_generated(int w, int h, int bd, enum gpussim_chroma chroma, enum 
     gpussim_default_params(&p);
     p.format = fmt;
     p.metrics = metrics;
-    p.enable_lcs = 1;
+    p.enable_lcs = lcs;
     p.planes = planes_all ? GPUSSIM_PLANES_ALL : GPUSSIM_PLANES_LUMA;
     char desc[200];
-    snprintf(desc, sizeof(desc), "%dx%d %d-bit chroma=%d packing=%d msb=%d pattern=%d planes=%s", w,
-             h, bd, chroma, pk, msb, pat, planes_all ? "all" : "luma");
+    snprintf(desc, sizeof(desc),
+             "%dx%d %d-bit chroma=%d packing=%d msb=%d pattern=%d planes=%s enable_lcs=%d", w, h,
+             bd, chroma, pk, msb, pat, planes_all ? "all" : "luma", lcs);
     const int r = compare(desc, p, rp, dp, nb);
     for (int i = 0; i < nb; i++) {
         test_packed_free(&pr[i]), test_packed_free(&pd[i]);
@@ -141,17 +146,18 @@ static int run_fixtures(void)
         return 0;
     static const char *const sfx[] = { "yuv420p", "yuv420p10le", "yuv420p12le", "yuv420p16le" };
     static const int depth[] = { 8, 10, 12, 16 };
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 8; i++) {
+        const int lcs = i < 4; /* each depth with and without enable_lcs */
         char path[4096];
         size_t rs = 0, ds = 0;
-        snprintf(path, sizeof(path), "%s/src01_576x324_3f/src01_hrc00_576x324_3f.%s.yuv", dir, sfx[i]);
+        snprintf(path, sizeof(path), "%s/src01_576x324_3f/src01_hrc00_576x324_3f.%s.yuv", dir, sfx[i % 4]);
         uint8_t *r = test_read_file(path, &rs);
-        snprintf(path, sizeof(path), "%s/src01_576x324_3f/src01_hrc01_576x324_3f.%s.yuv", dir, sfx[i]);
+        snprintf(path, sizeof(path), "%s/src01_576x324_3f/src01_hrc01_576x324_3f.%s.yuv", dir, sfx[i % 4]);
         uint8_t *d = test_read_file(path, &ds);
-        const int bps = depth[i] > 8 ? 2 : 1;
+        const int bps = depth[i % 4] > 8 ? 2 : 1;
         const size_t fs = (size_t)576 * 324 * 3 / 2 * bps, ys = (size_t)576 * 324 * bps;
         if (!r || !d || rs < 3 * fs || ds < 3 * fs) {
-            CHECK(0, "fixture %s unreadable", sfx[i]);
+            CHECK(0, "fixture %s unreadable", sfx[i % 4]);
             free(r), free(d);
             continue;
         }
@@ -166,10 +172,10 @@ static int run_fixtures(void)
         }
         struct gpussim_params p;
         gpussim_default_params(&p);
-        p.format = (struct gpussim_format){ 576, 324, depth[i], GPUSSIM_CHROMA_420, 0, 0 };
-        p.enable_lcs = 1;
+        p.format = (struct gpussim_format){ 576, 324, depth[i % 4], GPUSSIM_CHROMA_420, 0, 0 };
+        p.enable_lcs = lcs;
         char desc[64];
-        snprintf(desc, sizeof(desc), "fixture %s", sfx[i]);
+        snprintf(desc, sizeof(desc), "fixture %s enable_lcs=%d", sfx[i % 4], lcs);
         const int ret = compare(desc, p, rp, dp, 3);
         free(r), free(d);
         if (ret < 0)
@@ -225,7 +231,8 @@ int main(int argc, char **argv)
         const int w = 354 + 2 * (i % 3), h = 360 + (i % 2);
         if (run_generated(w, h, layouts[i].bd, layouts[i].c, layouts[i].p, layouts[i].msb,
                           (enum test_pattern)(i % 2 ? PATTERN_RANDOM : PATTERN_GRADIENT),
-                          layouts[i].c == GPUSSIM_CHROMA_444 || gray ? ALL : NO_MS, !gray, 2) < 0)
+                          layouts[i].c == GPUSSIM_CHROMA_444 || gray ? ALL : NO_MS, !gray, 2,
+                          !(i & 2)) < 0)
             goto skip;
     }
 
@@ -242,7 +249,7 @@ int main(int argc, char **argv)
         if (quick && sizes[i].w > 600)
             continue;
         if (run_generated(sizes[i].w, sizes[i].h, 8, GPUSSIM_CHROMA_GRAY, 0, 0, PATTERN_GRADIENT,
-                          sizes[i].m ? NO_MS : ALL, 0, 1) < 0)
+                          sizes[i].m ? NO_MS : ALL, 0, 1, (int)(i % 2)) < 0)
             goto skip;
     }
 
@@ -253,12 +260,13 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
             if (quick && bd != 8)
                 continue;
-            if (run_generated(192, 180 + (int)i, bd, GPUSSIM_CHROMA_GRAY, 0, 0, pats[i], ALL, 0, 1) < 0)
+            if (run_generated(192, 180 + (int)i, bd, GPUSSIM_CHROMA_GRAY, 0, 0, pats[i], ALL, 0, 1,
+                              (int)(i % 2)) < 0)
                 goto skip;
         }
 
     if (full) /* 2160p, every metric, 10-bit: the largest production size */
-        if (run_generated(3840, 2160, 10, GPUSSIM_CHROMA_420, 0, 0, PATTERN_GRADIENT, ALL, 1, 1) < 0)
+        if (run_generated(3840, 2160, 10, GPUSSIM_CHROMA_420, 0, 0, PATTERN_GRADIENT, ALL, 1, 1, 0) < 0)
             goto skip;
 
     printf("parity %s vs cpu (spec §5: float metrics <= 5e-5, ssim <= 1e-9):\n", name);

@@ -10,7 +10,11 @@
  *  - below that grid they stay within the 2^-128 per term the host allows;
  *  - the range guard turns a term beyond 2^8 (scaled), an infinity or a NaN
  *    into a NaN, and nothing else;
- *  - fx_add_i64() and exact_int() are exact over their ranges.
+ *  - fx_add_i64() and exact_int() are exact over their ranges;
+ *  - gpu_sqrt_rn(), the float square root the window kernels take for the
+ *    reference's (float)sqrt((double)v), equals it (double rounding is
+ *    innocuous for the square root, 53 >= 2 * 24 + 2): every subnormal and
+ *    every float of [1/4, 4), and every 61st of the others.
  * Random cases come from a fixed seed: every run checks the same values.
  */
 #include "exact_sums.h"
@@ -212,8 +216,29 @@ static void test_integer_paths(void)
     }
 }
 
+/* One check per binade (exponent field), each over its floats of bit
+ * pattern p = e << 23 | m with m % step == 0. */
+static void test_sqrt_rn(void)
+{
+    for (uint32_t e = 0; e < 255; e++) {
+        /* subnormals and [1/4, 4) (exponent fields 125..128): every float */
+        const uint32_t step = e == 0 || (e >= 125 && e <= 128) ? 1 : 61;
+        bool ok = true;
+        float bad = 0.0f;
+        for (uint32_t m = 0; m < (1u << 23); m += step) {
+            const uint32_t bits = e << 23 | m;
+            float v;
+            std::memcpy(&v, &bits, sizeof(v));
+            if (gpu_sqrt_rn(v) != (float)std::sqrt((double)v) && ok)
+                ok = false, bad = v;
+        }
+        check(ok, "gpu_sqrt_rn(v) == (float)sqrt((double)v)", bad, e);
+    }
+}
+
 int main(void)
 {
+    test_sqrt_rn();
     test_grid_terms();
     test_tiny_terms();
     test_guard();
