@@ -84,7 +84,7 @@ enum vk_shader {
 
 struct vk_pipe {
     enum vk_shader shader;
-    int spec2; /* specialization constant 2 (bytes per sample, box factor, NONNEG, LEVEL0) */
+    int spec2; /* specialization constant 2 (bytes per sample, box factor, window_spec(), LEVEL0) */
     VkPipeline pipeline;
 };
 

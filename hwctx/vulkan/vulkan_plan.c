@@ -363,10 +363,19 @@ static int windows_fused(const struct vk_backend *be)
     return be->props.limits.maxComputeSharedMemorySize >= HV_SHARED;
 }
 
+/* The window shaders' specialization constant 2 for a windows stage: bit 0
+ * NONNEG, the planes' samples are +0 or >= 2^-8 / scale^2 (a picture's
+ * samples or their box decimation; the pyramid's levels 1-4 can be
+ * negative); bits 1-4 the quantities its results use (the plan's `sums`).
+ * kernels/vulkan/ssim_window.comp. */
+static int window_spec(const struct gpussim_plan_stage *st)
+{
+    return (st->in != GPUSSIM_BUF_LEVEL) | (int)(st->sums << 1);
+}
+
 /* The SSIM window passes over a w x h pair of planes, partials into a new
- * result for plan stage `producer`. nonneg: the planes' samples are +0 or
- * >= 2^-8 / scale^2 (kernels/vulkan/ssim_window.comp, NONNEG). */
-static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, int h, int nonneg,
+ * result for plan stage `producer`; spec: window_spec(). */
+static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, int h, int spec,
                            const struct vk_bind tmp[VK_NB_MOMENTS], int producer,
                            VkDeviceSize *res_top)
 {
@@ -382,11 +391,11 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
                          &b[VK_OUT_BINDING]);
         if (err < 0)
             return err;
-        return add_step(be, SH_SSIM_HV, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, gy * WG, 0);
+        return add_step(be, SH_SSIM_HV, spec, b, &pc, sizeof(pc), (uint32_t)ow, gy * WG, 0);
     }
     struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1] };
     bind_moments(b, tmp, msize);
-    err = add_step(be, SH_SSIM_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 0);
+    err = add_step(be, SH_SSIM_H, spec, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 0);
     if (err < 0)
         return err;
     struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -395,7 +404,7 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
     err = add_result(be, producer, nwg, 4 * sizeof(double), res_top, &bv[VK_OUT_BINDING]);
     if (err < 0)
         return err;
-    return add_step(be, SH_SSIM_V, nonneg, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 0);
+    return add_step(be, SH_SSIM_V, spec, bv, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 0);
 }
 
 static struct vk_bind scratch_region(struct vk_backend *be, VkDeviceSize *top, VkDeviceSize size)
@@ -481,9 +490,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         return 0;
     }
     case GPUSSIM_STAGE_SSIM_WINDOWS:
-        /* a picture's samples or their box decimation; the pyramid's
-         * levels 1-4 can be negative */
-        return add_ssim_window(be, in, w, h, st->in != GPUSSIM_BUF_LEVEL, tmp, idx, res_top);
+        return add_ssim_window(be, in, w, h, window_spec(st), tmp, idx, res_top);
     case GPUSSIM_STAGE_ANSNR: {
         const struct pc_ansnr pc = { w, h };
         const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
@@ -918,8 +925,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
     case GPUSSIM_STAGE_SSIM_WINDOWS: {
         const int ow = st->out_w, oh = st->out_h;
         const struct pc_ssim_lad pc = { w, h, ow, oh, 0, 0 };
-        /* a picture's samples or their box decimation (as the pair's) */
-        const int nonneg = st->in != GPUSSIM_BUF_LEVEL;
+        const int spec = window_spec(st);
         if (st->same_as >= 0) {
             /* the same planes and kernel as stage same_as: its partials serve */
             const int src = gpussim_plan_reduce_of(plan, st->same_as), nb = be->nb_results;
@@ -938,7 +944,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const struct vk_bind mu = sized(tmp[0][0], vsize), exx = sized(tmp[0][1], vsize);
         /* the reference's two moments */
         const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mu, exx };
-        err = add_step(be, SH_SSIM_LAD_REF, nonneg, br, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh,
+        err = add_step(be, SH_SSIM_LAD_REF, spec, br, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh,
                        0);
         if (err < 0)
             return err;
@@ -965,7 +971,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                     { 0 }, mu,
                     exx,   span_of(part, k0, g, sizeof(double), &pcl.s_part),
                 };
-                err = add_step(be, SH_SSIM_LAD_DIS_HV, nonneg, b, &pcl, sizeof(pcl), (uint32_t)ow,
+                err = add_step(be, SH_SSIM_LAD_DIS_HV, spec, b, &pcl, sizeof(pcl), (uint32_t)ow,
                                gy * WG, 0);
                 if (err < 0)
                     return err;
@@ -983,7 +989,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                 sized(tmp[k][1], hsize),
                 sized(tmp[k][2], hsize),
             };
-            err = add_step(be, SH_SSIM_LAD_DIS_H, nonneg, b, &pc, sizeof(pc), (uint32_t)ow,
+            err = add_step(be, SH_SSIM_LAD_DIS_H, spec, b, &pc, sizeof(pc), (uint32_t)ow,
                            (uint32_t)h, 0);
         }
         const uint32_t nwg = div_up((uint32_t)ow, WG) * div_up((uint32_t)oh, WG);
@@ -1001,7 +1007,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
             if (err < 0)
                 return err;
             result_of(be, k);
-            err = add_step(be, SH_SSIM_LAD_DIS_V, nonneg, b, &pc, sizeof(pc), (uint32_t)ow,
+            err = add_step(be, SH_SSIM_LAD_DIS_V, spec, b, &pc, sizeof(pc), (uint32_t)ow,
                            (uint32_t)oh, 0);
         }
         return err < 0 ? err : 0;

@@ -27,7 +27,10 @@
 // or >= 2^-8 / scale^2 (the widening is exact: the same bits either way).
 #include "common.glsl"
 
-layout(constant_id = 2) const int NONNEG = 0;
+// specialization constant 2: bit 0 NONNEG, bits 1-4 SUMS (ssim_terms.glsl)
+layout(constant_id = 2) const int WIN_SPEC = 0x1e;
+const int NONNEG = WIN_SPEC & 1;
+const int SUMS = (WIN_SPEC >> 1) & 15;
 #define WIDEN(f) (NONNEG != 0 ? nonneg_f2d(f) : double(f))
 #define UNRESIDUE(a) (NONNEG != 0 ? flush_residue(a) : (a))
 
