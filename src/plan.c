@@ -121,11 +121,11 @@ void gpussim_plan_init(struct gpussim_plan *plan, const struct gpussim_config *c
             for (int l = 0; l < GPUSSIM_MSSSIM_SCALES; l++) {
                 /* spec §2.5: only the last level's l has a nonzero exponent */
                 const int need_l = cfg->ms.enable_lcs || l + 1 == GPUSSIM_MSSSIM_SCALES;
-                const int i = add_windows(plan, GPUSSIM_METRIC_FLOAT_MS_SSIM, p, l,
-                                          l ? GPUSSIM_BUF_LEVEL : GPUSSIM_BUF_FLOAT, l,
-                                          g->ms_width[l], g->ms_height[l], GPUSSIM_RESULT_MSSSIM,
-                                          GPUSSIM_SUM_C | GPUSSIM_SUM_S |
-                                              (need_l ? GPUSSIM_SUM_L : 0));
+                const int i =
+                    add_windows(plan, GPUSSIM_METRIC_FLOAT_MS_SSIM, p, l,
+                                l ? GPUSSIM_BUF_LEVEL : GPUSSIM_BUF_FLOAT, l, g->ms_width[l],
+                                g->ms_height[l], GPUSSIM_RESULT_MSSSIM,
+                                GPUSSIM_SUM_C | GPUSSIM_SUM_S | (need_l ? GPUSSIM_SUM_L : 0));
                 plan->stage[i].scaler = scaler, plan->stage[i].inv_scaler = inv_scaler;
                 /* scale 1: float_ssim's windows run on the same level-0 planes;
                  * both stages then sum what either needs */

@@ -543,9 +543,11 @@ static enum cuda_kernel window_kernel(enum gpussim_plan_buf in, int t32, unsigne
     const int term = sums == GPUSSIM_SUM_TERM, cs = sums == (GPUSSIM_SUM_C | GPUSSIM_SUM_S);
     switch (in) {
     case GPUSSIM_BUF_BOX: /* float_ssim's decimated planes */
-        return t32 ? (term ? K_WIN_DEC_T32_T : K_WIN_DEC_T32) : (term ? K_WIN_DEC_T8_T : K_WIN_DEC_T8);
+        return t32 ? (term ? K_WIN_DEC_T32_T : K_WIN_DEC_T32)
+                   : (term ? K_WIN_DEC_T8_T : K_WIN_DEC_T8);
     case GPUSSIM_BUF_LEVEL: /* MS-SSIM's levels 1-4 */
-        return t32 ? (cs ? K_WIN_F32_T32_CS : K_WIN_F32_T32) : (cs ? K_WIN_F32_T8_CS : K_WIN_F32_T8);
+        return t32 ? (cs ? K_WIN_F32_T32_CS : K_WIN_F32_T32)
+                   : (cs ? K_WIN_F32_T8_CS : K_WIN_F32_T8);
     default: /* level 0: the picture itself */
         if (t32)
             return term ? K_WIN_RAW_T32_T : cs ? K_WIN_RAW_T32_CS : K_WIN_RAW_T32;

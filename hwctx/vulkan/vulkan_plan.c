@@ -944,8 +944,8 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const struct vk_bind mu = sized(tmp[0][0], vsize), exx = sized(tmp[0][1], vsize);
         /* the reference's two moments */
         const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mu, exx };
-        err = add_step(be, SH_SSIM_LAD_REF, spec, br, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh,
-                       0);
+        err =
+            add_step(be, SH_SSIM_LAD_REF, spec, br, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 0);
         if (err < 0)
             return err;
         if (windows_fused(be)) {

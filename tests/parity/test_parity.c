@@ -150,9 +150,11 @@ static int run_fixtures(void)
         const int lcs = i < 4; /* each depth with and without enable_lcs */
         char path[4096];
         size_t rs = 0, ds = 0;
-        snprintf(path, sizeof(path), "%s/src01_576x324_3f/src01_hrc00_576x324_3f.%s.yuv", dir, sfx[i % 4]);
+        snprintf(path, sizeof(path), "%s/src01_576x324_3f/src01_hrc00_576x324_3f.%s.yuv", dir,
+                 sfx[i % 4]);
         uint8_t *r = test_read_file(path, &rs);
-        snprintf(path, sizeof(path), "%s/src01_576x324_3f/src01_hrc01_576x324_3f.%s.yuv", dir, sfx[i % 4]);
+        snprintf(path, sizeof(path), "%s/src01_576x324_3f/src01_hrc01_576x324_3f.%s.yuv", dir,
+                 sfx[i % 4]);
         uint8_t *d = test_read_file(path, &ds);
         const int bps = depth[i % 4] > 8 ? 2 : 1;
         const size_t fs = (size_t)576 * 324 * 3 / 2 * bps, ys = (size_t)576 * 324 * bps;
@@ -266,7 +268,8 @@ int main(int argc, char **argv)
         }
 
     if (full) /* 2160p, every metric, 10-bit: the largest production size */
-        if (run_generated(3840, 2160, 10, GPUSSIM_CHROMA_420, 0, 0, PATTERN_GRADIENT, ALL, 1, 1, 0) < 0)
+        if (run_generated(3840, 2160, 10, GPUSSIM_CHROMA_420, 0, 0, PATTERN_GRADIENT, ALL, 1, 1,
+                          0) < 0)
             goto skip;
 
     printf("parity %s vs cpu (spec §5: float metrics <= 5e-5, ssim <= 1e-9):\n", name);
