@@ -153,6 +153,7 @@ struct cuda_plane {
     unsigned ssim_gx, ssim_gy, ssim_th;
     unsigned ms_gx[GPUSSIM_MSSSIM_SCALES], ms_gy[GPUSSIM_MSSSIM_SCALES], ms_th[GPUSSIM_MSSSIM_SCALES];
     unsigned issim_gx, issim_gy;
+    double issim_weight; /* integer SSIM's weights' sum: the plane's size decides it */
     /* ladder: distorted pictures per block of each window stage */
     int ssim_group, ms_group[GPUSSIM_MSSSIM_SCALES], issim_group;
     size_t ssim_part, ms_part[GPUSSIM_MSSSIM_SCALES], issim_part; /* byte offsets */
@@ -296,6 +297,20 @@ static int ladder_group(const struct cuda_backend *be, unsigned blocks)
     return groups >= n ? 1 : (n + groups - 1) / groups;
 }
 
+/* Integer SSIM's kernel for a depth (uint32 vertical sums at 8 bits,
+ * uint32 horizontal moments up to 12, 64-bit above) and its tile's rows
+ * (kernels/cuda/issim.cu: the 64-bit kernel's tile is shorter, for shared
+ * memory). */
+static enum cuda_kernel issim_kernel(int bit_depth)
+{
+    return bit_depth <= 8 ? K_ISSIM_U32_8BIT : bit_depth <= 12 ? K_ISSIM_U32 : K_ISSIM_U64;
+}
+
+static unsigned issim_rows(int bit_depth)
+{
+    return issim_kernel(bit_depth) == K_ISSIM_U64 ? ISSIM_TH_U64 : ISSIM_TH;
+}
+
 /* Where each plane reads its samples, the window kernels' grids, the
  * layout of one distorted picture's partial sums (byte offsets,
  * 256-aligned) and, for a ladder, the window stages' groups, from the
@@ -334,7 +349,8 @@ static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
             break;
         case GPUSSIM_STAGE_ISSIM:
             pl->issim_gx = div_up(st->in_w, ISSIM_TW);
-            pl->issim_gy = div_up(st->in_h, st->bit_depth > 12 ? ISSIM_TH_U64 : ISSIM_TH);
+            pl->issim_gy = div_up(st->in_h, issim_rows(st->bit_depth));
+            pl->issim_weight = gpussim_issim_weight_sum(st->in_w, st->in_h);
             TAKE(pl->issim_part,
                  (size_t)pl->issim_gx * pl->issim_gy * sizeof(struct gpussim_cuda_wsums));
             pl->issim_group = ladder_group(be, pl->issim_gx * pl->issim_gy);
@@ -642,16 +658,11 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
                       ANSNR_THREADS, 1, dargs);
     }
     case GPUSSIM_STAGE_ISSIM: {
-        const int bd = st->bit_depth;
         double c1base = st->c1base, c2base = st->c2base;
         CUdeviceptr part = be->partials + pl->issim_part;
         void *args[10] = { desc, fmt, &w, &h, &c1base, &c2base, &part };
-        return launch_windows(be,
-                              bd <= 8    ? K_ISSIM_U32_8BIT
-                              : bd <= 12 ? K_ISSIM_U32
-                                         : K_ISSIM_U64,
-                              pl->issim_group, pl->issim_gx, pl->issim_gy, ISSIM_BX, ISSIM_BY, args,
-                              7);
+        return launch_windows(be, issim_kernel(st->bit_depth), pl->issim_group, pl->issim_gx,
+                              pl->issim_gy, ISSIM_BX, ISSIM_BY, args, 7);
     }
     case GPUSSIM_STAGE_UNPACK:
     case GPUSSIM_STAGE_CONVERT:
@@ -1021,7 +1032,7 @@ static int finish_sums(struct cuda_backend *be, const struct gpussim_cuda_frame_
             if ((err = check_wsums(be, &o->issim, GPUSSIM_SUM_TERM, "ssim")) < 0)
                 break;
             v[0] = fx_to_double(&o->issim.sum[0]);
-            v[1] = gpussim_issim_weight_sum(src->in_w, src->in_h);
+            v[1] = be->plane[r->plane].issim_weight;
             break;
         case GPUSSIM_RESULT_NONE:
             break;

@@ -89,9 +89,9 @@ GPU_DEVICE double gpu_double_from_words(uint32_t hi, uint32_t lo)
 /* The float square root, correctly rounded. Equal to the reference's
  * (float)sqrt((double)v) for every float v: rounding the square root to
  * double (53 bits) and then to float (24) is innocuous, 53 >= 2 * 24 + 2
- * (tests/unit/test_exact_sums checks every non-negative float on the
- * host). HIP keeps the reference's two steps: its float square root's
- * rounding depends on compiler options. */
+ * (tests/unit/test_exact_sums checks it on the host: every subnormal, every
+ * float of [1/4, 4), every 61st other one). HIP keeps the reference's two
+ * steps: its float square root's rounding depends on compiler options. */
 GPU_DEVICE float gpu_sqrt_rn(float v)
 {
 #if defined(__HIPCC__)
