@@ -58,14 +58,10 @@ shared double red[4][WG_X * WG_Y];
 void store_partials(double t_term, double t_l, double t_c, double t_s)
 {
     const uint lid = gl_LocalInvocationIndex;
-    if ((SUMS & 1) != 0)
-        red[0][lid] = t_term;
-    if ((SUMS & 2) != 0)
-        red[1][lid] = t_l;
-    if ((SUMS & 4) != 0)
-        red[2][lid] = t_c;
-    if ((SUMS & 8) != 0)
-        red[3][lid] = t_s;
+    const double t[4] = { t_term, t_l, t_c, t_s };
+    [[unroll]] for (int k = 0; k < 4; k++)
+        if (((SUMS >> k) & 1) != 0)
+            red[k][lid] = t[k];
     barrier();
     for (uint stride = uint(WG_X * WG_Y) / 2u; stride > 0u; stride >>= 1) {
         if (lid < stride) {
