@@ -56,6 +56,15 @@
 #include "kernels/vulkan/spv_issim_lad_hv32.h"
 #include "kernels/vulkan/spv_issim_lad_hv8.h"
 
+#define UNPACK_N 4        /* samples per invocation of unpack.comp */
+/* integer SSIM's workgroups (pairs and ladders alike, so that their partials
+ * match): a warp's 32 invocations read and write one row's 128 bytes of a
+ * plane, one cache line, where a 16-wide shape touched two half lines */
+#define ISSIM_WX 32
+#define ISSIM_WY 8
+/* the same shape for the unpacks and ANSNR's filters (per-sample outputs) */
+#define ROW_WX 32
+#define ROW_WY 8
 #define ALIGN 256         /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16             /* 2-D workgroups are WG x WG */
 #define ANSNR_ROWS_WG 256 /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
@@ -70,35 +79,35 @@ static const struct {
     const char *name; /* its SPIR-V module's, for --steps */
 } shaders[SH_COUNT] = {
 #define SH(id, name, wx, wy) [id] = { spv_##name, sizeof(spv_##name), wx, wy, #name }
-    SH(SH_UNPACK_BUF, unpack_buf, WG, WG),
-    SH(SH_UNPACK_R8, unpack_r8, WG, WG),
-    SH(SH_UNPACK_R16, unpack_r16, WG, WG),
-    SH(SH_UNPACK_RG8, unpack_rg8, WG, WG),
-    SH(SH_UNPACK_RG16, unpack_rg16, WG, WG),
+    SH(SH_UNPACK_BUF, unpack_buf, ROW_WX, ROW_WY),
+    SH(SH_UNPACK_R8, unpack_r8, ROW_WX, ROW_WY),
+    SH(SH_UNPACK_R16, unpack_r16, ROW_WX, ROW_WY),
+    SH(SH_UNPACK_RG8, unpack_rg8, ROW_WX, ROW_WY),
+    SH(SH_UNPACK_RG16, unpack_rg16, ROW_WX, ROW_WY),
     SH(SH_DECIMATE_BOX, decimate_box, WG, WG),
     SH(SH_DECIMATE_LPF, decimate_lpf, WG, WG),
     SH(SH_SSIM_H, ssim_h, WG, WG),
     SH(SH_SSIM_V, ssim_v, WG, WG),
     SH(SH_SSIM_HV, ssim_hv, WG, WG),
-    SH(SH_ANSNR_FILTER, ansnr_filter, WG, WG),
+    SH(SH_ANSNR_FILTER, ansnr_filter, ROW_WX, ROW_WY),
     SH(SH_ANSNR_ROWS, ansnr_rows, ANSNR_ROWS_WG, 1),
-    SH(SH_ISSIM_H, issim_h, WG, WG),
-    SH(SH_ISSIM_V, issim_v, WG, WG),
-    SH(SH_ISSIM_H32, issim_h32, WG, WG),
-    SH(SH_ISSIM_V32, issim_v32, WG, WG),
-    SH(SH_ISSIM_H8, issim_h8, WG, WG),
-    SH(SH_ISSIM_V8, issim_v8, WG, WG),
+    SH(SH_ISSIM_H, issim_h, ISSIM_WX, ISSIM_WY),
+    SH(SH_ISSIM_V, issim_v, ISSIM_WX, ISSIM_WY),
+    SH(SH_ISSIM_H32, issim_h32, ISSIM_WX, ISSIM_WY),
+    SH(SH_ISSIM_V32, issim_v32, ISSIM_WX, ISSIM_WY),
+    SH(SH_ISSIM_H8, issim_h8, ISSIM_WX, ISSIM_WY),
+    SH(SH_ISSIM_V8, issim_v8, ISSIM_WX, ISSIM_WY),
     SH(SH_SSIM_LAD_REF, ssim_lad_ref, WG, WG),
     SH(SH_SSIM_LAD_DIS_H, ssim_lad_dis_h, WG, WG),
     SH(SH_SSIM_LAD_DIS_V, ssim_lad_dis_v, WG, WG),
     SH(SH_SSIM_LAD_DIS_HV, ssim_lad_dis_hv, WG, WG),
-    SH(SH_ANSNR_LAD_REF_FILTER, ansnr_lad_ref_filter, WG, WG),
-    SH(SH_ANSNR_LAD_DIS_FILTER, ansnr_lad_dis_filter, WG, WG),
+    SH(SH_ANSNR_LAD_REF_FILTER, ansnr_lad_ref_filter, ROW_WX, ROW_WY),
+    SH(SH_ANSNR_LAD_DIS_FILTER, ansnr_lad_dis_filter, ROW_WX, ROW_WY),
     SH(SH_ANSNR_LAD_REF_ROWS, ansnr_lad_ref_rows, ANSNR_ROWS_WG, 1),
     SH(SH_ANSNR_LAD_DIS_ROWS, ansnr_lad_dis_rows, ANSNR_ROWS_WG, 1),
-    SH(SH_ISSIM_LAD_HV, issim_lad_hv, WG, WG),
-    SH(SH_ISSIM_LAD_HV32, issim_lad_hv32, WG, WG),
-    SH(SH_ISSIM_LAD_HV8, issim_lad_hv8, WG, WG),
+    SH(SH_ISSIM_LAD_HV, issim_lad_hv, ISSIM_WX, ISSIM_WY),
+    SH(SH_ISSIM_LAD_HV32, issim_lad_hv32, ISSIM_WX, ISSIM_WY),
+    SH(SH_ISSIM_LAD_HV8, issim_lad_hv8, ISSIM_WX, ISSIM_WY),
 #undef SH
 };
 
@@ -151,7 +160,8 @@ struct pc_unpack {
 };
 struct pc_decimate {
     int32_t w, h, sw, sh;
-    float k;
+    float k;              /* the box's tap */
+    float scaler, inv_scaler; /* the box's input: samples v / scaler */
 };
 struct pc_ssim {
     int32_t w, h, ow, oh;
@@ -469,7 +479,8 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     }
     switch (st->kind) {
     case GPUSSIM_STAGE_DECIMATE_BOX: {
-        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, st->box_tap };
+        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, st->box_tap, st->scaler,
+                                        st->inv_scaler };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         err = add_step(be, SH_DECIMATE_BOX, st->factor, b, &pc, sizeof(pc), (uint32_t)st->out_w,
                        (uint32_t)st->out_h, 0);
@@ -479,7 +490,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         return 0;
     }
     case GPUSSIM_STAGE_DECIMATE_LPF: {
-        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, 0.0f };
+        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, 0.0f, 0.0f, 0.0f };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         /* LEVEL0: the input is the pictures' samples (exact sums) */
         err = add_step(be, SH_DECIMATE_LPF, st->in != GPUSSIM_BUF_LEVEL, b, &pc, sizeof(pc),
@@ -521,7 +532,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
         bind_moments(bv, tmp, msize);
-        const uint32_t nwg = div_up((uint32_t)w, WG) * div_up((uint32_t)h, WG);
+        const uint32_t nwg = div_up((uint32_t)w, ISSIM_WX) * div_up((uint32_t)h, ISSIM_WY);
         err = add_result(be, idx, nwg, sizeof(double), res_top, &bv[VK_OUT_BINDING]);
         if (err < 0)
             return err;
@@ -688,7 +699,7 @@ static int add_unpack(struct vk_backend *be, const struct gpussim_plan_stage *st
     };
     const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, dst };
     return add_step(be, SH_UNPACK_BUF, be->cfg.bytes_per_sample, b, &pc, sizeof(pc),
-                    (uint32_t)st->in_w, (uint32_t)st->in_h, 0);
+                    div_up((uint32_t)st->in_w, UNPACK_N), (uint32_t)st->in_h, 0);
 }
 
 /* Everything of the frame program that depends on the configuration: the
@@ -909,7 +920,13 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
          * alone (its second pair of bindings repeats the first, unused).
          * LEVEL0 of the low-pass: its input is the pictures' samples. */
         const int box = st->kind == GPUSSIM_STAGE_DECIMATE_BOX;
-        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, box ? st->box_tap : 0.0f };
+        const struct pc_decimate pc = { w,
+                                        h,
+                                        st->out_w,
+                                        st->out_h,
+                                        box ? st->box_tap : 0.0f,
+                                        box ? st->scaler : 0.0f,
+                                        box ? st->inv_scaler : 0.0f };
         for (int k = 0; k < n; k += 2) {
             const int k2 = k + 1 < n ? k + 1 : k;
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[k], out[k], in[k2], out[k2] };
@@ -1074,7 +1091,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0 };
         const enum vk_shader sh =
             issim_variant(st->bit_depth, SH_ISSIM_LAD_HV8, SH_ISSIM_LAD_HV32, SH_ISSIM_LAD_HV);
-        const uint32_t nwg = div_up((uint32_t)w, WG) * div_up((uint32_t)h, WG);
+        const uint32_t nwg = div_up((uint32_t)w, ISSIM_WX) * div_up((uint32_t)h, ISSIM_WY);
         struct vk_bind part[VK_MAX_PICS];
         for (int k = 1; k < n; k++) {
             err = add_result(be, idx, nwg, sizeof(double), res_top, &part[k]);
@@ -1461,7 +1478,8 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
                 1.0f / (float)(1 << (fmt->bit_depth - 8)),
             };
             dispatch(be, cmd, s->img_pipe[up->pic][up->plane], s->img_set[up->pic][up->plane], &pc,
-                     sizeof(pc), div_up((uint32_t)g->width, WG), div_up((uint32_t)g->height, WG), 1,
+                     sizeof(pc), div_up(div_up((uint32_t)g->width, UNPACK_N), ROW_WX),
+                     div_up((uint32_t)g->height, ROW_WY), 1,
                      &bound);
         }
     } else {

@@ -74,11 +74,11 @@ int ansnr_reflect(int i, int n)
 
 // The workgroup's input window (its WG_X x WG_Y outputs and the 5x5
 // filter's 2-sample margin, reflected, offset applied) is read once into
-// shared memory; both filters read it there. Sized for 16 x 16 workgroups
-// (the host's shape).
+// shared memory; both filters read it there. The host's shape is 32 x 8: a
+// warp stores one row's 128 bytes, one cache line.
 #define HALO (ANSNR_DIS_LEN / 2)
-#define TILE_X (16 + 2 * HALO)
-#define TILE_Y (16 + 2 * HALO)
+#define TILE_X (WG_X + 2 * HALO)
+#define TILE_Y (WG_Y + 2 * HALO)
 shared float tile_r[TILE_Y][TILE_X], tile_d[TILE_Y][TILE_X];
 
 void main()

@@ -18,6 +18,7 @@ layout(push_constant) uniform Params {
     int w, h;     // input
     int sw, sh;   // output
     float k;      // box tap 1.0f / (FACTOR * FACTOR), computed on the host in C
+    float scaler, inv_scaler; // the box's input is samples v / scaler (2^(bd-8), spec §0)
 } pc;
 
 #ifdef MSSSIM_LPF
@@ -101,16 +102,59 @@ void main()
         dst1[y * pc.sw + x] = float(acc);
 }
 #else
-// Even boxes are left/top-biased: scale 4 visits -2..+1. The terms are +0 or
-// >= 2^-8 / FACTOR^2, the FACTOR^2 residues of nonneg_f2d() stay below half
-// an ulp of any of them (FACTOR < 2^16), so it widens exactly (common.glsl).
-#define BOX_SUM(SRC)                                                                    \
-    for (int v = -(FACTOR / 2); v <= ((FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1); v++) { \
+// Even boxes are left/top-biased: scale 4 visits -2..+1.
+#define BOX_LO (-(FACTOR / 2))
+#define BOX_HI ((FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1)
+
+// A power-of-two FACTOR (1080p: 4, 2160p: 8): 1 / scaler and the tap k are
+// powers of two, so every term v / scaler * k is exact, and so are their
+// double sum (at most FACTOR^2 terms below 2^16 units of 2^-(bd-8) * k:
+// < 2^22 units for FACTOR <= 16, any sum below 2^53 units for larger) and its
+// rounding to float when the unit sum is below 2^24: the result is the
+// integer sum of the samples v = f * scaler times inv_scaler * k, as
+// CUDA's ssim_decimate_box. The row of a box is read as vectors of VW floats
+// (the box starts at x * FACTOR - FACTOR / 2, a multiple of VW) where it lies
+// inside the plane and the plane's rows start at multiples of VW.
+const bool POW2 = (FACTOR & (FACTOR - 1)) == 0 && FACTOR <= 64;
+const int VW = (FACTOR / 2) % 4 == 0 ? 4 : (FACTOR / 2) % 2 == 0 ? 2 : 1;
+layout(std430, binding = 0) readonly buffer Src0v2 { vec2 src0v2[]; };
+layout(std430, binding = 0) readonly buffer Src0v4 { vec4 src0v4[]; };
+layout(std430, binding = 2) readonly buffer Src1v2 { vec2 src1v2[]; };
+layout(std430, binding = 2) readonly buffer Src1v4 { vec4 src1v4[]; };
+
+// The box's integer sum of samples (POW2): one row at a time.
+#define BOX_USUM(SRC, SRCV2, SRCV4)                                                      \
+    for (int v = BOX_LO; v <= BOX_HI; v++) {                                             \
         const int row = mirror_hss(y * FACTOR + v, pc.h) * pc.w;                         \
-        for (int u = -(FACTOR / 2); u <= ((FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1); u++) { \
-            precise float p = SRC[row + mirror_hss(x * FACTOR + u, pc.w)] * pc.k;        \
-            acc += nonneg_f2d(p);                                                        \
+        if (vec_ok) {                                                                    \
+            const int o = (row + x0) / VW;                                               \
+            [[unroll]] for (int u = 0; u < FACTOR / VW; u++) {                           \
+                if (VW == 4) {                                                           \
+                    const vec4 f = SRCV4[o + u];                                         \
+                    usum += exact_f2u(f.x, pc.scaler) + exact_f2u(f.y, pc.scaler) +      \
+                            exact_f2u(f.z, pc.scaler) + exact_f2u(f.w, pc.scaler);       \
+                } else {                                                                 \
+                    const vec2 f = SRCV2[o + u];                                         \
+                    usum += exact_f2u(f.x, pc.scaler) + exact_f2u(f.y, pc.scaler);       \
+                }                                                                        \
+            }                                                                            \
+        } else {                                                                         \
+            for (int u = BOX_LO; u <= BOX_HI; u++)                                       \
+                usum += exact_f2u(SRC[row + mirror_hss(x * FACTOR + u, pc.w)], pc.scaler); \
         }                                                                                \
+    }
+
+// Any other FACTOR: the reference's double sum of the float terms. They are
+// +0 or >= 2^-8 / FACTOR^2; the FACTOR^2 residues of nonneg_f2d() stay below
+// half an ulp of any of them (FACTOR < 2^16), so it widens exactly
+// (common.glsl).
+#define BOX_SUM(SRC)                                                                    \
+    for (int v = BOX_LO; v <= BOX_HI; v++) {                                            \
+        const int row = mirror_hss(y * FACTOR + v, pc.h) * pc.w;                        \
+        for (int u = BOX_LO; u <= BOX_HI; u++) {                                        \
+            precise float p = SRC[row + mirror_hss(x * FACTOR + u, pc.w)] * pc.k;       \
+            acc += nonneg_f2d(p);                                                       \
+        }                                                                               \
     }
 
 void main()
@@ -118,16 +162,32 @@ void main()
     const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
     if (x >= pc.sw || y >= pc.sh)
         return;
-    precise double acc = 0.0lf;
-    if (gl_WorkGroupID.z == 0u) {
-        BOX_SUM(src0)
+    const bool first = gl_WorkGroupID.z == 0u;
+    float res;
+    if (POW2) {
+        const int x0 = x * FACTOR + BOX_LO;
+        const bool vec_ok = VW > 1 && pc.w % VW == 0 && x0 >= 0 && x0 + FACTOR <= pc.w;
+        uint usum = 0u;
+        if (first) {
+            BOX_USUM(src0, src0v2, src0v4)
+        } else {
+            BOX_USUM(src1, src1v2, src1v4)
+        }
+        // exact: usum < 2^24 and the unit is a power of two
+        precise float r = float(usum) * (pc.inv_scaler * pc.k);
+        res = r;
     } else {
-        BOX_SUM(src1)
+        precise double acc = 0.0lf;
+        if (first) {
+            BOX_SUM(src0)
+        } else {
+            BOX_SUM(src1)
+        }
+        res = float(flush_residue(acc));
     }
-    acc = flush_residue(acc);
-    if (gl_WorkGroupID.z == 0u)
-        dst0[y * pc.sw + x] = float(acc);
+    if (first)
+        dst0[y * pc.sw + x] = res;
     else
-        dst1[y * pc.sw + x] = float(acc);
+        dst1[y * pc.sw + x] = res;
 }
 #endif

@@ -27,7 +27,13 @@ layout(push_constant) uniform Params {
 
 layout(constant_id = 2) const int BYTES_PER_SAMPLE = 1;
 
+// UNPACK_N consecutive samples of a row per invocation (the host dispatches
+// ceil(w / UNPACK_N) columns): one 32-bit word holds four 8-bit samples of
+// a planar row, two words four 16-bit ones, and the four floats leave as one
+// vector where the plane's rows start at multiples of 4 floats.
+#define UNPACK_N 4
 layout(std430, binding = 1) writeonly buffer Dst { float dst[]; };
+layout(std430, binding = 1) writeonly buffer Dst4 { vec4 dst4[]; };
 
 #ifdef IMG_FMT
 layout(binding = 8, IMG_FMT) uniform readonly image2D img;
@@ -35,26 +41,58 @@ layout(binding = 8, IMG_FMT) uniform readonly image2D img;
 layout(std430, binding = 0) readonly buffer Src { uint src[]; };
 #endif
 
-void main()
+// the stored value (before the shift and mask) of sample x of row y
+uint load_sample(int x, int y)
 {
-    const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
-    if (x >= pc.w || y >= pc.h)
-        return;
-    uint v;
 #ifdef IMG_FMT
     const vec4 t = imageLoad(img, ivec2(x, y));
-    v = uint(round((pc.first == 0 ? t.r : t.g) * IMG_MAX));
+    return uint(round((pc.first == 0 ? t.r : t.g) * IMG_MAX));
 #else
     const int i = pc.first + x * pc.step;
     if (BYTES_PER_SAMPLE == 1) {
         const uint word = src[pc.src_off + y * pc.src_stride + (i >> 2)];
-        v = (word >> (8 * (i & 3))) & 0xffu;
-    } else {
-        const uint word = src[pc.src_off + y * pc.src_stride + (i >> 1)];
-        v = (word >> (16 * (i & 1))) & 0xffffu;
+        return (word >> (8 * (i & 3))) & 0xffu;
     }
+    const uint word = src[pc.src_off + y * pc.src_stride + (i >> 1)];
+    return (word >> (16 * (i & 1))) & 0xffffu;
 #endif
-    v = (v >> pc.shift) & pc.mask;
-    precise float f = float(v) * pc.inv_scaler;
-    dst[y * pc.w + x] = f;
+}
+
+void main()
+{
+    const int x0 = UNPACK_N * int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    if (x0 >= pc.w || y >= pc.h)
+        return;
+    uint v[UNPACK_N];
+#ifndef IMG_FMT
+    const int i0 = pc.first + x0;
+    const int row = pc.src_off + y * pc.src_stride;
+    if (BYTES_PER_SAMPLE == 1 && pc.step == 1 && (i0 & 3) == 0) {
+        // the row's word holding x0 also holds x0 + 1 .. x0 + 3
+        const uint word = src[row + (i0 >> 2)];
+        [[unroll]] for (int k = 0; k < UNPACK_N; k++)
+            v[k] = (word >> (8 * k)) & 0xffu;
+    } else if (BYTES_PER_SAMPLE == 2 && pc.step == 1 && (i0 & 1) == 0) {
+        const uint lo = src[row + (i0 >> 1)];
+        const uint hi = x0 + 2 < pc.w ? src[row + (i0 >> 1) + 1] : 0u;
+        v[0] = lo & 0xffffu, v[1] = lo >> 16, v[2] = hi & 0xffffu, v[3] = hi >> 16;
+    } else
+#endif
+    {
+        [[unroll]] for (int k = 0; k < UNPACK_N; k++)
+            v[k] = x0 + k < pc.w ? load_sample(x0 + k, y) : 0u;
+    }
+    float f[UNPACK_N];
+    [[unroll]] for (int k = 0; k < UNPACK_N; k++) {
+        precise float q = float((v[k] >> pc.shift) & pc.mask) * pc.inv_scaler;
+        f[k] = q;
+    }
+    const int o = y * pc.w + x0;
+    if ((pc.w & 3) == 0) {
+        dst4[o >> 2] = vec4(f[0], f[1], f[2], f[3]); // x0 + 3 < w: w and x0 are multiples of 4
+    } else {
+        [[unroll]] for (int k = 0; k < UNPACK_N; k++)
+            if (x0 + k < pc.w)
+                dst[o + k] = f[k];
+    }
 }

@@ -369,6 +369,17 @@ int main(void)
           0 },
         { 64, 48, 8, GPUSSIM_CHROMA_420, GPUSSIM_PACKING_PLANAR, 0, 1, GPUSSIM_PLANES_LUMA,
           GPUSSIM_METRIC_ALL & ~GPUSSIM_METRIC_FLOAT_MS_SSIM, 0 },
+        /* float_ssim's box decimation at the factors of 1080p (4) and 2160p
+         * (8): rows read as vectors where the width allows it (260, 360),
+         * sample by sample where it does not (259, 362 and their chroma) */
+        { 260, 204, 10, GPUSSIM_CHROMA_420, GPUSSIM_PACKING_PLANAR, 0, 4, GPUSSIM_PLANES_LUMA,
+          GPUSSIM_METRIC_FLOAT_SSIM, 0 },
+        { 259, 206, 8, GPUSSIM_CHROMA_420, GPUSSIM_PACKING_PLANAR, 0, 4, GPUSSIM_PLANES_LUMA,
+          GPUSSIM_METRIC_FLOAT_SSIM, 1 },
+        { 360, 200, 8, GPUSSIM_CHROMA_444, GPUSSIM_PACKING_PLANAR, 0, 8, GPUSSIM_PLANES_LUMA,
+          GPUSSIM_METRIC_FLOAT_SSIM, 0 },
+        { 362, 210, 16, GPUSSIM_CHROMA_422, GPUSSIM_PACKING_PLANAR, 0, 8, GPUSSIM_PLANES_ALL,
+          GPUSSIM_METRIC_FLOAT_SSIM, 0 },
     };
     const char *v = getenv("GPUSSIM_STAGES_VERBOSE");
     verbose = v && *v == '1';
