@@ -56,7 +56,7 @@
 #include "kernels/vulkan/spv_issim_lad_hv32.h"
 #include "kernels/vulkan/spv_issim_lad_hv8.h"
 
-#define UNPACK_N 4        /* samples per invocation of unpack.comp */
+#define UNPACK_N 4 /* samples per invocation of unpack.comp */
 /* integer SSIM's workgroups (pairs and ladders alike, so that their partials
  * match): a warp's 32 invocations read and write one row's 128 bytes of a
  * plane, one cache line, where a 16-wide shape touched two half lines */
@@ -160,7 +160,7 @@ struct pc_unpack {
 };
 struct pc_decimate {
     int32_t w, h, sw, sh;
-    float k;              /* the box's tap */
+    float k;                  /* the box's tap */
     float scaler, inv_scaler; /* the box's input: samples v / scaler */
 };
 struct pc_ssim {
@@ -479,8 +479,8 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     }
     switch (st->kind) {
     case GPUSSIM_STAGE_DECIMATE_BOX: {
-        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, st->box_tap, st->scaler,
-                                        st->inv_scaler };
+        const struct pc_decimate pc = { w,           h,          st->out_w,     st->out_h,
+                                        st->box_tap, st->scaler, st->inv_scaler };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         err = add_step(be, SH_DECIMATE_BOX, st->factor, b, &pc, sizeof(pc), (uint32_t)st->out_w,
                        (uint32_t)st->out_h, 0);
@@ -1479,8 +1479,7 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
             };
             dispatch(be, cmd, s->img_pipe[up->pic][up->plane], s->img_set[up->pic][up->plane], &pc,
                      sizeof(pc), div_up(div_up((uint32_t)g->width, UNPACK_N), ROW_WX),
-                     div_up((uint32_t)g->height, ROW_WY), 1,
-                     &bound);
+                     div_up((uint32_t)g->height, ROW_WY), 1, &bound);
         }
     } else {
         for (int i = 0; i < be->first_compute_step; i++) {
