@@ -495,10 +495,8 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         /* LEVEL0: the input is the pictures' samples (exact sums) */
         err = add_step(be, SH_DECIMATE_LPF, st->in != GPUSSIM_BUF_LEVEL, b, &pc, sizeof(pc),
                        (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
-        if (err < 0)
-            return err;
-        be->steps[err].gz = 2; /* both pictures */
-        return 0;
+        /* one dispatch, every invocation both pictures */
+        return err < 0 ? err : 0;
     }
     case GPUSSIM_STAGE_SSIM_WINDOWS:
         return add_ssim_window(be, in, w, h, window_spec(st), tmp, idx, res_top);
@@ -602,6 +600,22 @@ static int schedule_steps(struct vk_backend *be, int split)
                 wave[s] = wave[t] + 1;
         }
         nb_waves = wave[s] + 1 > nb_waves ? wave[s] + 1 : nb_waves;
+    }
+    /* Then the sinks (the steps no later step depends on: the window sums,
+     * ANSNR's row sums, integer SSIM's vertical pass) go to the last wave,
+     * beside the pyramid's small last levels, which alone leave most of the
+     * GPU idle. H200: 1080p all four 0.292 -> 0.288 ms, a ladder of 4
+     * renditions 1.005 -> 0.997 ms, 2160p unchanged (1.028 ms); every
+     * step as late as possible: 0.284 ms at 1080p but 1.031 ms at 2160p. */
+    for (int s = be->first_compute_step; s < be->nb_steps; s++) {
+        const unsigned ws = shader_writes(be->pipes[be->steps[s].pipe].shader);
+        int sink = 1;
+        for (int t = s + 1; t < be->nb_steps && sink; t++) {
+            const unsigned wt = shader_writes(be->pipes[be->steps[t].pipe].shader);
+            sink = !steps_conflict(&be->steps[s], ws, &be->steps[t], wt);
+        }
+        if (sink)
+            wave[s] = nb_waves - 1;
     }
     int n = be->first_compute_step;
     for (int w = 1; w < nb_waves; w++)
@@ -935,7 +949,9 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                            (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
             if (err < 0)
                 return err;
-            be->steps[err].gz = k2 > k ? 2 : 1;
+            /* the box: a picture per workgroup z; the low-pass: both in every
+             * invocation (an odd last picture twice, into the same plane) */
+            be->steps[err].gz = box && k2 > k ? 2 : 1;
         }
         return 0;
     }

@@ -145,6 +145,7 @@ void main()
 #define ANSNR_ROWS 8
 #define TILE_W 256 /* a power of two: 2 x 8 x 256 floats are the 16 KiB every device has */
 #define LOADS (ANSNR_ROWS * TILE_W / WG_X)
+#define CHAIN_B 16 /* a chain's samples read per batch */
 layout(std430, binding = 2) readonly buffer FiltR { float filt_r[]; };
 #if DO_DIS
 layout(std430, binding = 3) readonly buffer FiltD { float filt_d[]; };
@@ -194,14 +195,35 @@ void main()
                 dv[k] = ok ? LOAD_D((i0 + r) * pc.w + c) : 0.0;
             }
         }
+        // The chain's samples are read CHAIN_B at a time ahead of their
+        // adds, so that the shared-memory latency is paid once per batch,
+        // not once per add; the adds keep their left-to-right order.
         const int n = min(TILE_W, pc.w - c0);
         if (sig && ci < nrows) {
-            for (int c = 0; c < n; c++) {
+            int c = 0;
+            for (; c + CHAIN_B <= n; c += CHAIN_B) {
+                float r[CHAIN_B];
+                [[unroll]] for (int k = 0; k < CHAIN_B; k++)
+                    r[k] = tile_r[ci][SLOT(ci, c + k)];
+                [[unroll]] for (int k = 0; k < CHAIN_B; k++)
+                    sum += r[k] * r[k];
+            }
+            for (; c < n; c++) {
                 const float r = tile_r[ci][SLOT(ci, c)];
                 sum += r * r;
             }
         } else if (noise && ci < nrows) {
-            for (int c = 0; c < n; c++) {
+            int c = 0;
+            for (; c + CHAIN_B <= n; c += CHAIN_B) {
+                float d[CHAIN_B];
+                [[unroll]] for (int k = 0; k < CHAIN_B; k++) {
+                    precise float diff = tile_r[ci][SLOT(ci, c + k)] - tile_d[ci][SLOT(ci, c + k)];
+                    d[k] = diff;
+                }
+                [[unroll]] for (int k = 0; k < CHAIN_B; k++)
+                    sum += d[k] * d[k];
+            }
+            for (; c < n; c++) {
                 precise float diff = tile_r[ci][SLOT(ci, c)] - tile_d[ci][SLOT(ci, c)];
                 sum += diff * diff;
             }
