@@ -495,8 +495,11 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         /* LEVEL0: the input is the pictures' samples (exact sums) */
         err = add_step(be, SH_DECIMATE_LPF, st->in != GPUSSIM_BUF_LEVEL, b, &pc, sizeof(pc),
                        (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
-        /* one dispatch, every invocation both pictures */
-        return err < 0 ? err : 0;
+        if (err < 0)
+            return err;
+        /* both pictures: in every invocation at level 0, else per workgroup z */
+        be->steps[err].gz = st->in != GPUSSIM_BUF_LEVEL ? 1 : 2;
+        return 0;
     }
     case GPUSSIM_STAGE_SSIM_WINDOWS:
         return add_ssim_window(be, in, w, h, window_spec(st), tmp, idx, res_top);
@@ -949,9 +952,9 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                            (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
             if (err < 0)
                 return err;
-            /* the box: a picture per workgroup z; the low-pass: both in every
-             * invocation (an odd last picture twice, into the same plane) */
-            be->steps[err].gz = box && k2 > k ? 2 : 1;
+            /* a picture per workgroup z, except the level-0 low-pass: both in
+             * every invocation (an odd last picture twice, into one plane) */
+            be->steps[err].gz = (box || st->in == GPUSSIM_BUF_LEVEL) && k2 > k ? 2 : 1;
         }
         return 0;
     }
