@@ -56,13 +56,11 @@
 #include "kernels/vulkan/spv_issim_lad_hv32.h"
 #include "kernels/vulkan/spv_issim_lad_hv8.h"
 
-#define UNPACK_N 4 /* samples per invocation of unpack.comp */
-/* integer SSIM's workgroups (pairs and ladders alike, so that their partials
- * match): a warp's 32 invocations read and write one row's 128 bytes of a
- * plane, one cache line, where a 16-wide shape touched two half lines */
-#define ISSIM_WX 32
-#define ISSIM_WY 8
-/* the same shape for the unpacks and ANSNR's filters (per-sample outputs) */
+#define UNPACK_N 4 /* samples per invocation, as kernels/vulkan/unpack.comp */
+/* The workgroups of the unpacks, ANSNR's filters and integer SSIM: a warp's
+ * 32 invocations read and write one row's 128 bytes of a plane, one cache
+ * line, where a 16-wide shape touched two half lines. Integer SSIM's pair
+ * and ladder shaders both take it, so that their partials match. */
 #define ROW_WX 32
 #define ROW_WY 8
 #define ALIGN 256         /* >= every device's minStorageBufferOffsetAlignment */
@@ -91,12 +89,12 @@ static const struct {
     SH(SH_SSIM_HV, ssim_hv, WG, WG),
     SH(SH_ANSNR_FILTER, ansnr_filter, ROW_WX, ROW_WY),
     SH(SH_ANSNR_ROWS, ansnr_rows, ANSNR_ROWS_WG, 1),
-    SH(SH_ISSIM_H, issim_h, ISSIM_WX, ISSIM_WY),
-    SH(SH_ISSIM_V, issim_v, ISSIM_WX, ISSIM_WY),
-    SH(SH_ISSIM_H32, issim_h32, ISSIM_WX, ISSIM_WY),
-    SH(SH_ISSIM_V32, issim_v32, ISSIM_WX, ISSIM_WY),
-    SH(SH_ISSIM_H8, issim_h8, ISSIM_WX, ISSIM_WY),
-    SH(SH_ISSIM_V8, issim_v8, ISSIM_WX, ISSIM_WY),
+    SH(SH_ISSIM_H, issim_h, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_V, issim_v, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_H32, issim_h32, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_V32, issim_v32, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_H8, issim_h8, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_V8, issim_v8, ROW_WX, ROW_WY),
     SH(SH_SSIM_LAD_REF, ssim_lad_ref, WG, WG),
     SH(SH_SSIM_LAD_DIS_H, ssim_lad_dis_h, WG, WG),
     SH(SH_SSIM_LAD_DIS_V, ssim_lad_dis_v, WG, WG),
@@ -105,9 +103,9 @@ static const struct {
     SH(SH_ANSNR_LAD_DIS_FILTER, ansnr_lad_dis_filter, ROW_WX, ROW_WY),
     SH(SH_ANSNR_LAD_REF_ROWS, ansnr_lad_ref_rows, ANSNR_ROWS_WG, 1),
     SH(SH_ANSNR_LAD_DIS_ROWS, ansnr_lad_dis_rows, ANSNR_ROWS_WG, 1),
-    SH(SH_ISSIM_LAD_HV, issim_lad_hv, ISSIM_WX, ISSIM_WY),
-    SH(SH_ISSIM_LAD_HV32, issim_lad_hv32, ISSIM_WX, ISSIM_WY),
-    SH(SH_ISSIM_LAD_HV8, issim_lad_hv8, ISSIM_WX, ISSIM_WY),
+    SH(SH_ISSIM_LAD_HV, issim_lad_hv, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_LAD_HV32, issim_lad_hv32, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_LAD_HV8, issim_lad_hv8, ROW_WX, ROW_WY),
 #undef SH
 };
 
@@ -533,7 +531,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
         bind_moments(bv, tmp, msize);
-        const uint32_t nwg = div_up((uint32_t)w, ISSIM_WX) * div_up((uint32_t)h, ISSIM_WY);
+        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY);
         err = add_result(be, idx, nwg, sizeof(double), res_top, &bv[VK_OUT_BINDING]);
         if (err < 0)
             return err;
@@ -1110,7 +1108,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0 };
         const enum vk_shader sh =
             issim_variant(st->bit_depth, SH_ISSIM_LAD_HV8, SH_ISSIM_LAD_HV32, SH_ISSIM_LAD_HV);
-        const uint32_t nwg = div_up((uint32_t)w, ISSIM_WX) * div_up((uint32_t)h, ISSIM_WY);
+        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY);
         struct vk_bind part[VK_MAX_PICS];
         for (int k = 1; k < n; k++) {
             err = add_result(be, idx, nwg, sizeof(double), res_top, &part[k]);

@@ -52,21 +52,12 @@ double nonneg_f2d(float f)
 
 // Exactly uint(f * s) where f * s is an integer in [0, 2^23) (a sample
 // recovered from its float plane, s = scaler): adding 2^23 is exact and
-// leaves the integer in the low mantissa bits. On the FP32 pipes, where the
-// conversion instruction runs at a quarter of their rate (NVIDIA).
+// leaves the integer in the low mantissa bits, with no conversion
+// instruction (float_ssim's box sums, decimate.comp).
 uint exact_f2u(float f, float s)
 {
     precise float b = fma(f, s, 8388608.0);
     return floatBitsToUint(b) - 0x4B000000u;
-}
-
-// Exactly double(v) for 0 <= v < 2^52: v in the mantissa of 2^52 + v, then
-// 2^52 subtracted (exact). A double add instead of the conversion unit.
-double exact_u52_to_d(uint64_t v)
-{
-    const uvec2 p = unpackUint2x32(v);
-    precise double d = packDouble2x32(uvec2(p.x, p.y | 0x43300000u)) - 4503599627370496.0lf;
-    return d;
 }
 
 double flush_residue(double a)

@@ -18,7 +18,7 @@
 //           bit.
 // The weight sum does not depend on the pixels: the host computes it once,
 // exactly. Raw samples are recovered exactly from the unpacked float plane:
-// v = f * scaler (exact_f2u, common.glsl).
+// v = f * scaler.
 // NARROW (depths up to 12 bits): the horizontal moments are exact in uint32
 // (256 * 4095^2 < 2^32), as in the C reference, which halves their traffic.
 // NARROW8 (8 bits): the vertical sums are too (65536 * 255^2 < 2^32), which
@@ -54,22 +54,19 @@ layout(std430, binding = 7) writeonly buffer Partials { double partial[]; };
 shared double red[WG_X * WG_Y];
 
 // One pixel's term (spec §4.5) from its vertical moments and weight.
-// Every moment and the weight are >= 0 and below 2^52 (16 bits: 2^16 *
-// 65535^2 < 2^48), so exact_u52_to_d() widens them exactly.
 double issim_term(int64_t mux, int64_t muy, int64_t mx2, int64_t mxy, int64_t my2, int64_t mw)
 {
-    const double dmux = exact_u52_to_d(uint64_t(mux)), dmuy = exact_u52_to_d(uint64_t(muy));
-    precise double W = exact_u52_to_d(uint64_t(mw));
+    precise double W = double(mw);
     precise double c1 = pc.c1base * W * W;
     precise double c2 = pc.c2base * W * W;
-    precise double mx2d = dmux * dmux;
-    precise double mxyd = dmux * dmuy;
-    precise double my2d = dmuy * dmuy;
+    precise double mx2d = double(mux) * double(mux);
+    precise double mxyd = double(mux) * double(muy);
+    precise double my2d = double(muy) * double(muy);
     precise double A = 2.0lf * mxyd + c1;
-    precise double B = c2 + 2.0lf * (exact_u52_to_d(uint64_t(mxy)) * W - mxyd);
-    precise double D = (mx2d + my2d + c1) * (exact_u52_to_d(uint64_t(mx2)) * W - mx2d +
-                                             exact_u52_to_d(uint64_t(my2)) * W - my2d + c2);
-    precise double term = W * A * B / D;
+    precise double B = c2 + 2.0lf * (double(mxy) * W - mxyd);
+    precise double D =
+        (mx2d + my2d + c1) * (double(mx2) * W - mx2d + double(my2) * W - my2d + c2);
+    precise double term = double(mw) * A * B / D;
     return term;
 }
 
@@ -133,8 +130,8 @@ void main()
         if (xx < 0 || xx >= pc.w)
             continue;
         const HMOM wk = HMOM(ISSIM_TAPS[k]);
-        const HMOM s = HMOM(exact_f2u(ref[y * pc.w + xx], pc.scaler));
-        const HMOM t = HMOM(exact_f2u(dis[y * pc.w + xx], pc.scaler));
+        const HMOM s = HMOM(ref[y * pc.w + xx] * pc.scaler);
+        const HMOM t = HMOM(dis[y * pc.w + xx] * pc.scaler);
         a0 += wk * s;
         a1 += wk * t;
         a2 += wk * s * s;
@@ -213,7 +210,7 @@ void load_tile(int side, int base)
         const int gx = x0 + c - R, gy = y0 + r - R;
         uint v = 0u;
         if (gx >= 0 && gx < pc.w && gy >= 0 && gy < pc.h)
-            v = exact_f2u(side == 0 ? ref[gy * pc.w + gx] : dis[base + gy * pc.w + gx], pc.scaler);
+            v = uint((side == 0 ? ref[gy * pc.w + gx] : dis[base + gy * pc.w + gx]) * pc.scaler);
         tin[side][r][c] = v;
     }
 }
