@@ -57,6 +57,7 @@
 #include "kernels/vulkan/spv_issim_lad_hv8.h"
 
 #define UNPACK_N 4 /* samples per invocation, as kernels/vulkan/unpack.comp */
+#define ISSIM_H_N 4 /* issim_h*: pixels per invocation, as kernels/vulkan/issim.comp's H_N */
 /* The workgroups of the unpacks, ANSNR's filters and integer SSIM: a warp's
  * 32 invocations read and write one row's 128 bytes of a plane, one cache
  * line, where a 16-wide shape touched two half lines. Integer SSIM's pair
@@ -199,6 +200,14 @@ static enum vk_shader issim_variant(int bit_depth, enum vk_shader s8, enum vk_sh
 static uint32_t div_up(uint32_t a, uint32_t b)
 {
     return (a + b - 1) / b;
+}
+
+/* Integer SSIM's pixels per invocation of its vertical pass, stacked (the
+ * pair's PASS_V and the ladder's PASS_HV alike, so that their partials
+ * match): kernels/vulkan/issim.comp's RPT, 2 where NARROW. */
+static uint32_t issim_rpt(int bit_depth)
+{
+    return bit_depth <= 12 ? 2u : 1u;
 }
 
 static VkDeviceSize carve(VkDeviceSize *top, VkDeviceSize size)
@@ -526,17 +535,18 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
         bind_moments(b, tmp, msize);
         err = add_step(be, issim_variant(st->bit_depth, SH_ISSIM_H8, SH_ISSIM_H32, SH_ISSIM_H), 0,
-                       b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
+                       b, &pc, sizeof(pc), div_up((uint32_t)w, ISSIM_H_N), (uint32_t)h, 0);
         if (err < 0)
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
         bind_moments(bv, tmp, msize);
-        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY);
+        const uint32_t rpt = issim_rpt(st->bit_depth);
+        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY * rpt);
         err = add_result(be, idx, nwg, sizeof(double), res_top, &bv[VK_OUT_BINDING]);
         if (err < 0)
             return err;
         err = add_step(be, issim_variant(st->bit_depth, SH_ISSIM_V8, SH_ISSIM_V32, SH_ISSIM_V), 0,
-                       bv, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
+                       bv, &pc, sizeof(pc), (uint32_t)w, div_up((uint32_t)h, rpt), 0);
         if (err < 0)
             return err;
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
@@ -1108,7 +1118,8 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0 };
         const enum vk_shader sh =
             issim_variant(st->bit_depth, SH_ISSIM_LAD_HV8, SH_ISSIM_LAD_HV32, SH_ISSIM_LAD_HV);
-        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY);
+        const uint32_t rpt = issim_rpt(st->bit_depth);
+        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY * rpt);
         struct vk_bind part[VK_MAX_PICS];
         for (int k = 1; k < n; k++) {
             err = add_result(be, idx, nwg, sizeof(double), res_top, &part[k]);
@@ -1129,7 +1140,8 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                 span_of(in, k0, g, sizeof(float), &pcl.s_in),
             };
             b[VK_OUT_BINDING] = span_of(part, k0, g, sizeof(double), &pcl.s_part);
-            err = add_step(be, sh, 0, b, &pcl, sizeof(pcl), (uint32_t)w, (uint32_t)h, 0);
+            err = add_step(be, sh, 0, b, &pcl, sizeof(pcl), (uint32_t)w, div_up((uint32_t)h, rpt),
+                           0);
             if (err < 0)
                 return err;
         }

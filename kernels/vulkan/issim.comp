@@ -24,7 +24,18 @@
 // NARROW8 (8 bits): the vertical sums are too (65536 * 255^2 < 2^32), which
 // spares the 64-bit multiply-adds, and the pair's x and y moments (below
 // 256 * 255 < 2^16) share one plane, a fifth less traffic.
+// RPT: the vertically adjacent pixels of an invocation in PASS_V and
+// PASS_HV (a workgroup covers WG_X x RPT * WG_Y pixels). Two share all but
+// one of their moment rows (read once) and one tree; the host's grid
+// follows (vulkan_plan.c's issim_rpt()). Above 12 bits one: PASS_HV's
+// 64-bit moments of a taller tile would not fit 32 KiB of shared memory.
 #include "common.glsl"
+
+#ifdef NARROW
+#define RPT 2
+#else
+#define RPT 1
+#endif
 
 #ifdef NARROW
 #define HMOM uint
@@ -110,44 +121,106 @@ int64_t issim_weight(int x, int y)
 }
 
 #ifdef PASS_H
+// H_N horizontally adjacent pixels per invocation (the host dispatches
+// ceil(w / H_N) columns: vulkan_plan.c's ISSIM_H_N): their H_N + 2R samples
+// are loaded and converted once, as vectors where the rows start at
+// multiples of 4 floats, and their moments leave as vectors too.
+#define H_N 4
+#define H_IN (H_N + 2 * R)
+#if (2 * R) % 4 != 0
+#error "the vector loads take the margins as whole vectors"
+#endif
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
+layout(std430, binding = 0) readonly buffer Ref4 { vec4 ref4[]; };
+layout(std430, binding = 1) readonly buffer Dis4 { vec4 dis4[]; };
 // the five horizontal moment planes (x, y, x*x, x*y, y*y), w x h each
 layout(std430, binding = 2) writeonly buffer M0 { HMOM mom0[]; };
 layout(std430, binding = 3) writeonly buffer M1 { HMOM mom1[]; };
 layout(std430, binding = 4) writeonly buffer M2 { HMOM mom2[]; };
 layout(std430, binding = 5) writeonly buffer M3 { HMOM mom3[]; };
 layout(std430, binding = 6) writeonly buffer M4 { HMOM mom4[]; };
+#ifdef NARROW
+layout(std430, binding = 2) writeonly buffer M0v { uvec4 mom0v[]; };
+layout(std430, binding = 3) writeonly buffer M1v { uvec4 mom1v[]; };
+layout(std430, binding = 4) writeonly buffer M2v { uvec4 mom2v[]; };
+layout(std430, binding = 5) writeonly buffer M3v { uvec4 mom3v[]; };
+layout(std430, binding = 6) writeonly buffer M4v { uvec4 mom4v[]; };
+#endif
 
 void main()
 {
-    const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
-    if (x >= pc.w || y >= pc.h)
+    const int x0 = H_N * int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    if (x0 >= pc.w || y >= pc.h)
         return;
-    HMOM a0 = HMOM(0), a1 = HMOM(0), a2 = HMOM(0), a3 = HMOM(0), a4 = HMOM(0);
-    [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
-        const int xx = x + k - R;
-        if (xx < 0 || xx >= pc.w)
-            continue;
-        const HMOM wk = HMOM(ISSIM_TAPS[k]);
-        const HMOM s = HMOM(ref[y * pc.w + xx] * pc.scaler);
-        const HMOM t = HMOM(dis[y * pc.w + xx] * pc.scaler);
-        a0 += wk * s;
-        a1 += wk * t;
-        a2 += wk * s * s;
-        a3 += wk * s * t;
-        a4 += wk * t * t;
+    const bool vec = (pc.w & 3) == 0; // then x0 and every row start are multiples of 4
+    const int row = y * pc.w;
+    // samples x0 - R .. x0 + H_N - 1 + R; 0 outside the row, whose taps
+    // then add nothing (the reference skips them: the same integer sums)
+    uint s[H_IN], t[H_IN];
+    if (vec) {
+        [[unroll]] for (int q = 0; q < H_IN / 4; q++) {
+            const int xx = x0 - R + 4 * q;
+            vec4 a = vec4(0.0), b = vec4(0.0);
+            if (xx >= 0 && xx < pc.w) {
+                a = ref4[(row + xx) >> 2];
+                b = dis4[(row + xx) >> 2];
+            }
+            [[unroll]] for (int k = 0; k < 4; k++) {
+                s[4 * q + k] = uint(a[k] * pc.scaler);
+                t[4 * q + k] = uint(b[k] * pc.scaler);
+            }
+        }
+    } else {
+        [[unroll]] for (int k = 0; k < H_IN; k++) {
+            const int xx = x0 - R + k;
+            const bool in_row = xx >= 0 && xx < pc.w;
+            s[k] = in_row ? uint(ref[row + xx] * pc.scaler) : 0u;
+            t[k] = in_row ? uint(dis[row + xx] * pc.scaler) : 0u;
+        }
     }
-    const int o = y * pc.w + x;
+    HMOM a0[H_N], a1[H_N], a2[H_N], a3[H_N], a4[H_N];
+    [[unroll]] for (int j = 0; j < H_N; j++) {
+        a0[j] = a1[j] = a2[j] = a3[j] = a4[j] = HMOM(0);
+        [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
+            const HMOM wk = HMOM(ISSIM_TAPS[k]);
+            const HMOM sv = HMOM(s[j + k]), tv = HMOM(t[j + k]);
+            a0[j] += wk * sv;
+            a1[j] += wk * tv;
+            a2[j] += wk * sv * sv;
+            a3[j] += wk * sv * tv;
+            a4[j] += wk * tv * tv;
+        }
+    }
+    const int o = row + x0;
 #ifdef NARROW8
-    mom0[o] = a0 | (a1 << 16); /* both below 256 * 255 < 2^16: plane 1 unused */
-#else
-    mom0[o] = a0;
-    mom1[o] = a1;
+    /* x and y both below 256 * 255 < 2^16: one plane (plane 1 unused) */
+    [[unroll]] for (int j = 0; j < H_N; j++)
+        a0[j] |= a1[j] << 16;
 #endif
-    mom2[o] = a2;
-    mom3[o] = a3;
-    mom4[o] = a4;
+#ifdef NARROW
+    if (vec) {
+        mom0v[o >> 2] = uvec4(a0[0], a0[1], a0[2], a0[3]);
+#ifndef NARROW8
+        mom1v[o >> 2] = uvec4(a1[0], a1[1], a1[2], a1[3]);
+#endif
+        mom2v[o >> 2] = uvec4(a2[0], a2[1], a2[2], a2[3]);
+        mom3v[o >> 2] = uvec4(a3[0], a3[1], a3[2], a3[3]);
+        mom4v[o >> 2] = uvec4(a4[0], a4[1], a4[2], a4[3]);
+        return;
+    }
+#endif
+    [[unroll]] for (int j = 0; j < H_N; j++) {
+        if (x0 + j >= pc.w)
+            break;
+        mom0[o + j] = a0[j];
+#ifndef NARROW8
+        mom1[o + j] = a1[j];
+#endif
+        mom2[o + j] = a2[j];
+        mom3[o + j] = a3[j];
+        mom4[o + j] = a4[j];
+    }
 }
 #endif
 
@@ -160,30 +233,46 @@ layout(std430, binding = 6) readonly buffer M4 { HMOM mom4[]; };
 
 void main()
 {
-    const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    const int x = int(gl_GlobalInvocationID.x), y0 = int(gl_GlobalInvocationID.y) * RPT;
     double my_term = 0.0lf;
-    if (x < pc.w && y < pc.h) {
-        VSUM mux = VSUM(0), muy = VSUM(0), mx2 = VSUM(0), mxy = VSUM(0), my2 = VSUM(0);
-        [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
-            const int yy = y + k - R;
+    if (x < pc.w && y0 < pc.h) {
+        // the vertical sums of pixels (x, y0 + j): each moment row once,
+        // rows outside the plane skipped (exact integers: any order)
+        VSUM mux[RPT], muy[RPT], mx2[RPT], mxy[RPT], my2[RPT];
+        [[unroll]] for (int j = 0; j < RPT; j++)
+            mux[j] = muy[j] = mx2[j] = mxy[j] = my2[j] = VSUM(0);
+        [[unroll]] for (int k = 0; k < ISSIM_LEN + RPT - 1; k++) {
+            const int yy = y0 + k - R;
             if (yy < 0 || yy >= pc.h)
                 continue;
-            const VSUM wk = VSUM(ISSIM_TAPS[k]);
             const int o = yy * pc.w + x;
 #ifdef NARROW8
             const uint m01 = mom0[o];
-            mux += wk * (m01 & 0xffffu);
-            muy += wk * (m01 >> 16);
+            const VSUM m0 = m01 & 0xffffu, m1 = m01 >> 16;
 #else
-            mux += wk * VSUM(mom0[o]);
-            muy += wk * VSUM(mom1[o]);
+            const VSUM m0 = VSUM(mom0[o]), m1 = VSUM(mom1[o]);
 #endif
-            mx2 += wk * VSUM(mom2[o]);
-            mxy += wk * VSUM(mom3[o]);
-            my2 += wk * VSUM(mom4[o]);
+            const VSUM m2 = VSUM(mom2[o]), m3 = VSUM(mom3[o]), m4 = VSUM(mom4[o]);
+            [[unroll]] for (int j = 0; j < RPT; j++) {
+                if (k - j < 0 || k - j >= ISSIM_LEN)
+                    continue;
+                const VSUM wk = VSUM(ISSIM_TAPS[k - j]);
+                mux[j] += wk * m0;
+                muy[j] += wk * m1;
+                mx2[j] += wk * m2;
+                mxy[j] += wk * m3;
+                my2[j] += wk * m4;
+            }
         }
-        my_term = issim_term(int64_t(mux), int64_t(muy), int64_t(mx2), int64_t(mxy),
-                             int64_t(my2), issim_weight(x, y));
+        // the invocation's terms top to bottom, then the tree (PASS_HV alike)
+        [[unroll]] for (int j = 0; j < RPT; j++) {
+            if (y0 + j >= pc.h)
+                continue;
+            precise double t = my_term + issim_term(int64_t(mux[j]), int64_t(muy[j]),
+                                                    int64_t(mx2[j]), int64_t(mxy[j]),
+                                                    int64_t(my2[j]), issim_weight(x, y0 + j));
+            my_term = t;
+        }
     }
     store_partial(my_term, 0u);
 }
@@ -193,18 +282,18 @@ void main()
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 
-// the workgroup's samples (its WG_X x WG_Y pixels and R around them, 0
-// outside the plane; 0: the reference, 1: the distorted picture) and the
+// the workgroup's samples (its WG_X x RPT * WG_Y pixels and R around them,
+// 0 outside the plane; 0: the reference, 1: the distorted picture) and the
 // horizontal moments of its rows (x, y, x*x, x*y, y*y)
 #define TIN_W (WG_X + 2 * R)
-#define TIN_H (WG_Y + 2 * R)
+#define TIN_H (RPT * WG_Y + 2 * R)
 shared uint tin[2][TIN_H][TIN_W + 1];
 shared HMOM hm[5][TIN_H][WG_X];
 
 // tin[side] from the float plane at `base` (the reference: side 0)
 void load_tile(int side, int base)
 {
-    const int x0 = int(gl_WorkGroupID.x) * WG_X, y0 = int(gl_WorkGroupID.y) * WG_Y;
+    const int x0 = int(gl_WorkGroupID.x) * WG_X, y0 = int(gl_WorkGroupID.y) * RPT * WG_Y;
     for (int i = int(gl_LocalInvocationIndex); i < TIN_W * TIN_H; i += WG_X * WG_Y) {
         const int r = i / TIN_W, c = i % TIN_W;
         const int gx = x0 + c - R, gy = y0 + r - R;
@@ -250,29 +339,34 @@ void hmoments(int which)
     }
 }
 
-// The vertical sum of moment plane q at this invocation's pixel (rows
-// outside the plane skipped).
-int64_t vmoment(int q)
+// The vertical sums of moment plane q at this invocation's RPT pixels, as
+// PASS_V's (rows outside the plane hold 0: their taps add nothing).
+void vmoments(int q, out int64_t m[RPT])
 {
-    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
-    const int y = int(gl_GlobalInvocationID.y);
-    VSUM m = VSUM(0);
-    [[unroll]] for (int k = 0; k < ISSIM_LEN; k++)
-        if (y + k - R >= 0 && y + k - R < pc.h)
-            m += VSUM(ISSIM_TAPS[k]) * VSUM(hm[q][ly + k][lx]);
-    return int64_t(m);
+    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y) * RPT;
+    VSUM a[RPT];
+    [[unroll]] for (int j = 0; j < RPT; j++)
+        a[j] = VSUM(0);
+    [[unroll]] for (int k = 0; k < ISSIM_LEN + RPT - 1; k++) {
+        const VSUM v = VSUM(hm[q][ly + k][lx]);
+        [[unroll]] for (int j = 0; j < RPT; j++)
+            if (k - j >= 0 && k - j < ISSIM_LEN)
+                a[j] += VSUM(ISSIM_TAPS[k - j]) * v;
+    }
+    [[unroll]] for (int j = 0; j < RPT; j++)
+        m[j] = int64_t(a[j]);
 }
 
 void main()
 {
-    const int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
-    const bool inside = x < pc.w && y < pc.h;
-    const int64_t mw = issim_weight(x, y);
+    const int x = int(gl_GlobalInvocationID.x), y0 = int(gl_GlobalInvocationID.y) * RPT;
     load_tile(0, 0);
     barrier();
     hmoments(HM_REF);
     barrier();
-    const int64_t mux = vmoment(0), mx2 = vmoment(2);
+    int64_t mux[RPT], mx2[RPT];
+    vmoments(0, mux);
+    vmoments(2, mx2);
     for (int k = 0; k < pc.nb_dis; k++) {
         // the previous picture's tile, moments and tree are done with
         barrier();
@@ -281,8 +375,19 @@ void main()
         hmoments(HM_DIS);
         barrier();
         double my_term = 0.0lf;
-        if (inside)
-            my_term = issim_term(mux, vmoment(1), mx2, vmoment(3), vmoment(4), mw);
+        if (x < pc.w && y0 < pc.h) {
+            int64_t muy[RPT], mxy[RPT], my2[RPT];
+            vmoments(1, muy);
+            vmoments(3, mxy);
+            vmoments(4, my2);
+            [[unroll]] for (int j = 0; j < RPT; j++) {
+                if (y0 + j >= pc.h)
+                    continue;
+                precise double t = my_term + issim_term(mux[j], muy[j], mx2[j], mxy[j], my2[j],
+                                                        issim_weight(x, y0 + j));
+                my_term = t;
+            }
+        }
         store_partial(my_term, uint(k * pc.s_part));
     }
 }
