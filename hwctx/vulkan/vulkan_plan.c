@@ -68,6 +68,7 @@
 #define WG 16             /* 2-D workgroups are WG x WG */
 #define ANSNR_ROWS_WG 256 /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
 #define ANSNR_ROWS 8      /* as kernels/vulkan/ansnr.comp */
+#define ANSNR_FR 4        /* ansnr filters: rows per invocation, ansnr.comp's FR */
 #define HV_ROWS 2         /* ssim_hv: windows per invocation, as kernels/vulkan/ssim_window.comp */
 #define HV_SHARED 30704   /* ssim_hv's shared memory, bytes */
 
@@ -515,7 +516,8 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1], tmp[0], tmp[1] };
         b[2].size = b[3].size = fsize;
-        err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)w, (uint32_t)h, 0);
+        err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)w,
+                       div_up((uint32_t)h, ANSNR_FR), 0);
         if (err < 0)
             return err;
         struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, b[2], b[3] };
@@ -1069,7 +1071,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         /* every picture's filtered plane */
         const struct vk_bind bf[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, filt_r };
         err = add_step(be, SH_ANSNR_LAD_REF_FILTER, 0, bf, &pc, sizeof(pc), (uint32_t)w,
-                       (uint32_t)h, 0);
+                       div_up((uint32_t)h, ANSNR_FR), 0);
         if (err < 0)
             return err;
         const struct vk_bind *const fregs[] = { in, filt };
@@ -1080,7 +1082,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
             b[1] = span_of(in, k0, g, sizeof(float), &pcl.s_in);
             b[3] = span_of(filt, k0, g, sizeof(float), &pcl.s_out);
             err = add_step(be, SH_ANSNR_LAD_DIS_FILTER, 0, b, &pcl, sizeof(pcl), (uint32_t)w,
-                           (uint32_t)h, 0);
+                           div_up((uint32_t)h, ANSNR_FR), 0);
             if (err < 0)
                 return err;
             be->steps[err].gz = (uint32_t)g;

@@ -72,19 +72,23 @@ int ansnr_reflect(int i, int n)
     return i;
 }
 
-// The workgroup's input window (its WG_X x WG_Y outputs and the 5x5
+// The workgroup's input window (its WG_X x FR * WG_Y outputs and the 5x5
 // filter's 2-sample margin, reflected, offset applied) is read once into
 // shared memory; both filters read it there. The host's shape is 32 x 8: a
-// warp stores one row's 128 bytes, one cache line.
+// warp stores one row's 128 bytes, one cache line. FR: each invocation's
+// outputs, FR rows WG_Y apart (the host dispatches ceil(h / FR) rows:
+// vulkan_plan.c's ANSNR_FR); the taller window reads fewer margin rows
+// per output.
+#define FR 4
 #define HALO (ANSNR_DIS_LEN / 2)
 #define TILE_X (WG_X + 2 * HALO)
-#define TILE_Y (WG_Y + 2 * HALO)
+#define TILE_Y (FR * WG_Y + 2 * HALO)
 shared float tile_r[TILE_Y][TILE_X], tile_d[TILE_Y][TILE_X];
 
 void main()
 {
     const int lid = int(gl_LocalInvocationIndex);
-    const int j0 = int(gl_WorkGroupID.x) * WG_X, i0 = int(gl_WorkGroupID.y) * WG_Y;
+    const int j0 = int(gl_WorkGroupID.x) * WG_X, i0 = int(gl_WorkGroupID.y) * FR * WG_Y;
     for (int e = lid; e < TILE_X * TILE_Y; e += WG_X * WG_Y) {
         const int r = e / TILE_X, c = e % TILE_X;
         const int ii = i0 - HALO + r, jj = j0 - HALO + c;
@@ -105,31 +109,35 @@ void main()
     }
     barrier();
 
-    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
-    const int j = j0 + lx, i = i0 + ly;
-    if (j >= pc.w || i >= pc.h)
+    const int lx = int(gl_LocalInvocationID.x), j = j0 + lx;
+    if (j >= pc.w)
         return;
+    [[unroll]] for (int k = 0; k < FR; k++) {
+        const int ly = int(gl_LocalInvocationID.y) + k * WG_Y, i = i0 + ly;
+        if (i >= pc.h)
+            break;
 #if DO_REF
-    const int RO = HALO - ANSNR_REF_LEN / 2; // the 3x3 window inside the 5x5 margin
-    precise float accum = 0.0;
-    [[unroll]] for (int fi = 0; fi < ANSNR_REF_LEN; fi++) {
-        precise float inner = 0.0;
-        [[unroll]] for (int fj = 0; fj < ANSNR_REF_LEN; fj++)
-            inner += ANSNR_REF[fi * ANSNR_REF_LEN + fj] * tile_r[ly + RO + fi][lx + RO + fj];
-        accum += inner;
-    }
-    filt_r[i * pc.w + j] = accum;
+        const int RO = HALO - ANSNR_REF_LEN / 2; // the 3x3 window inside the 5x5 margin
+        precise float accum = 0.0;
+        [[unroll]] for (int fi = 0; fi < ANSNR_REF_LEN; fi++) {
+            precise float inner = 0.0;
+            [[unroll]] for (int fj = 0; fj < ANSNR_REF_LEN; fj++)
+                inner += ANSNR_REF[fi * ANSNR_REF_LEN + fj] * tile_r[ly + RO + fi][lx + RO + fj];
+            accum += inner;
+        }
+        filt_r[i * pc.w + j] = accum;
 #endif
 #if DO_DIS
-    precise float daccum = 0.0;
-    [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
-        precise float inner = 0.0;
-        [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++)
-            inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * tile_d[ly + fi][lx + fj];
-        daccum += inner;
-    }
-    filt_d[Z_OUT + i * pc.w + j] = daccum;
+        precise float daccum = 0.0;
+        [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
+            precise float inner = 0.0;
+            [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++)
+                inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * tile_d[ly + fi][lx + fj];
+            daccum += inner;
+        }
+        filt_d[Z_OUT + i * pc.w + j] = daccum;
 #endif
+    }
 }
 #endif
 
