@@ -76,9 +76,12 @@ enum vk_shader {
     SH_ANSNR_LAD_DIS_FILTER,
     SH_ANSNR_LAD_REF_ROWS,
     SH_ANSNR_LAD_DIS_ROWS,
-    SH_ISSIM_LAD_HV,
-    SH_ISSIM_LAD_HV32,
-    SH_ISSIM_LAD_HV8,
+    SH_ISSIM_LAD_H,
+    SH_ISSIM_LAD_V,
+    SH_ISSIM_LAD_H32,
+    SH_ISSIM_LAD_V32,
+    SH_ISSIM_LAD_H8,
+    SH_ISSIM_LAD_V8,
     SH_COUNT
 };
 
@@ -188,7 +191,7 @@ struct vk_backend {
 
     struct vk_buffer scratch; /* device: raw pictures, planes, pyramid, moments */
     struct vk_buffer results; /* device: the partial sums of one frame */
-    VkDeviceSize raw_off, raw_size;        /* the staged pictures inside scratch */
+    VkDeviceSize raw_off, raw_size; /* the staged pictures inside scratch */
     VkDeviceSize results_size;
     /* the results in a slot's host buffer: after the staged pictures, at an
      * ALIGN boundary (doubles); the buffer's size */

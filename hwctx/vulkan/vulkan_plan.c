@@ -52,12 +52,16 @@
 #include "kernels/vulkan/spv_ansnr_lad_dis_filter.h"
 #include "kernels/vulkan/spv_ansnr_lad_ref_rows.h"
 #include "kernels/vulkan/spv_ansnr_lad_dis_rows.h"
-#include "kernels/vulkan/spv_issim_lad_hv.h"
-#include "kernels/vulkan/spv_issim_lad_hv32.h"
-#include "kernels/vulkan/spv_issim_lad_hv8.h"
+#include "kernels/vulkan/spv_issim_lad_h.h"
+#include "kernels/vulkan/spv_issim_lad_v.h"
+#include "kernels/vulkan/spv_issim_lad_h32.h"
+#include "kernels/vulkan/spv_issim_lad_v32.h"
+#include "kernels/vulkan/spv_issim_lad_h8.h"
+#include "kernels/vulkan/spv_issim_lad_v8.h"
 
-#define UNPACK_N 4 /* samples per invocation, as kernels/vulkan/unpack.comp */
+#define UNPACK_N 4  /* samples per invocation, as kernels/vulkan/unpack.comp */
 #define ISSIM_H_N 4 /* issim_h*: pixels per invocation, as kernels/vulkan/issim.comp's H_N */
+#define ISSIM_RPT 2 /* issim_v*: stacked pixels per invocation, issim.comp's RPT */
 /* The workgroups of the unpacks, ANSNR's filters and integer SSIM: a warp's
  * 32 invocations read and write one row's 128 bytes of a plane, one cache
  * line, where a 16-wide shape touched two half lines. Integer SSIM's pair
@@ -105,9 +109,12 @@ static const struct {
     SH(SH_ANSNR_LAD_DIS_FILTER, ansnr_lad_dis_filter, ROW_WX, ROW_WY),
     SH(SH_ANSNR_LAD_REF_ROWS, ansnr_lad_ref_rows, ANSNR_ROWS_WG, 1),
     SH(SH_ANSNR_LAD_DIS_ROWS, ansnr_lad_dis_rows, ANSNR_ROWS_WG, 1),
-    SH(SH_ISSIM_LAD_HV, issim_lad_hv, ROW_WX, ROW_WY),
-    SH(SH_ISSIM_LAD_HV32, issim_lad_hv32, ROW_WX, ROW_WY),
-    SH(SH_ISSIM_LAD_HV8, issim_lad_hv8, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_LAD_H, issim_lad_h, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_LAD_V, issim_lad_v, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_LAD_H32, issim_lad_h32, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_LAD_V32, issim_lad_v32, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_LAD_H8, issim_lad_h8, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_LAD_V8, issim_lad_v8, ROW_WX, ROW_WY),
 #undef SH
 };
 
@@ -128,7 +135,10 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_SSIM_H:
     case SH_ISSIM_H:
     case SH_ISSIM_H32:
-    case SH_ISSIM_H8: return 0x1fu << 2; /* the five moment planes */
+    case SH_ISSIM_H8:
+    case SH_ISSIM_LAD_H:
+    case SH_ISSIM_LAD_H32:
+    case SH_ISSIM_LAD_H8: return 0x1fu << 2; /* the five moment planes */
     case SH_ANSNR_FILTER: return (1u << 2) | (1u << 3);
     case SH_SSIM_V:
     case SH_SSIM_HV:
@@ -140,9 +150,9 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_SSIM_LAD_DIS_HV:
     case SH_ANSNR_LAD_REF_ROWS:
     case SH_ANSNR_LAD_DIS_ROWS:
-    case SH_ISSIM_LAD_HV:
-    case SH_ISSIM_LAD_HV32:
-    case SH_ISSIM_LAD_HV8: return 1u << VK_OUT_BINDING;
+    case SH_ISSIM_LAD_V:
+    case SH_ISSIM_LAD_V32:
+    case SH_ISSIM_LAD_V8: return 1u << VK_OUT_BINDING;
     /* a ladder's: the reference's two terms, a distorted picture's three */
     case SH_SSIM_LAD_REF: return (1u << 2) | (1u << 3);
     case SH_SSIM_LAD_DIS_H: return 0x7u << 2;
@@ -186,7 +196,7 @@ struct pc_issim_lad {
     double c1base, c2base;
     int32_t w, h;
     float scaler;
-    int32_t s_in, s_part, nb_dis;
+    int32_t s_in, s_mom, s_part, nb_dis;
 };
 
 /* Integer SSIM's shader variant for a depth: uint32 vertical sums (and, in
@@ -201,14 +211,6 @@ static enum vk_shader issim_variant(int bit_depth, enum vk_shader s8, enum vk_sh
 static uint32_t div_up(uint32_t a, uint32_t b)
 {
     return (a + b - 1) / b;
-}
-
-/* Integer SSIM's pixels per invocation of its vertical pass, stacked (the
- * pair's PASS_V and the ladder's PASS_HV alike, so that their partials
- * match): kernels/vulkan/issim.comp's RPT, 2 where NARROW. */
-static uint32_t issim_rpt(int bit_depth)
-{
-    return bit_depth <= 12 ? 2u : 1u;
 }
 
 static VkDeviceSize carve(VkDeviceSize *top, VkDeviceSize size)
@@ -542,13 +544,12 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
         bind_moments(bv, tmp, msize);
-        const uint32_t rpt = issim_rpt(st->bit_depth);
-        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY * rpt);
+        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY * ISSIM_RPT);
         err = add_result(be, idx, nwg, sizeof(double), res_top, &bv[VK_OUT_BINDING]);
         if (err < 0)
             return err;
         err = add_step(be, issim_variant(st->bit_depth, SH_ISSIM_V8, SH_ISSIM_V32, SH_ISSIM_V), 0,
-                       bv, &pc, sizeof(pc), (uint32_t)w, div_up((uint32_t)h, rpt), 0);
+                       bv, &pc, sizeof(pc), (uint32_t)w, div_up((uint32_t)h, ISSIM_RPT), 0);
         if (err < 0)
             return err;
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
@@ -1117,33 +1118,55 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         return 0;
     }
     case GPUSSIM_STAGE_ISSIM: {
-        const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0 };
-        const enum vk_shader sh =
-            issim_variant(st->bit_depth, SH_ISSIM_LAD_HV8, SH_ISSIM_LAD_HV32, SH_ISSIM_LAD_HV);
-        const uint32_t rpt = issim_rpt(st->bit_depth);
-        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY * rpt);
-        struct vk_bind part[VK_MAX_PICS];
+        /* issim.comp with LADDER: the horizontal pass writes the
+         * reference's x and x*x once and each distorted picture's y, x*y
+         * and y*y (tmp[k][0..2]); the vertical pass sums the reference's
+         * once and scores the distorted pictures in turn */
+        const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0, 0 };
+        const int narrow = st->bit_depth <= 12; /* uint32 horizontal moments are exact */
+        const VkDeviceSize msize =
+            (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
+        const enum vk_shader sh_h =
+            issim_variant(st->bit_depth, SH_ISSIM_LAD_H8, SH_ISSIM_LAD_H32, SH_ISSIM_LAD_H);
+        const enum vk_shader sh_v =
+            issim_variant(st->bit_depth, SH_ISSIM_LAD_V8, SH_ISSIM_LAD_V32, SH_ISSIM_LAD_V);
+        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY * ISSIM_RPT);
+        struct vk_bind part[VK_MAX_PICS], my[VK_MAX_PICS], mxy[VK_MAX_PICS], myy[VK_MAX_PICS];
         for (int k = 1; k < n; k++) {
             err = add_result(be, idx, nwg, sizeof(double), res_top, &part[k]);
             if (err < 0)
                 return err;
             result_of(be, k);
+            my[k] = sized(tmp[k][0], msize);
+            mxy[k] = sized(tmp[k][1], msize);
+            myy[k] = sized(tmp[k][2], msize);
         }
-        /* issim.comp's PASS_HV with LADDER: each workgroup computes the
-         * reference's moments once, then loops over the dispatch's distorted
-         * pictures, every moment in shared memory */
-        const struct vk_bind *const regs[] = { in, part };
+        const struct vk_bind mx = sized(tmp[0][0], msize), mxx = sized(tmp[0][1], msize);
+        const struct vk_bind *const regs[] = { in, part, my, mxy, myy };
         for (int k0 = 1, g; k0 < n; k0 += g) {
-            g = group_size(be, regs, 2, k0, n);
+            g = group_size(be, regs, 5, k0, n);
             struct pc_issim_lad pcl = pc;
+            int32_t s_xy, s_yy;
             pcl.nb_dis = g;
             struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
                 in[0],
                 span_of(in, k0, g, sizeof(float), &pcl.s_in),
+                mx,
+                span_of(my, k0, g, narrow ? sizeof(uint32_t) : sizeof(int64_t), &pcl.s_mom),
+                mxx,
+                span_of(mxy, k0, g, narrow ? sizeof(uint32_t) : sizeof(int64_t), &s_xy),
+                span_of(myy, k0, g, narrow ? sizeof(uint32_t) : sizeof(int64_t), &s_yy),
             };
+            if (s_xy != pcl.s_mom || s_yy != pcl.s_mom)
+                return -EINVAL; /* the shaders take one distance for the three */
+            err = add_step(be, sh_h, 0, b, &pcl, sizeof(pcl), div_up((uint32_t)w, ISSIM_H_N),
+                           (uint32_t)h, 0);
+            if (err < 0)
+                return err;
+            b[0] = b[1] = (struct vk_bind){ 0 };
             b[VK_OUT_BINDING] = span_of(part, k0, g, sizeof(double), &pcl.s_part);
-            err = add_step(be, sh, 0, b, &pcl, sizeof(pcl), (uint32_t)w, div_up((uint32_t)h, rpt),
-                           0);
+            err = add_step(be, sh_v, 0, b, &pcl, sizeof(pcl), (uint32_t)w,
+                           div_up((uint32_t)h, ISSIM_RPT), 0);
             if (err < 0)
                 return err;
         }

@@ -2,40 +2,33 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
-// Integer SSIM (spec §4), as in kernels/c/issim_tmpl.c:
-//   PASS_H  a pair: horizontal 9-tap moments per pixel, taps outside the row
-//           skipped (truncation), to five planes
-//   PASS_V  a pair: vertical moments with truncation, the per-pixel double
-//           term with the reference's grouping, one partial sum per
-//           workgroup (fixed tree)
-//   PASS_HV a ladder (one reference, nb_dis distorted pictures), one
-//           dispatch: a workgroup's horizontal moments in shared memory
-//           (samples outside the plane are 0, which skips their taps), the
-//           reference's (x, x*x) once, then each distorted picture's
-//           (y, x*y, y*y) in turn, and PASS_V's vertical pass, terms and
-//           tree on them. Every pixel has the same invocation, workgroup and
-//           tree as in PASS_V, so a ladder's partials equal a pair's bit for
-//           bit.
+// Integer SSIM (spec §4), as in kernels/c/issim_tmpl.c, in two passes:
+//   PASS_H  horizontal 9-tap moments per pixel, taps outside the row
+//           skipped (truncation), to moment planes
+//   PASS_V  vertical moments with truncation, the per-pixel double term
+//           with the reference's grouping, one partial sum per workgroup
+//           (fixed tree)
+// A pair writes and reads five planes (x, y, x*x, x*y, y*y). A ladder
+// (LADDER: one reference, nb_dis distorted pictures) computes the
+// reference's x and x*x once per invocation, in both passes, and each
+// distorted picture's y, x*y and y*y in turn, its planes at k * s_mom; its
+// PASS_V scores every pixel in the invocation, workgroup and tree of the
+// pair's PASS_V, so a ladder's partials equal a pair's bit for bit.
 // The weight sum does not depend on the pixels: the host computes it once,
 // exactly. Raw samples are recovered exactly from the unpacked float plane:
 // v = f * scaler.
 // NARROW (depths up to 12 bits): the horizontal moments are exact in uint32
 // (256 * 4095^2 < 2^32), as in the C reference, which halves their traffic.
 // NARROW8 (8 bits): the vertical sums are too (65536 * 255^2 < 2^32), which
-// spares the 64-bit multiply-adds, and the pair's x and y moments (below
+// spares the 64-bit multiply-adds, and a pair's x and y moments (below
 // 256 * 255 < 2^16) share one plane, a fifth less traffic.
-// RPT: the vertically adjacent pixels of an invocation in PASS_V and
-// PASS_HV (a workgroup covers WG_X x RPT * WG_Y pixels). Two share all but
-// one of their moment rows (read once) and one tree; the host's grid
-// follows (vulkan_plan.c's issim_rpt()). Above 12 bits one: PASS_HV's
-// 64-bit moments of a taller tile would not fit 32 KiB of shared memory.
+// RPT: PASS_V scores RPT vertically adjacent pixels per invocation (a
+// workgroup covers WG_X x RPT * WG_Y pixels): they share all but one of
+// their moment rows (read once) and one tree. The host's grid follows
+// (vulkan_plan.c's ISSIM_RPT).
 #include "common.glsl"
 
-#ifdef NARROW
 #define RPT 2
-#else
-#define RPT 1
-#endif
 
 #ifdef NARROW
 #define HMOM uint
@@ -53,9 +46,10 @@ layout(push_constant) uniform Params {
     int w, h;
     float scaler;
 #ifdef LADDER
-    // PASS_HV: distorted picture k < nb_dis at k * s_in (binding 1), its
-    // partials at k * s_part (binding 7)
-    int s_in, s_part, nb_dis;
+    // distorted picture k < nb_dis: its samples at k * s_in (binding 1),
+    // its moment planes at k * s_mom (bindings 3, 5, 6), its partials at
+    // k * s_part (binding 7)
+    int s_in, s_mom, s_part, nb_dis;
 #endif
 } pc;
 
@@ -134,7 +128,8 @@ layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 layout(std430, binding = 0) readonly buffer Ref4 { vec4 ref4[]; };
 layout(std430, binding = 1) readonly buffer Dis4 { vec4 dis4[]; };
-// the five horizontal moment planes (x, y, x*x, x*y, y*y), w x h each
+// the five horizontal moment planes (x, y, x*x, x*y, y*y), w x h each (a
+// ladder: x and x*x the reference's, the others each distorted picture's)
 layout(std430, binding = 2) writeonly buffer M0 { HMOM mom0[]; };
 layout(std430, binding = 3) writeonly buffer M1 { HMOM mom1[]; };
 layout(std430, binding = 4) writeonly buffer M2 { HMOM mom2[]; };
@@ -148,6 +143,83 @@ layout(std430, binding = 5) writeonly buffer M3v { uvec4 mom3v[]; };
 layout(std430, binding = 6) writeonly buffer M4v { uvec4 mom4v[]; };
 #endif
 
+// A ladder's: the samples x0 - R .. x0 + H_N - 1 + R of row `row` of
+// plane P (vector plane P4) at `base` into v, as the pair's main() loads
+// them; then H_N 9-tap sums of products, and their stores (as the pair's).
+#define LOAD_SAMPLES(v, P, P4, base)                                        \
+    if (vec) {                                                              \
+        [[unroll]] for (int q = 0; q < H_IN / 4; q++) {                     \
+            const int xx = x0 - R + 4 * q;                                  \
+            vec4 f = vec4(0.0);                                             \
+            if (xx >= 0 && xx < pc.w)                                       \
+                f = P4[((base) + row + xx) >> 2];                           \
+            [[unroll]] for (int k = 0; k < 4; k++)                          \
+                v[4 * q + k] = uint(f[k] * pc.scaler);                      \
+        }                                                                   \
+    } else {                                                                \
+        [[unroll]] for (int k = 0; k < H_IN; k++) {                         \
+            const int xx = x0 - R + k;                                      \
+            v[k] = xx >= 0 && xx < pc.w ? uint(P[(base) + row + xx] * pc.scaler) : 0u; \
+        }                                                                   \
+    }
+#ifdef NARROW
+#define STORE_MOMS(MOM, MOMV, o, a)                                         \
+    if (vec) {                                                              \
+        MOMV[(o) >> 2] = uvec4(a[0], a[1], a[2], a[3]);                     \
+    } else {                                                                \
+        [[unroll]] for (int j = 0; j < H_N; j++)                            \
+            if (x0 + j < pc.w)                                              \
+                MOM[(o) + j] = a[j];                                        \
+    }
+#else
+#define STORE_MOMS(MOM, MOMV, o, a)                                         \
+    [[unroll]] for (int j = 0; j < H_N; j++)                                \
+        if (x0 + j < pc.w)                                                  \
+            MOM[(o) + j] = a[j];
+#endif
+
+#ifdef LADDER
+// The reference's samples, x and x*x once; each distorted picture's
+// samples (at k * s_in), y, x*y and y*y (to k * s_mom) in turn.
+void main()
+{
+    const int x0 = H_N * int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    if (x0 >= pc.w || y >= pc.h)
+        return;
+    const bool vec = (pc.w & 3) == 0; // then x0 and every row start are multiples of 4
+    const int row = y * pc.w, o = row + x0;
+    uint s[H_IN], t[H_IN];
+    LOAD_SAMPLES(s, ref, ref4, 0)
+    HMOM a0[H_N], a1[H_N], a2[H_N], a3[H_N], a4[H_N];
+    [[unroll]] for (int j = 0; j < H_N; j++) {
+        a0[j] = a2[j] = HMOM(0);
+        [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
+            const HMOM wk = HMOM(ISSIM_TAPS[k]), sv = HMOM(s[j + k]);
+            a0[j] += wk * sv;
+            a2[j] += wk * sv * sv;
+        }
+    }
+    STORE_MOMS(mom0, mom0v, o, a0)
+    STORE_MOMS(mom2, mom2v, o, a2)
+    for (int d = 0; d < pc.nb_dis; d++) {
+        LOAD_SAMPLES(t, dis, dis4, d * pc.s_in)
+        [[unroll]] for (int j = 0; j < H_N; j++) {
+            a1[j] = a3[j] = a4[j] = HMOM(0);
+            [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
+                const HMOM wk = HMOM(ISSIM_TAPS[k]);
+                const HMOM sv = HMOM(s[j + k]), tv = HMOM(t[j + k]);
+                a1[j] += wk * tv;
+                a3[j] += wk * sv * tv;
+                a4[j] += wk * tv * tv;
+            }
+        }
+        const int od = d * pc.s_mom + o;
+        STORE_MOMS(mom1, mom1v, od, a1)
+        STORE_MOMS(mom3, mom3v, od, a3)
+        STORE_MOMS(mom4, mom4v, od, a4)
+    }
+}
+#else
 void main()
 {
     const int x0 = H_N * int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
@@ -223,6 +295,7 @@ void main()
     }
 }
 #endif
+#endif
 
 #ifdef PASS_V
 layout(std430, binding = 2) readonly buffer M0 { HMOM mom0[]; };
@@ -231,6 +304,53 @@ layout(std430, binding = 4) readonly buffer M2 { HMOM mom2[]; };
 layout(std430, binding = 5) readonly buffer M3 { HMOM mom3[]; };
 layout(std430, binding = 6) readonly buffer M4 { HMOM mom4[]; };
 
+#ifdef LADDER
+// OUT[j]: the vertical sum at pixel (x, y0 + j), j < RPT, of plane MOM at
+// element offset OFF, as the pair's main() sums (rows outside skipped)
+#define VSUMS(OUT, MOM, OFF)                                                \
+    [[unroll]] for (int j = 0; j < RPT; j++)                                \
+        OUT[j] = VSUM(0);                                                   \
+    [[unroll]] for (int k = 0; k < ISSIM_LEN + RPT - 1; k++) {              \
+        const int yy = y0 + k - R;                                          \
+        if (yy < 0 || yy >= pc.h)                                           \
+            continue;                                                       \
+        const VSUM m = VSUM(MOM[(OFF) + yy * pc.w + x]);                    \
+        [[unroll]] for (int j = 0; j < RPT; j++)                            \
+            if (k - j >= 0 && k - j < ISSIM_LEN)                            \
+                OUT[j] += VSUM(ISSIM_TAPS[k - j]) * m;                      \
+    }
+
+// The reference's sums once, then each distorted picture's (its planes at
+// k * s_mom), its terms and tree as the pair's (partials at k * s_part).
+void main()
+{
+    const int x = int(gl_GlobalInvocationID.x), y0 = int(gl_GlobalInvocationID.y) * RPT;
+    const bool inside = x < pc.w && y0 < pc.h;
+    VSUM mux[RPT], muy[RPT], mx2[RPT], mxy[RPT], my2[RPT];
+    if (inside) {
+        VSUMS(mux, mom0, 0)
+        VSUMS(mx2, mom2, 0)
+    }
+    for (int d = 0; d < pc.nb_dis; d++) {
+        double my_term = 0.0lf;
+        if (inside) {
+            const int off = d * pc.s_mom;
+            VSUMS(muy, mom1, off)
+            VSUMS(mxy, mom3, off)
+            VSUMS(my2, mom4, off)
+            [[unroll]] for (int j = 0; j < RPT; j++) {
+                if (y0 + j >= pc.h)
+                    continue;
+                precise double t = my_term + issim_term(int64_t(mux[j]), int64_t(muy[j]),
+                                                        int64_t(mx2[j]), int64_t(mxy[j]),
+                                                        int64_t(my2[j]), issim_weight(x, y0 + j));
+                my_term = t;
+            }
+        }
+        store_partial(my_term, uint(d * pc.s_part));
+    }
+}
+#else
 void main()
 {
     const int x = int(gl_GlobalInvocationID.x), y0 = int(gl_GlobalInvocationID.y) * RPT;
@@ -277,118 +397,4 @@ void main()
     store_partial(my_term, 0u);
 }
 #endif
-
-#ifdef PASS_HV
-layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
-layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
-
-// the workgroup's samples (its WG_X x RPT * WG_Y pixels and R around them,
-// 0 outside the plane; 0: the reference, 1: the distorted picture) and the
-// horizontal moments of its rows (x, y, x*x, x*y, y*y)
-#define TIN_W (WG_X + 2 * R)
-#define TIN_H (RPT * WG_Y + 2 * R)
-shared uint tin[2][TIN_H][TIN_W + 1];
-shared HMOM hm[5][TIN_H][WG_X];
-
-// tin[side] from the float plane at `base` (the reference: side 0)
-void load_tile(int side, int base)
-{
-    const int x0 = int(gl_WorkGroupID.x) * WG_X, y0 = int(gl_WorkGroupID.y) * RPT * WG_Y;
-    for (int i = int(gl_LocalInvocationIndex); i < TIN_W * TIN_H; i += WG_X * WG_Y) {
-        const int r = i / TIN_W, c = i % TIN_W;
-        const int gx = x0 + c - R, gy = y0 + r - R;
-        uint v = 0u;
-        if (gx >= 0 && gx < pc.w && gy >= 0 && gy < pc.h)
-            v = uint((side == 0 ? ref[gy * pc.w + gx] : dis[base + gy * pc.w + gx]) * pc.scaler);
-        tin[side][r][c] = v;
-    }
-}
-
-// Horizontal moments of the tile's rows: the reference's (x, x*x: REF) or
-// the distorted picture's with the cross term (y, x*y, y*y: DIS).
-#define HM_REF 1
-#define HM_DIS 2
-void hmoments(int which)
-{
-    for (int i = int(gl_LocalInvocationIndex); i < WG_X * TIN_H; i += WG_X * WG_Y) {
-        const int r = i / WG_X, c = i % WG_X;
-        HMOM a0 = HMOM(0), a1 = HMOM(0), a2 = HMOM(0), a3 = HMOM(0), a4 = HMOM(0);
-        [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
-            const HMOM wk = HMOM(ISSIM_TAPS[k]);
-            const HMOM s = HMOM(tin[0][r][c + k]);
-            const HMOM t = HMOM(tin[1][r][c + k]);
-            if ((which & HM_REF) != 0) {
-                a0 += wk * s;
-                a2 += wk * s * s;
-            }
-            if ((which & HM_DIS) != 0) {
-                a1 += wk * t;
-                a3 += wk * s * t;
-                a4 += wk * t * t;
-            }
-        }
-        if ((which & HM_REF) != 0) {
-            hm[0][r][c] = a0;
-            hm[2][r][c] = a2;
-        }
-        if ((which & HM_DIS) != 0) {
-            hm[1][r][c] = a1;
-            hm[3][r][c] = a3;
-            hm[4][r][c] = a4;
-        }
-    }
-}
-
-// The vertical sums of moment plane q at this invocation's RPT pixels, as
-// PASS_V's (rows outside the plane hold 0: their taps add nothing).
-void vmoments(int q, out int64_t m[RPT])
-{
-    const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y) * RPT;
-    VSUM a[RPT];
-    [[unroll]] for (int j = 0; j < RPT; j++)
-        a[j] = VSUM(0);
-    [[unroll]] for (int k = 0; k < ISSIM_LEN + RPT - 1; k++) {
-        const VSUM v = VSUM(hm[q][ly + k][lx]);
-        [[unroll]] for (int j = 0; j < RPT; j++)
-            if (k - j >= 0 && k - j < ISSIM_LEN)
-                a[j] += VSUM(ISSIM_TAPS[k - j]) * v;
-    }
-    [[unroll]] for (int j = 0; j < RPT; j++)
-        m[j] = int64_t(a[j]);
-}
-
-void main()
-{
-    const int x = int(gl_GlobalInvocationID.x), y0 = int(gl_GlobalInvocationID.y) * RPT;
-    load_tile(0, 0);
-    barrier();
-    hmoments(HM_REF);
-    barrier();
-    int64_t mux[RPT], mx2[RPT];
-    vmoments(0, mux);
-    vmoments(2, mx2);
-    for (int k = 0; k < pc.nb_dis; k++) {
-        // the previous picture's tile, moments and tree are done with
-        barrier();
-        load_tile(1, k * pc.s_in);
-        barrier();
-        hmoments(HM_DIS);
-        barrier();
-        double my_term = 0.0lf;
-        if (x < pc.w && y0 < pc.h) {
-            int64_t muy[RPT], mxy[RPT], my2[RPT];
-            vmoments(1, muy);
-            vmoments(3, mxy);
-            vmoments(4, my2);
-            [[unroll]] for (int j = 0; j < RPT; j++) {
-                if (y0 + j >= pc.h)
-                    continue;
-                precise double t = my_term + issim_term(mux[j], muy[j], mx2[j], mxy[j], my2[j],
-                                                        issim_weight(x, y0 + j));
-                my_term = t;
-            }
-        }
-        store_partial(my_term, uint(k * pc.s_part));
-    }
-}
 #endif
