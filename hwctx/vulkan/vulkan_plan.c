@@ -957,15 +957,17 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                                         box ? st->inv_scaler : 0.0f };
         for (int k = 0; k < n; k += 2) {
             const int k2 = k + 1 < n ? k + 1 : k;
+            /* a picture per workgroup z, except the level-0 low-pass: both in
+             * every invocation. An odd last picture goes alone, the level-0
+             * low-pass too (LEVEL0 off: its sum is exact in any order, so
+             * the reference's order gives the same float) */
+            const int level0 = !box && st->in != GPUSSIM_BUF_LEVEL && k2 > k;
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[k], out[k], in[k2], out[k2] };
-            err = add_step(be, box ? SH_DECIMATE_BOX : SH_DECIMATE_LPF,
-                           box ? st->factor : st->in != GPUSSIM_BUF_LEVEL, b, &pc, sizeof(pc),
-                           (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
+            err = add_step(be, box ? SH_DECIMATE_BOX : SH_DECIMATE_LPF, box ? st->factor : level0,
+                           b, &pc, sizeof(pc), (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
             if (err < 0)
                 return err;
-            /* a picture per workgroup z, except the level-0 low-pass: both in
-             * every invocation (an odd last picture twice, into one plane) */
-            be->steps[err].gz = (box || st->in == GPUSSIM_BUF_LEVEL) && k2 > k ? 2 : 1;
+            be->steps[err].gz = !level0 && k2 > k ? 2 : 1;
         }
         return 0;
     }
