@@ -75,6 +75,7 @@
 #define ANSNR_FR 4        /* ansnr filters: rows per invocation, ansnr.comp's FR */
 #define HV_ROWS 2         /* ssim_hv: windows per invocation, as kernels/vulkan/ssim_window.comp */
 #define HV_SHARED 30704   /* ssim_hv's shared memory, bytes */
+#define REF_ROWS 2 /* ssim_lad_ref: rows per invocation, as ssim_window_ladder.comp */
 
 static const struct {
     const uint32_t *code;
@@ -993,8 +994,8 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const struct vk_bind mu = sized(tmp[0][0], vsize), exx = sized(tmp[0][1], vsize);
         /* the reference's two moments */
         const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mu, exx };
-        err =
-            add_step(be, SH_SSIM_LAD_REF, spec, br, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)oh, 0);
+        err = add_step(be, SH_SSIM_LAD_REF, spec, br, &pc, sizeof(pc), (uint32_t)ow,
+                       div_up((uint32_t)oh, REF_ROWS), 0);
         if (err < 0)
             return err;
         if (windows_fused(be)) {

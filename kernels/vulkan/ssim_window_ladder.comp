@@ -47,15 +47,20 @@ layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 2) writeonly buffer MuX { float mu_x[]; };
 layout(std430, binding = 3) writeonly buffer ExX { float ex_x[]; };
 
-// the horizontal moments of the tile's WG_Y + 10 input rows
-shared float hx[(WG_Y + GAUSS_LEN - 1) * WG_X], hxx[(WG_Y + GAUSS_LEN - 1) * WG_X];
+// REF_ROWS outputs per invocation, WG_Y rows apart (the host dispatches
+// ceil(oh / REF_ROWS) rows: vulkan_plan.c's REF_ROWS): a workgroup's tile
+// is REF_ROWS * WG_Y rows of windows, whose horizontal moments (its rows and
+// the vertical margin) stay in shared memory; fewer margin rows per window
+// than one row per invocation. Every window's arithmetic is the same.
+#define REF_ROWS 2
+#define REF_IN_H (REF_ROWS * WG_Y + GAUSS_LEN - 1)
+shared float hx[REF_IN_H * WG_X], hxx[REF_IN_H * WG_X];
 
 void main()
 {
-    const int x0 = int(gl_WorkGroupID.x) * WG_X, y0 = int(gl_WorkGroupID.y) * WG_Y;
+    const int x0 = int(gl_WorkGroupID.x) * WG_X, y0 = int(gl_WorkGroupID.y) * REF_ROWS * WG_Y;
     const int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
-    const int rows = WG_Y + GAUSS_LEN - 1;
-    for (int i = int(gl_LocalInvocationIndex); i < rows * WG_X; i += WG_X * WG_Y) {
+    for (int i = int(gl_LocalInvocationIndex); i < REF_IN_H * WG_X; i += WG_X * WG_Y) {
         const int x = x0 + i % WG_X, y = y0 + i / WG_X;
         if (x >= pc.ow || y >= pc.h)
             continue;
@@ -73,18 +78,23 @@ void main()
         hxx[i] = float(UNRESIDUE(a2));
     }
     barrier();
-    const int x = x0 + lx, y = y0 + ly;
-    if (x >= pc.ow || y >= pc.oh)
+    const int x = x0 + lx;
+    if (x >= pc.ow)
         return;
-    precise double a0 = 0.0lf, a2 = 0.0lf;
-    [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {
-        precise float p0 = hx[(ly + v) * WG_X + lx] * GAUSS[v];
-        precise float p2 = hxx[(ly + v) * WG_X + lx] * GAUSS[v];
-        a0 += double(p0);
-        a2 += WIDEN(p2);
+    [[unroll]] for (int r = 0; r < REF_ROWS; r++) {
+        const int oy = ly + r * WG_Y, y = y0 + oy;
+        if (y >= pc.oh)
+            break;
+        precise double a0 = 0.0lf, a2 = 0.0lf;
+        [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {
+            precise float p0 = hx[(oy + v) * WG_X + lx] * GAUSS[v];
+            precise float p2 = hxx[(oy + v) * WG_X + lx] * GAUSS[v];
+            a0 += double(p0);
+            a2 += WIDEN(p2);
+        }
+        mu_x[y * pc.ow + x] = float(a0);
+        ex_x[y * pc.ow + x] = float(UNRESIDUE(a2));
     }
-    mu_x[y * pc.ow + x] = float(a0);
-    ex_x[y * pc.ow + x] = float(UNRESIDUE(a2));
 }
 #endif
 
