@@ -75,7 +75,7 @@
 #define ANSNR_FR 4        /* ansnr filters: rows per invocation, ansnr.comp's FR */
 #define HV_ROWS 2         /* ssim_hv: windows per invocation, as kernels/vulkan/ssim_window.comp */
 #define HV_SHARED 30704   /* ssim_hv's shared memory, bytes */
-#define REF_ROWS 2 /* ssim_lad_ref: rows per invocation, as ssim_window_ladder.comp */
+#define REF_ROWS 2        /* ssim_lad_ref: rows per invocation, as ssim_window_ladder.comp */
 
 static const struct {
     const uint32_t *code;
