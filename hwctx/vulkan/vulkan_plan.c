@@ -214,6 +214,21 @@ static uint32_t div_up(uint32_t a, uint32_t b)
     return (a + b - 1) / b;
 }
 
+/* Integer SSIM's horizontal moments: uint32 up to 12 bits (exact there:
+ * kernels/vulkan/issim.comp's NARROW), int64 above; bytes per moment. */
+static size_t issim_moment_size(int bit_depth)
+{
+    return bit_depth <= 12 ? sizeof(uint32_t) : sizeof(int64_t);
+}
+
+/* Integer SSIM's partial sums of a w x h plane: one per workgroup of its
+ * vertical pass, ROW_WX x ISSIM_RPT * ROW_WY pixels (the pair's and the
+ * ladder's alike, so that their partials match). */
+static uint32_t issim_workgroups(int w, int h)
+{
+    return div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY * ISSIM_RPT);
+}
+
 static VkDeviceSize carve(VkDeviceSize *top, VkDeviceSize size)
 {
     const VkDeviceSize off = *top;
@@ -534,9 +549,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     }
     case GPUSSIM_STAGE_ISSIM: {
         const struct pc_issim pc = { st->c1base, st->c2base, w, h, st->scaler };
-        const int narrow = st->bit_depth <= 12; /* uint32 horizontal moments are exact */
-        const VkDeviceSize msize =
-            (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
+        const VkDeviceSize msize = (VkDeviceSize)w * h * issim_moment_size(st->bit_depth);
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
         bind_moments(b, tmp, msize);
         err = add_step(be, issim_variant(st->bit_depth, SH_ISSIM_H8, SH_ISSIM_H32, SH_ISSIM_H), 0,
@@ -545,8 +558,8 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
         bind_moments(bv, tmp, msize);
-        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY * ISSIM_RPT);
-        err = add_result(be, idx, nwg, sizeof(double), res_top, &bv[VK_OUT_BINDING]);
+        err = add_result(be, idx, issim_workgroups(w, h), sizeof(double), res_top,
+                         &bv[VK_OUT_BINDING]);
         if (err < 0)
             return err;
         err = add_step(be, issim_variant(st->bit_depth, SH_ISSIM_V8, SH_ISSIM_V32, SH_ISSIM_V), 0,
@@ -790,9 +803,7 @@ static int build_program(struct vk_backend *be)
             t = windows_fused(be) ? 0 : (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
             break;
         case GPUSSIM_STAGE_ANSNR: t = n * sizeof(float); break;
-        case GPUSSIM_STAGE_ISSIM:
-            t = n * (st->bit_depth <= 12 ? sizeof(uint32_t) : sizeof(int64_t));
-            break;
+        case GPUSSIM_STAGE_ISSIM: t = n * issim_moment_size(st->bit_depth); break;
         default: break;
         }
         tmp_max = t > tmp_max ? t : tmp_max;
@@ -962,13 +973,13 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
              * every invocation. An odd last picture goes alone, the level-0
              * low-pass too (LEVEL0 off: its sum is exact in any order, so
              * the reference's order gives the same float) */
-            const int level0 = !box && st->in != GPUSSIM_BUF_LEVEL && k2 > k;
+            const int both = !box && st->in != GPUSSIM_BUF_LEVEL && k2 > k;
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[k], out[k], in[k2], out[k2] };
-            err = add_step(be, box ? SH_DECIMATE_BOX : SH_DECIMATE_LPF, box ? st->factor : level0,
-                           b, &pc, sizeof(pc), (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
+            err = add_step(be, box ? SH_DECIMATE_BOX : SH_DECIMATE_LPF, box ? st->factor : both, b,
+                           &pc, sizeof(pc), (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
             if (err < 0)
                 return err;
-            be->steps[err].gz = !level0 && k2 > k ? 2 : 1;
+            be->steps[err].gz = !both && k2 > k ? 2 : 1;
         }
         return 0;
     }
@@ -1126,14 +1137,13 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
          * and y*y (tmp[k][0..2]); the vertical pass sums the reference's
          * once and scores the distorted pictures in turn */
         const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0, 0 };
-        const int narrow = st->bit_depth <= 12; /* uint32 horizontal moments are exact */
-        const VkDeviceSize msize =
-            (VkDeviceSize)w * h * (narrow ? sizeof(uint32_t) : sizeof(int64_t));
+        const size_t msz = issim_moment_size(st->bit_depth);
+        const VkDeviceSize msize = (VkDeviceSize)w * h * msz;
         const enum vk_shader sh_h =
             issim_variant(st->bit_depth, SH_ISSIM_LAD_H8, SH_ISSIM_LAD_H32, SH_ISSIM_LAD_H);
         const enum vk_shader sh_v =
             issim_variant(st->bit_depth, SH_ISSIM_LAD_V8, SH_ISSIM_LAD_V32, SH_ISSIM_LAD_V);
-        const uint32_t nwg = div_up((uint32_t)w, ROW_WX) * div_up((uint32_t)h, ROW_WY * ISSIM_RPT);
+        const uint32_t nwg = issim_workgroups(w, h);
         struct vk_bind part[VK_MAX_PICS], my[VK_MAX_PICS], mxy[VK_MAX_PICS], myy[VK_MAX_PICS];
         for (int k = 1; k < n; k++) {
             err = add_result(be, idx, nwg, sizeof(double), res_top, &part[k]);
@@ -1155,10 +1165,10 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                 in[0],
                 span_of(in, k0, g, sizeof(float), &pcl.s_in),
                 mx,
-                span_of(my, k0, g, narrow ? sizeof(uint32_t) : sizeof(int64_t), &pcl.s_mom),
+                span_of(my, k0, g, msz, &pcl.s_mom),
                 mxx,
-                span_of(mxy, k0, g, narrow ? sizeof(uint32_t) : sizeof(int64_t), &s_xy),
-                span_of(myy, k0, g, narrow ? sizeof(uint32_t) : sizeof(int64_t), &s_yy),
+                span_of(mxy, k0, g, msz, &s_xy),
+                span_of(myy, k0, g, msz, &s_yy),
             };
             if (s_xy != pcl.s_mom || s_yy != pcl.s_mom)
                 return -EINVAL; /* the shaders take one distance for the three */
@@ -1246,9 +1256,7 @@ static int build_ladder_program(struct vk_backend *be)
             ds = windows_fused(be) ? 0 : (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
             break;
         case GPUSSIM_STAGE_ANSNR: rs = ds = nw * sizeof(float); break;
-        case GPUSSIM_STAGE_ISSIM:
-            rs = ds = nw * (st->bit_depth <= 12 ? sizeof(uint32_t) : sizeof(int64_t));
-            break;
+        case GPUSSIM_STAGE_ISSIM: rs = ds = nw * issim_moment_size(st->bit_depth); break;
         default: break;
         }
         ref_size[t] = max_size(ref_size[t], rs);
