@@ -17,7 +17,8 @@ while read -r series version; do
         { cat "$work/fetch.err"; skip "cannot fetch FFmpeg $version"; }
     d=$work/ffmpeg-$version
     mkdir -p "$d"
-    tar xf "$t" -C "$d" --strip-components=1 --wildcards '*/configure' '*/libavfilter/Makefile' '*/libavfilter/allfilters.c'
+    tar xf "$t" -C "$d" --strip-components=1 --wildcards '*/configure' '*/libavfilter/Makefile' '*/libavfilter/allfilters.c' \
+        '*/fftools/ffmpeg_sched.c' '*/fftools/ffmpeg_sched.h' '*/fftools/ffmpeg_filter.c'
     for p in "$top_srcdir/patches/$series"/*.patch; do
         out=$(patch -d "$d" -p1 --dry-run < "$p" 2>&1) || { echo "$out"; fail "$(basename "$p") does not apply to FFmpeg $version"; }
         if echo "$out" | grep -Eq 'offset|fuzz|Reversed|FAILED'; then
@@ -28,5 +29,5 @@ while read -r series version; do
         n=$((n + 1))
     done
 done < "$top_srcdir/patches/versions.txt"
-[ $n -ge 3 ] || fail "expected at least 3 patch series, checked $n"
+[ $n -ge 6 ] || fail "expected 2 patches in each of 3 series, checked $n"
 note "PASS"
