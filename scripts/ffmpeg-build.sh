@@ -38,8 +38,8 @@
 # runtime is linked in too): copy it to any x86-64 Linux box; CUDA and Vulkan
 # are opened at run time when there. x264/x265 make it a GPL build
 # (--enable-gpl); nothing nonfree is enabled. Left out: the Vulkan compute
-# codecs (FFV1/ProRes Vulkan encoders and hwaccels), whose shaders Debian 12's
-# glslang cannot compile; the software FFV1/ProRes codecs are all there.
+# codecs (FFV1/ProRes Vulkan encoders and hwaccels, and 9.0's APV hwaccel), whose
+# shaders Debian 12's glslang cannot compile; the software codecs are all there.
 #
 # Compiles go through ccache when it is installed (cache in ~/.cache/ccache,
 # paths made relative so another checkout of the same sources hits it); set
@@ -225,6 +225,8 @@ cmp -s "$tmp" "$out/pkgconfig/gpussim.pc" && rm -f "$tmp" || mv "$tmp" "$out/pkg
 bdir=$out/build-$ffver
 # $static relative to $bdir (configure and make run there)
 mkdir -p "$bdir"
+# 9.0's APV Vulkan hwaccel has shaders Debian 12's glslang cannot compile either
+case $series in 9.*) vk_more=,apv_vulkan ;; *) vk_more= ;; esac
 set -- \
     --pkg-config-flags=--static \
     --disable-autodetect --disable-doc --disable-debug \
@@ -237,7 +239,7 @@ set -- \
     --enable-ffnvcodec --enable-cuda --enable-nvdec --enable-cuvid --enable-nvenc \
     --enable-vulkan \
     --disable-encoder=ffv1_vulkan,prores_ks_vulkan \
-    --disable-hwaccel=ffv1_vulkan,prores_vulkan,prores_raw_vulkan \
+    --disable-hwaccel=ffv1_vulkan,prores_vulkan,prores_raw_vulkan$vk_more \
     --enable-network \
     --extra-ldflags="-L../deps/static" \
     --extra-ldexeflags="-static-libgcc"
