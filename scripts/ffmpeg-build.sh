@@ -185,19 +185,23 @@ fi
 ffver=$(cat "$src/RELEASE" 2>/dev/null || echo unknown)
 series=$(echo "$ffver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
 patchdir=$top/patches/$series
-[ -d "$patchdir" ] || die "no patch for FFmpeg $ffver (patches/$series): supported are $(ls "$top/patches" | tr '\n' ' ')"
-# each patch once: a tree patched by an earlier checkout may lack a newer
-# one (0002 came after 0001), so every patch not yet in it is applied
-for p in "$patchdir"/*.patch; do
-    if patch -d "$src" -p1 -R --dry-run --force --quiet < "$p" > /dev/null 2>&1; then
-        continue # already applied
-    fi
-    case $(basename "$p") in
-    0001-*) ! grep -q 'ff_vf_gpussim' "$src/libavfilter/allfilters.c" || continue ;; # wired in already
-    esac
-    say "patching FFmpeg $ffver with patches/$series/$(basename "$p")"
-    patch -d "$src" -p1 --forward --quiet < "$p" || die "$p does not apply to $src"
-done
+if [ -d "$patchdir" ]; then
+    # each patch once: a tree patched by an earlier checkout may lack a newer
+    # one (0002 came after 0001), so every patch not yet in it is applied
+    for p in "$patchdir"/*.patch; do
+        if patch -d "$src" -p1 -R --dry-run --force --quiet < "$p" > /dev/null 2>&1; then
+            continue # already applied
+        fi
+        case $(basename "$p") in
+        0001-*) ! grep -q 'ff_vf_gpussim' "$src/libavfilter/allfilters.c" || continue ;; # wired in already
+        esac
+        say "patching FFmpeg $ffver with patches/$series/$(basename "$p")"
+        patch -d "$src" -p1 --forward --quiet < "$p" || die "$p does not apply to $src"
+    done
+elif ! grep -q 'ff_vf_gpussim' "$src/libavfilter/allfilters.c"; then
+    # (a tree of another series with the filter wired in by hand is taken as it is)
+    die "no patch for FFmpeg $ffver (patches/$series): supported are $(ls "$top/patches" | tr '\n' ' ')"
+fi
 # copy only when changed: FFmpeg's make then recompiles exactly what changed
 # (the filter and its libav glue header, which only the filter includes)
 for f in vf_gpussim.c gpussim_libav.h; do

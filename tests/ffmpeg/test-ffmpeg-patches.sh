@@ -17,8 +17,12 @@ while read -r series version; do
         { cat "$work/fetch.err"; skip "cannot fetch FFmpeg $version"; }
     d=$work/ffmpeg-$version
     mkdir -p "$d"
-    tar xf "$t" -C "$d" --strip-components=1 --wildcards '*/configure' '*/libavfilter/Makefile' '*/libavfilter/allfilters.c' \
-        '*/fftools/ffmpeg_sched.c' '*/fftools/ffmpeg_sched.h' '*/fftools/ffmpeg_filter.c'
+    # the files the series' patches change
+    files=$(sed -n 's|^+++ b/\([^[:space:]]*\).*|*/\1|p' "$top_srcdir/patches/$series"/*.patch | sort -u)
+    [ -n "$files" ] || fail "patches/$series names no file"
+    set -f # tar's patterns, not the shell's
+    tar xf "$t" -C "$d" --strip-components=1 --wildcards $files
+    set +f
     for p in "$top_srcdir/patches/$series"/*.patch; do
         out=$(patch -d "$d" -p1 --dry-run < "$p" 2>&1) || { echo "$out"; fail "$(basename "$p") does not apply to FFmpeg $version"; }
         if echo "$out" | grep -Eq 'offset|fuzz|Reversed|FAILED'; then
