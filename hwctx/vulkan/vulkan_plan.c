@@ -1170,8 +1170,14 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                 span_of(mxy, k0, g, msz, &s_xy),
                 span_of(myy, k0, g, msz, &s_yy),
             };
-            if (s_xy != pcl.s_mom || s_yy != pcl.s_mom)
-                return -EINVAL; /* the shaders take one distance for the three */
+            if (s_xy != pcl.s_mom || s_yy != pcl.s_mom) {
+                /* the shaders take one distance for the three */
+                gpussim_log(&be->cfg.log, GPUSSIM_LOG_ERROR,
+                            "vulkan: internal error: integer SSIM's ladder moment planes are "
+                            "not evenly spaced (%d, %d, %d elements)",
+                            (int)pcl.s_mom, (int)s_xy, (int)s_yy);
+                return -EINVAL;
+            }
             err = add_step(be, sh_h, 0, b, &pcl, sizeof(pcl), div_up((uint32_t)w, ISSIM_H_N),
                            (uint32_t)h, 0);
             if (err < 0)
