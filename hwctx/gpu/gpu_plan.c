@@ -116,7 +116,7 @@ enum cuda_kernel {
 #define PAIR_LADDER(n, suffix) n, n suffix
 static const char *const kernel_names[K_COUNT] = {
     PAIR_LADDER("ssim_decimate_box", "_one"),
-    PAIR_LADDER("msssim_decimate_lpf_raw", "_one"),
+    PAIR_LADDER("msssim_decimate_lpf_raw", "_two"),
     PAIR_LADDER("msssim_decimate_lpf_f32", "_one"),
     PAIR_LADDER("ssim_windows_raw_t32", "_ladder"),
     PAIR_LADDER("ssim_windows_raw_t32_t", "_ladder"),
@@ -589,7 +589,8 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
     CUdeviceptr *desc = &slot->dev_desc;
     struct gpussim_cuda_plane_fmt *fmt = &pl->fmt;
     const int ladder = be->nb_dis > 1;
-    /* a decimation: a pair's both pictures in one layer, a ladder's one per layer */
+    /* a decimation: a pair's both pictures in one layer, a ladder's one per layer (level 0 of
+     * MS-SSIM's pyramid: two) */
     const unsigned dec_layers = ladder ? (unsigned)be->nb_pics : 1;
 
     switch (st->kind) {
@@ -637,9 +638,11 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
             return launch(be, K_LPF_F32 + ladder, div_up(nw, LPF_BX), div_up(nh, LPF_BY),
                           dec_layers, LPF_BX, LPF_BY, dargs);
         }
-        void *dargs[] = { desc, fmt, &w, &h, &scaler, out, out_stride, &nw, &nh };
-        return launch(be, K_LPF_RAW + ladder, div_up(nw, LPF_BX), div_up(nh, LPF_BY), dec_layers,
-                      LPF_BX, LPF_BY, dargs);
+        /* level 0: a ladder's pictures two per layer (msssim_decimate_lpf_raw_two) */
+        int nb_pics = be->nb_pics;
+        void *dargs[] = { desc, fmt, &w, &h, &scaler, out, out_stride, &nw, &nh, &nb_pics };
+        return launch(be, K_LPF_RAW + ladder, div_up(nw, LPF_BX), div_up(nh, LPF_BY),
+                      ladder ? (unsigned)(be->nb_pics + 1) / 2 : 1, LPF_BX, LPF_BY, dargs);
     }
     case GPUSSIM_STAGE_ANSNR: {
         CUdeviceptr sig = be->partials + pl->ansnr_sig, noise = be->partials + pl->ansnr_noise;

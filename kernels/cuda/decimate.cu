@@ -165,8 +165,12 @@ __device__ void msssim_decimate_lpf(const T &ref, const T &dis, int w, int h, fl
 }
 
 /* A pair's kernels decimate pictures 0 and 1 together (out, out +
- * out_stride; f32: the levels in, in + in_stride); a ladder's (_one) one
- * picture per blockIdx.z, the reference (z = 0) once. */
+ * out_stride; f32: the levels in, in + in_stride); a ladder's level 0
+ * (_two) pictures 2z and 2z + 1 of its nb_pics per blockIdx.z, so that
+ * each block's input positions, mirrors and conversions serve two pictures
+ * as a pair's do (an odd last picture alone), and its levels 1-3 (_one)
+ * one picture per blockIdx.z. The reference (picture 0) is decimated once
+ * either way. */
 GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
 msssim_decimate_lpf_raw(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
                         int h, float inv_scaler, float *out, long long out_stride, int sw, int sh)
@@ -177,13 +181,20 @@ msssim_decimate_lpf_raw(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_
 }
 
 GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
-msssim_decimate_lpf_raw_one(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
+msssim_decimate_lpf_raw_two(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
                             int w, int h, float inv_scaler, float *out, long long out_stride,
-                            int sw, int sh)
+                            int sw, int sh, int nb_pics)
 {
-    const raw_plane pic = raw_plane_of(desc, GPU_BID_Z, fmt);
-    msssim_decimate_lpf<raw_plane, true, true>(pic, pic, w, h, inv_scaler,
-                                               out + GPU_BID_Z * out_stride, NULL, sw, sh);
+    const int k = 2 * GPU_BID_Z; /* block-uniform: the branch never diverges */
+    const raw_plane a = raw_plane_of(desc, k, fmt);
+    float *const out_a = out + k * out_stride;
+    if (k + 1 < nb_pics) {
+        const raw_plane b = raw_plane_of(desc, k + 1, fmt);
+        msssim_decimate_lpf<raw_plane, true, false>(a, b, w, h, inv_scaler, out_a,
+                                                    out_a + out_stride, sw, sh);
+    } else {
+        msssim_decimate_lpf<raw_plane, true, true>(a, a, w, h, inv_scaler, out_a, NULL, sw, sh);
+    }
 }
 
 GPU_KERNEL void __launch_bounds__(LPF_BX * LPF_BY)
