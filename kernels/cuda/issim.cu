@@ -27,9 +27,9 @@ template <typename HM, int TH> union issim_smem {
  * y0 - R), 0 outside the plane. One index over the whole tile keeps every
  * lane busy (row by row, the 8 columns past a warp's 32 would leave most
  * lanes idle). */
-template <int TH>
-__device__ __forceinline__ void issim_load(uint32_t (*dst)[ISSIM_IN_PITCH], const raw_plane &p,
-                                           int x0, int y0, int w, int h, int tid)
+template <int TH, typename TS>
+__device__ __forceinline__ void issim_load(TS (*dst)[ISSIM_IN_PITCH], const raw_plane &p, int x0,
+                                           int y0, int w, int h, int tid)
 {
     for (int i = tid; i < ISSIM_IN_W * ISSIM_IN_H(TH); i += ISSIM_BX * ISSIM_BY) {
         const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
@@ -114,12 +114,24 @@ __device__ __forceinline__ void issim_vsums(const HM (*mom)[IN_H][ISSIM_TW], int
         }
 }
 
-template <typename HM, typename VM, int RPT, int TH>
-__device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
-                              double c1base, double c2base, uint64_t *partials)
+/*
+ * A pair's passes over a tile: the reference's and the distorted
+ * picture's samples (in_r, in_d) in one load, their five horizontal
+ * moments (mom), then the vertical moments and every window's term into
+ * acc and sp. KEEP (a ladder's first picture): the reference's vertical
+ * mu_x and E[x^2] of every row also go to keep, for the ladder's other
+ * pictures. Shared memory is the caller's.
+ */
+template <typename HM, typename VM, typename TS, int RPT, int TH, bool KEEP>
+__device__ __forceinline__ void issim_pair_passes(TS (*in_r)[ISSIM_IN_PITCH],
+                                                  TS (*in_d)[ISSIM_IN_PITCH],
+                                                  HM (*mom)[ISSIM_IN_H(TH)][ISSIM_TW],
+                                                  VM (*keep)[TH][ISSIM_TW], const raw_plane &ref,
+                                                  const raw_plane &dis, int w, int h,
+                                                  double c1base, double c2base,
+                                                  gpussim_cuda_wsums *acc, wsplit *sp)
 {
     constexpr int IN_H = ISSIM_IN_H(TH);
-    __shared__ __align__(16) issim_smem<HM, TH> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
     const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * TH;
 
@@ -127,13 +139,13 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
     for (int i = tid; i < ISSIM_IN_W * IN_H; i += ISSIM_BX * ISSIM_BY) {
         const int r = i / ISSIM_IN_W, c = i % ISSIM_IN_W;
         const int gx = x0 + c - ISSIM_R, gy = y0 + r - ISSIM_R;
-        uint32_t rv = 0, dv = 0;
+        TS rv = 0, dv = 0;
         if (gx >= 0 && gx < w && gy >= 0 && gy < h) {
             rv = raw_sample(ref, gx, gy);
             dv = raw_sample(dis, gx, gy);
         }
-        sm.tile.in[0][r][c] = rv;
-        sm.tile.in[1][r][c] = dv;
+        in_r[r][c] = rv;
+        in_d[r][c] = dv;
     }
     GPU_SYNC();
 
@@ -142,25 +154,21 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
         HM a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
         for (int k = 0; k < ISSIM_K; k++) {
             const HM wk = (HM)issim_taps[k];
-            const uint32_t s = sm.tile.in[0][r][c + k], t = sm.tile.in[1][r][c + k];
+            const uint32_t s = in_r[r][c + k], t = in_d[r][c + k];
             a0 += wk * s;
             a1 += wk * t;
             a2 += wk * (HM)(s * s); /* s * s < 2^32 even for 16-bit samples */
             a3 += wk * (HM)(s * t);
             a4 += wk * (HM)(t * t);
         }
-        sm.tile.mom[0][r][c] = a0;
-        sm.tile.mom[1][r][c] = a1;
-        sm.tile.mom[2][r][c] = a2;
-        sm.tile.mom[3][r][c] = a3;
-        sm.tile.mom[4][r][c] = a4;
+        mom[0][r][c] = a0;
+        mom[1][r][c] = a1;
+        mom[2][r][c] = a2;
+        mom[3][r][c] = a3;
+        mom[4][r][c] = a4;
     }
     GPU_SYNC();
 
-    gpussim_cuda_wsums acc;
-    wsums_zero(&acc);
-    wsplit sp;
-    wsplit_zero(&sp);
     const int gx = x0 + tx;
     int64_t wsum_h = 0;
     for (int k = 0; k < ISSIM_K; k++)
@@ -171,88 +179,102 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
     for (int g = 0; g < TH / (ISSIM_BY * RPT); g++) {
         const int oy0 = (g * ISSIM_BY + ty) * RPT;
         VM M[RPT][5];
-        issim_vsums<HM, VM, RPT, 5, IN_H>(sm.tile.mom, oy0, tx, M);
+        issim_vsums<HM, VM, RPT, 5, IN_H>(mom, oy0, tx, M);
     #pragma unroll
         for (int j = 0; j < RPT; j++) {
             const int oy = oy0 + j, gy = y0 + oy;
+            if (KEEP) {
+                keep[0][oy][tx] = M[j][0];
+                keep[1][oy][tx] = M[j][2];
+            }
             if (gx >= w || gy >= h)
                 continue;
-            issim_window_term(&acc, &sp, gy, h, wsum_h, c1base, c2base, (int64_t)M[j][0],
+            issim_window_term(acc, sp, gy, h, wsum_h, c1base, c2base, (int64_t)M[j][0],
                               (int64_t)M[j][1], (int64_t)M[j][2], (int64_t)M[j][3],
                               (int64_t)M[j][4]);
         }
     }
+}
+
+template <typename HM, typename VM, int RPT, int TH>
+__device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w, int h,
+                              double c1base, double c2base, uint64_t *partials)
+{
+    __shared__ __align__(16) issim_smem<HM, TH> sm;
+    const int tid = GPU_TID_Y * ISSIM_BX + GPU_TID_X;
+    gpussim_cuda_wsums acc;
+    wsums_zero(&acc);
+    wsplit sp;
+    wsplit_zero(&sp);
+    issim_pair_passes<HM, VM, uint32_t, RPT, TH, false>(sm.tile.in[0], sm.tile.in[1], sm.tile.mom,
+                                                         NULL, ref, dis, w, h, c1base, c2base,
+                                                         &acc, &sp);
     wsplit_to_fx<ISSIM_TERM_E>(&acc.sum[0], &sp);
     wsums_block_store<WQ_TERM>(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
                       (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
 /*
- * A ladder's integer SSIM, as ssim_windows_ladder(): the reference's tile
- * and its moments mu_x and E[x^2] (horizontal, then vertical, exact
- * integers) once per block, then per distorted picture its tile, its own
- * and the cross moments, and the terms of issim_windows(), bit for bit.
+ * A ladder's integer SSIM, as ssim_windows_ladder(), the distorted
+ * pictures 1 + r0 .. r1 of blockIdx.z. The first is scored with the
+ * reference as a pair is (both tiles in one load, the five moments in one
+ * horizontal pass: the positions and loops serve two pictures), and its
+ * vertical pass keeps the reference's mu_x and E[x^2] for the others; each
+ * other picture then loads its tile and computes its own and the cross
+ * moments. Exact integers and issim_window_term(): every window's term,
+ * and so every block's partials, are the pair kernel's, bit for bit.
+ * TS is the tiles' sample type: 16 bits for the 10 and 12-bit kernel,
+ * whose 64-bit vertical moments of the reference would not leave room for
+ * the first picture's five planes within 48 KiB otherwise.
  */
-template <typename HM, typename VM, int TH> struct issim_ladder_smem {
-    uint32_t in_ref[ISSIM_IN_H(TH)][ISSIM_IN_PITCH];
+template <typename HM, typename VM, typename TS, int TH> struct issim_ladder_smem {
+    TS in_ref[ISSIM_IN_H(TH)][ISSIM_IN_PITCH];
     VM mom_ref[2][TH][ISSIM_TW]; /* vertical: mu_x, E[x^2] */
     union {
         struct {
-            uint32_t in[ISSIM_IN_H(TH)][ISSIM_IN_PITCH];
-            HM mom[3][ISSIM_IN_H(TH)][ISSIM_TW];
-        } dis; /* also the reference's horizontal moments, before the loop */
+            TS in[ISSIM_IN_H(TH)][ISSIM_IN_PITCH];
+            HM mom[5][ISSIM_IN_H(TH)][ISSIM_TW]; /* the first picture's five, then three */
+        } dis;
         uint64_t red[WS_RED_WORDS(WQ_TERM, ISSIM_BX * ISSIM_BY)];
     } u;
 };
 
-template <typename HM, typename VM, int RPT, int TH>
+template <typename HM, typename VM, typename TS, int RPT, int TH>
 __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, int w, int h,
                                      double c1base, double c2base, uint64_t *partials,
                                      long long part_stride)
 {
     constexpr int IN_H = ISSIM_IN_H(TH);
-    __shared__ __align__(16) issim_ladder_smem<HM, VM, TH> sm;
+    __shared__ __align__(16) issim_ladder_smem<HM, VM, TS, TH> sm;
+    static_assert(sizeof(sm) <= 48 * 1024, "beyond static shared memory");
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
     const int x0 = GPU_BID_X * ISSIM_TW, y0 = GPU_BID_Y * TH;
-    const int gx = x0 + tx;
 
-    issim_load<TH>(sm.in_ref, picture(pics, 0), x0, y0, w, h, tid);
-    GPU_SYNC();
-    for (int i = tid; i < ISSIM_TW * IN_H; i += ISSIM_BX * ISSIM_BY) {
-        const int r = i / ISSIM_TW, c = i % ISSIM_TW;
-        HM a0 = 0, a2 = 0;
-        for (int k = 0; k < ISSIM_K; k++) {
-            const HM wk = (HM)issim_taps[k];
-            const uint32_t s = sm.in_ref[r][c + k];
-            a0 += wk * s;
-            a2 += wk * (HM)(s * s);
-        }
-        sm.u.dis.mom[0][r][c] = a0;
-        sm.u.dis.mom[1][r][c] = a2;
-    }
-    GPU_SYNC();
-    /* the vertical pass of issim_windows(), moments 0 and 2, every row */
-    for (int g = 0; g < TH / (ISSIM_BY * RPT); g++) {
-        const int oy0 = (g * ISSIM_BY + ty) * RPT;
-        VM M[RPT][2];
-        issim_vsums<HM, VM, RPT, 2, IN_H>(sm.u.dis.mom, oy0, tx, M);
-    #pragma unroll
-        for (int j = 0; j < RPT; j++) {
-            sm.mom_ref[0][oy0 + j][tx] = M[j][0];
-            sm.mom_ref[1][oy0 + j][tx] = M[j][1];
-        }
-    }
+    /* picture 1 + r0 with the reference: a pair's passes, keeping the
+     * reference's vertical moments */
+    gpussim_cuda_wsums acc;
+    wsums_zero(&acc);
+    wsplit sp;
+    wsplit_zero(&sp);
+    issim_pair_passes<HM, VM, TS, RPT, TH, true>(sm.in_ref, sm.u.dis.in, sm.u.dis.mom, sm.mom_ref,
+                                                 picture(pics, 0), picture(pics, 1 + r0), w, h,
+                                                 c1base, c2base, &acc, &sp);
+    wsplit_to_fx<ISSIM_TERM_E>(&acc.sum[0], &sp);
+    wsums_block_store<WQ_TERM>(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc,
+                               partials + r0 * part_stride, (size_t)GPU_GDIM_X * gridDim.y,
+                               (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+
+    const int gx = x0 + tx;
     int64_t wsum_h = 0;
     for (int k = 0; k < ISSIM_K; k++)
         if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
             wsum_h += issim_taps[k];
-
-    for (int pic = r0; pic < r1; pic++) {
+    for (int pic = r0 + 1; pic < r1; pic++) {
         const raw_plane dis = picture(pics, 1 + pic);
-        /* the barrier: the reference's moments (first pass) or the previous
-         * picture's reduction (later passes) are done with this memory */
+        /* the barrier: the previous picture's reduction is done with this
+         * memory */
         GPU_SYNC();
-        issim_load<TH>(sm.u.dis.in, dis, x0, y0, w, h, tid);
+        issim_load<TH, TS>(sm.u.dis.in, dis, x0, y0, w, h, tid);
         GPU_SYNC();
         for (int i = tid; i < ISSIM_TW * IN_H; i += ISSIM_BX * ISSIM_BY) {
             const int r = i / ISSIM_TW, c = i % ISSIM_TW;
@@ -270,9 +292,7 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
         }
         GPU_SYNC();
 
-        gpussim_cuda_wsums acc;
         wsums_zero(&acc);
-        wsplit sp;
         wsplit_zero(&sp);
         for (int g = 0; g < TH / (ISSIM_BY * RPT); g++) {
             const int oy0 = (g * ISSIM_BY + ty) * RPT;
@@ -297,8 +317,9 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
 }
 
 /* A pair's integer SSIM kernels (pictures 0 and 1) and a ladder's
- * (_ladder: distorted pictures as the SSIM window kernels'). */
-#define ISSIM_WINDOWS_KERNEL(name, HM, VM, RPT, TH)                                            \
+ * (_ladder: distorted pictures as the SSIM window kernels'; TS as
+ * issim_windows_ladder()). */
+#define ISSIM_WINDOWS_KERNEL(name, HM, VM, TS, RPT, TH)                                     \
     GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                     \
     name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,        \
          double c1base, double c2base, uint64_t *partials)                                     \
@@ -313,10 +334,11 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
     {                                                                                          \
         const raw_pictures pics = { desc, fmt };                                               \
         const int r0 = GPU_BID_Z * group, r1 = r0 + group < nb_dis ? r0 + group : nb_dis;      \
-        issim_windows_ladder<HM, VM, RPT, TH>(pics, r0, r1, w, h, c1base, c2base, partials,    \
-                                              part_stride);                                    \
+        issim_windows_ladder<HM, VM, TS, RPT, TH>(pics, r0, r1, w, h, c1base, c2base,          \
+                                                  partials, part_stride);                      \
     }
-ISSIM_WINDOWS_KERNEL(issim_windows_u32, uint32_t, uint64_t, 1, ISSIM_TH)
+/* 10 and 12 bits: the ladder's tiles of 16-bit samples (TS) */
+ISSIM_WINDOWS_KERNEL(issim_windows_u32, uint32_t, uint64_t, uint16_t, 1, ISSIM_TH)
 /* 8-bit: every vertical moment sum is below 65536 * 255^2 < 2^32 */
-ISSIM_WINDOWS_KERNEL(issim_windows_u32_8bit, uint32_t, uint32_t, 2, ISSIM_TH)
-ISSIM_WINDOWS_KERNEL(issim_windows_u64, uint64_t, uint64_t, 1, ISSIM_TH_U64)
+ISSIM_WINDOWS_KERNEL(issim_windows_u32_8bit, uint32_t, uint32_t, uint32_t, 2, ISSIM_TH)
+ISSIM_WINDOWS_KERNEL(issim_windows_u64, uint64_t, uint64_t, uint32_t, 1, ISSIM_TH_U64)
