@@ -191,7 +191,7 @@ struct pc_ssim_lad {
     int32_t w, h, ow, oh, s_dis, s_part;
 };
 struct pc_ansnr_lad {
-    int32_t w, h, s_in, s_out;
+    int32_t w, h, s_in, s_out, nb; /* nb: the filter's pictures (two per workgroup) */
 };
 struct pc_issim_lad {
     double c1base, c2base;
@@ -1092,7 +1092,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const struct vk_bind *const fregs[] = { in, filt };
         for (int k0 = 1, g; k0 < n; k0 += g) {
             g = group_size(be, fregs, 2, k0, n);
-            struct pc_ansnr_lad pcl = { w, h, 0, 0 };
+            struct pc_ansnr_lad pcl = { w, h, 0, 0, g };
             struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { { 0 } };
             b[1] = span_of(in, k0, g, sizeof(float), &pcl.s_in);
             b[3] = span_of(filt, k0, g, sizeof(float), &pcl.s_out);
@@ -1100,7 +1100,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                            div_up((uint32_t)h, ANSNR_FR), 0);
             if (err < 0)
                 return err;
-            be->steps[err].gz = (uint32_t)g;
+            be->steps[err].gz = (uint32_t)(g + 1) / 2; /* two pictures a workgroup */
         }
         /* the signal row sums once, each picture's noise row sums */
         const VkDeviceSize sig_off = carve(res_top, (VkDeviceSize)h * sizeof(float));
@@ -1121,7 +1121,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const struct vk_bind *const rregs[] = { filt, rows };
         for (int k0 = 1, g; k0 < n; k0 += g) {
             g = group_size(be, rregs, 2, k0, n);
-            struct pc_ansnr_lad pcl = { w, h, 0, 0 };
+            struct pc_ansnr_lad pcl = { w, h, 0, 0, g };
             b[3] = span_of(filt, k0, g, sizeof(float), &pcl.s_in);
             b[VK_OUT_BINDING] = span_of(rows, k0, g, sizeof(float), &pcl.s_out);
             err = add_step(be, SH_ANSNR_LAD_DIS_ROWS, 0, b, &pcl, sizeof(pcl), rows_nx, 1, 0);

@@ -38,8 +38,9 @@ layout(push_constant) uniform Params {
     int w, h;
 #ifdef SIDE_DIS
     // distorted picture z of the dispatch (gl_WorkGroupID.z): its input at
-    // z * s_in, its output at z * s_out
-    int s_in, s_out;
+    // z * s_in, its output at z * s_out; PASS_FILTER: pictures 2z and
+    // 2z + 1 of the dispatch's nb
+    int s_in, s_out, nb;
 #endif
 } pc;
 
@@ -74,7 +75,10 @@ int ansnr_reflect(int i, int n)
 
 // The workgroup's input window (its WG_X x FR * WG_Y outputs and the 5x5
 // filter's 2-sample margin, reflected, offset applied) is read once into
-// shared memory; both filters read it there. The host's shape is 32 x 8: a
+// shared memory; both filters read it there. SIDE_DIS: a workgroup filters
+// two distorted pictures as a pair's filters its two (the second in
+// tile_r), so that positions and reflections serve both; a dispatch's odd
+// last picture alone. The host's shape is 32 x 8: a
 // warp stores one row's 128 bytes, one cache line. FR: each invocation's
 // outputs, FR rows WG_Y apart (the host dispatches ceil(h / FR) rows:
 // vulkan_plan.c's ANSNR_FR); the taller window reads fewer margin rows
@@ -89,6 +93,15 @@ void main()
 {
     const int lid = int(gl_LocalInvocationIndex);
     const int j0 = int(gl_WorkGroupID.x) * WG_X, i0 = int(gl_WorkGroupID.y) * FR * WG_Y;
+#ifdef SIDE_DIS
+    const int za = 2 * int(gl_WorkGroupID.z);
+    const bool two = za + 1 < pc.nb; // the same for the whole workgroup
+#define F_IN(k) ((k) * pc.s_in)
+#define F_OUT(k) ((k) * pc.s_out)
+#else
+#define F_IN(k) 0
+#define F_OUT(k) 0
+#endif
     for (int e = lid; e < TILE_X * TILE_Y; e += WG_X * WG_Y) {
         const int r = e / TILE_X, c = e % TILE_X;
         const int ii = i0 - HALO + r, jj = j0 - HALO + c;
@@ -99,9 +112,12 @@ void main()
             const int o = ansnr_reflect(ii, pc.h) * pc.w + ansnr_reflect(jj, pc.w);
 #if DO_REF
             rv = ref[o] - 128.0;
+#elif defined(SIDE_DIS)
+            if (two)
+                rv = dis[F_IN(za + 1) + o] - 128.0;
 #endif
 #if DO_DIS
-            dv = dis[Z_IN + o] - 128.0;
+            dv = dis[F_IN(za) + o] - 128.0;
 #endif
         }
         tile_r[r][c] = rv;
@@ -135,7 +151,19 @@ void main()
                 inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * tile_d[ly + fi][lx + fj];
             daccum += inner;
         }
-        filt_d[Z_OUT + i * pc.w + j] = daccum;
+        filt_d[F_OUT(za) + i * pc.w + j] = daccum;
+#endif
+#ifdef SIDE_DIS
+        if (two) {
+            precise float baccum = 0.0;
+            [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
+                precise float inner = 0.0;
+                [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++)
+                    inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * tile_r[ly + fi][lx + fj];
+                baccum += inner;
+            }
+            filt_d[F_OUT(za + 1) + i * pc.w + j] = baccum;
+        }
 #endif
     }
 }
