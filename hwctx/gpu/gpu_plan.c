@@ -261,13 +261,18 @@ static unsigned div_up(int a, int b)
 
 /* Tile height of the SSIM window kernel for a w x h plane: 32 rows keep the
  * horizontal pass's overlap small; when that leaves fewer than 4 blocks per
- * multiprocessor, 8-row tiles spread the plane over more of them. */
+ * multiprocessor, 8-row tiles spread the plane over more of them. A
+ * ladder's tile holds every distorted picture's windows (spread over
+ * blockIdx.z where needed, ladder_group()): it keeps the tall tiles, whose
+ * overlap each picture pays again, as long as all its pictures' tiles fill
+ * 4 blocks per multiprocessor. */
 static void window_grid(const struct cuda_backend *be, int w, int h, unsigned *gx, unsigned *gy,
                         unsigned *th)
 {
     const int ow = w - (SSIM_WINDOW - 1), oh = h - (SSIM_WINDOW - 1);
+    const unsigned tall = div_up(ow, WIN_TW) * div_up(oh, WIN_TH_TALL);
     *th = WIN_TH_TALL;
-    if (div_up(ow, WIN_TW) * div_up(oh, WIN_TH_TALL) < 4u * (unsigned)be->sm_count)
+    if (tall * (unsigned)be->nb_dis < 4u * (unsigned)be->sm_count)
         *th = WIN_TH_SHORT;
     *gx = div_up(ow, WIN_TW);
     *gy = div_up(oh, (int)*th);
