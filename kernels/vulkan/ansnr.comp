@@ -89,6 +89,17 @@ int ansnr_reflect(int i, int n)
 #define TILE_Y (FR * WG_Y + 2 * HALO)
 shared float tile_r[TILE_Y][TILE_X], tile_d[TILE_Y][TILE_X];
 
+// The distorted pictures' 5x5 filter at output (ly, lx) of tile T into a
+// new float ACC: a pair's distorted picture, a ladder's one or two.
+#define DIS_FILTER(ACC, T)                                                  \
+    precise float ACC = 0.0;                                                \
+    [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {                 \
+        precise float inner = 0.0;                                          \
+        [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++)               \
+            inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * T[ly + fi][lx + fj]; \
+        ACC += inner;                                                       \
+    }
+
 void main()
 {
     const int lid = int(gl_LocalInvocationIndex);
@@ -144,24 +155,12 @@ void main()
         filt_r[i * pc.w + j] = accum;
 #endif
 #if DO_DIS
-        precise float daccum = 0.0;
-        [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
-            precise float inner = 0.0;
-            [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++)
-                inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * tile_d[ly + fi][lx + fj];
-            daccum += inner;
-        }
+        DIS_FILTER(daccum, tile_d)
         filt_d[F_OUT(za) + i * pc.w + j] = daccum;
 #endif
 #ifdef SIDE_DIS
         if (two) {
-            precise float baccum = 0.0;
-            [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {
-                precise float inner = 0.0;
-                [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++)
-                    inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * tile_r[ly + fi][lx + fj];
-                baccum += inner;
-            }
+            DIS_FILTER(baccum, tile_r)
             filt_d[F_OUT(za + 1) + i * pc.w + j] = baccum;
         }
 #endif
