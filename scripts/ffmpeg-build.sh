@@ -185,6 +185,8 @@ fi
 ffver=$(cat "$src/RELEASE" 2>/dev/null || echo unknown)
 series=$(echo "$ffver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
 patchdir=$top/patches/$series
+# the tree registers the filter already (0001 applied, or wired in by hand)
+wired_in() { grep -q 'ff_vf_gpussim' "$src/libavfilter/allfilters.c"; }
 if [ -d "$patchdir" ]; then
     # each patch once: a tree patched by an earlier checkout may lack a newer
     # one (0002 came after 0001), so every patch not yet in it is applied
@@ -193,12 +195,12 @@ if [ -d "$patchdir" ]; then
             continue # already applied
         fi
         case $(basename "$p") in
-        0001-*) ! grep -q 'ff_vf_gpussim' "$src/libavfilter/allfilters.c" || continue ;; # wired in already
+        0001-*) ! wired_in || continue ;;
         esac
         say "patching FFmpeg $ffver with patches/$series/$(basename "$p")"
         patch -d "$src" -p1 --forward --quiet < "$p" || die "$p does not apply to $src"
     done
-elif ! grep -q 'ff_vf_gpussim' "$src/libavfilter/allfilters.c"; then
+elif ! wired_in; then
     # (a tree of another series with the filter wired in by hand is taken as it is)
     die "no patch for FFmpeg $ffver (patches/$series): supported are $(ls "$top/patches" | tr '\n' ' ')"
 fi
