@@ -61,14 +61,6 @@ GPU_DEVICE int mirror_hss(int i, int n)
 
 #include "exact_sums.h"
 
-GPU_DEVICE void wsums_zero(gpussim_cuda_wsums *s)
-{
-    for (int k = 0; k < GPUSSIM_WSUM_N; k++) {
-        fx_zero(&s->sum[k]);
-        s->abs_sum[k] = 0.0;
-    }
-}
-
 /*
  * The quantities a window kernel sums, bit 1 << GPUSSIM_WSUM_q of QS (the
  * plan's stage `sums`): WQ_ALL; WQ_TERM for float_ssim without its l, c,
@@ -86,57 +78,40 @@ template <unsigned QS> GPU_DEVICE constexpr bool wq_has(int q)
 }
 
 /*
- * The window kernels' sums of a thread's terms t[0 .. GPUSSIM_WSUM_N - 1]
- * (those of QS) from NT windows: split (exact_sums.h) where a thread scores
- * several windows, straight into the fixed point where it scores one.
+ * A window kernel's sums of a thread's terms t[0 .. GPUSSIM_WSUM_N - 1]
+ * (those of QS; at most WSPLIT_TERMS windows a thread), kept scaled by
+ * 2^-E: per quantity its split sum (exact_sums.h) and its magnitude sum.
  */
-template <int NT> struct wterms {
-    gpussim_cuda_wsums acc;
+struct wacc {
     wsplit sp[GPUSSIM_WSUM_N];
+    double abs_sum[GPUSSIM_WSUM_N];
 };
 
-template <int NT> GPU_DEVICE void wterms_zero(wterms<NT> *w)
+template <unsigned QS> GPU_DEVICE void wacc_zero(wacc *a)
 {
-    static_assert(NT <= WSPLIT_TERMS, "a thread's windows exceed the split sums' range");
-    wsums_zero(&w->acc);
     for (int q = 0; q < GPUSSIM_WSUM_N; q++)
-        wsplit_zero(&w->sp[q]);
-}
-
-template <unsigned QS, int NT> GPU_DEVICE void wterms_add(wterms<NT> *w, const double *t)
-{
-    for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
-        if (!wq_has<QS>(q))
-            continue;
-        if (NT > 1) {
-            wsplit_term<0>(&w->sp[q], &w->acc.abs_sum[q], t[q]);
-        } else {
-            const double a = fabs(t[q]);
-            fx_add_double(&w->acc.sum[q], t[q]);
-            w->acc.abs_sum[q] += a;
+        if (wq_has<QS>(q)) {
+            wsplit_zero(&a->sp[q]);
+            a->abs_sum[q] = 0.0;
         }
-    }
 }
 
-template <unsigned QS, int NT> GPU_DEVICE void wterms_finish(wterms<NT> *w)
+template <unsigned QS, int E> GPU_DEVICE void wacc_add(wacc *a, const double *t)
 {
-    if (NT > 1)
-        for (int q = 0; q < GPUSSIM_WSUM_N; q++)
-            if (wq_has<QS>(q))
-                wsplit_to_fx<0>(&w->acc.sum[q], &w->sp[q]);
+    for (int q = 0; q < GPUSSIM_WSUM_N; q++)
+        if (wq_has<QS>(q))
+            wsplit_term<E>(&a->sp[q], &a->abs_sum[q], t[q]);
 }
 
 /*
  * A gpussim_cuda_wsums is 16 64-bit fields: sum[q].limb[l] at q * 3 + l,
  * abs_sum[q] (bit pattern) at 12 + q. Per-block partials are laid out
- * field-major ("structure of arrays"): field f of entry i at [f][i].
- * Consecutive threads then touch consecutive words — with one 128-byte
- * struct per thread, every access of a warp would fall into the same
- * shared-memory bank (32-way conflicts) and every global load would be
- * uncoalesced. The block reduction's scratch holds only QS's quantities,
- * field-major too: with r the quantity's rank in QS and NQ their number,
- * its limbs at r * 3 + l, its abs_sum at NQ * 3 + r (all 16 for WQ_ALL:
- * the struct's own order); WS_RED_WORDS words for n entries.
+ * field-major ("structure of arrays"): field f of block i at
+ * [f * nblocks + i], so that consecutive blocks' fields are consecutive
+ * words for reduce_partials. Its scratch holds QS's quantities field-major
+ * too: with r the quantity's rank in QS and NQ their number, its limbs at
+ * r * 3 + l, its abs_sum at NQ * 3 + r (all 16 for WQ_ALL: the struct's
+ * own order); WS_RED_WORDS words for n entries.
  */
 #define WS_ABS0 (GPUSSIM_WSUM_N * GPUSSIM_FX_LIMBS)
 
@@ -150,17 +125,78 @@ template <unsigned QS> GPU_DEVICE int wq_rank(int q)
     return __popc(QS & ((1u << q) - 1u));
 }
 
-template <unsigned QS>
-GPU_DEVICE void wsums_put(uint64_t *soa, size_t n, size_t i, const gpussim_cuda_wsums *a)
+/*
+ * The end of every window kernel: the block's sums of a (one wacc per
+ * thread, terms scaled by 2^-E) into entry `block` of the field-major
+ * partials of `nblocks` (all 16 fields; those of quantities outside QS 0).
+ * A thread's three pieces of a quantity are exact integers on their grids
+ * (as wsplit_to_fx() reads them), below 2^50: the block adds them as 64-bit
+ * integers (nthreads * 2^50 < 2^63) and turns only the three totals into
+ * the 192-bit fixed point, the same integer as adding every thread's value
+ * (the sum is exact in any order). The magnitude sums are doubles, added in
+ * one fixed order, so the result is the same bit for bit on every run: one
+ * group of 32 lanes per field at a time, lane i adding entries i, i + 32,
+ * ... in turn, then a fixed shuffle tree over the 32 lanes. red holds
+ * WQ_COUNT(QS) * 4 * nthreads words (quantity r of QS, field k: piece k or,
+ * k = 3, the magnitude sum, at [(r * 4 + k) * nthreads + thread]) and may
+ * alias the kernel's tile memory; nthreads is a multiple of 32.
+ */
+template <unsigned QS, int E>
+GPU_DEVICE void wacc_block_store(uint64_t *red, int tid, int nthreads, const wacc *a,
+                                 uint64_t *partials, size_t nblocks, size_t block)
 {
-    constexpr int NQ = WQ_COUNT(QS);
+    constexpr int NF = WQ_COUNT(QS) * 4;
+    __shared__ uint64_t tot[4 * GPUSSIM_WSUM_N];
+    const size_t n = (size_t)nthreads;
+    GPU_SYNC(); /* the tile's last readers are done */
     for (int q = 0; q < GPUSSIM_WSUM_N; q++) {
         if (!wq_has<QS>(q))
             continue;
-        const int r = wq_rank<QS>(q);
+        uint64_t *f = red + (size_t)wq_rank<QS>(q) * 4 * n + tid;
+        f[0] = (uint64_t)exact_int(a->sp[q].p[0] * 0x1p40);
+        f[n] = (uint64_t)exact_int(a->sp[q].p[1] * 0x1p84);
+        f[2 * n] = (uint64_t)exact_int(a->sp[q].p[2] * 0x1p128);
+        f[3 * n] = (uint64_t)gpu_double_bits(a->abs_sum[q]);
+    }
+    GPU_SYNC();
+    const int lane = tid & 31;
+    for (int f = tid >> 5; f < NF; f += nthreads >> 5) {
+        const uint64_t *e = red + (size_t)f * n;
+        if ((f & 3) == 3) {
+            double s = 0.0;
+            for (int i = lane; i < nthreads; i += 32)
+                s += gpu_bits_double(e[i]);
+            for (int d = 16; d > 0; d >>= 1)
+                s += GPU_SHFL_DOWN32(s, d);
+            if (lane == 0)
+                tot[f] = (uint64_t)gpu_double_bits(s);
+        } else {
+            /* two's complement: the unsigned sum is the signed one */
+            unsigned long long s = 0;
+            for (int i = lane; i < nthreads; i += 32)
+                s += e[i];
+            for (int d = 16; d > 0; d >>= 1)
+                s += GPU_SHFL_DOWN32(s, d);
+            if (lane == 0)
+                tot[f] = s;
+        }
+    }
+    GPU_SYNC();
+    if (tid < GPUSSIM_WSUM_N) {
+        const int q = tid;
+        gpussim_fx fx;
+        fx_zero(&fx);
+        uint64_t abs_bits = 0;
+        if (wq_has<QS>(q)) {
+            const uint64_t *t = tot + wq_rank<QS>(q) * 4;
+            fx_add_i64<88 + E>(&fx, (long long)t[0]);
+            fx_add_i64<44 + E>(&fx, (long long)t[1]);
+            fx_add_i64<E>(&fx, (long long)t[2]);
+            abs_bits = t[3];
+        }
         for (int l = 0; l < GPUSSIM_FX_LIMBS; l++)
-            soa[(size_t)(r * GPUSSIM_FX_LIMBS + l) * n + i] = a->sum[q].limb[l];
-        soa[(size_t)(NQ * GPUSSIM_FX_LIMBS + r) * n + i] = (uint64_t)gpu_double_bits(a->abs_sum[q]);
+            partials[(size_t)(q * GPUSSIM_FX_LIMBS + l) * nblocks + block] = fx.limb[l];
+        partials[(size_t)(WS_ABS0 + q) * nblocks + block] = abs_bits;
     }
 }
 
@@ -198,27 +234,6 @@ GPU_DEVICE void wsums_block_reduce(uint64_t *red, int tid, int n, int nthreads)
         }
     }
     GPU_SYNC();
-}
-
-/* The end of every window kernel: the block's entries reduced, the total
- * written as entry `block` of the field-major partials array of `nblocks`
- * (all 16 fields; those of quantities outside QS as 0). */
-template <unsigned QS>
-GPU_DEVICE void wsums_block_store(uint64_t *red, int tid, int nthreads,
-                                  const gpussim_cuda_wsums *acc, uint64_t *partials,
-                                  size_t nblocks, size_t block)
-{
-    constexpr int NQ = WQ_COUNT(QS);
-    GPU_SYNC(); /* red may alias the kernel's tile memory */
-    wsums_put<QS>(red, (size_t)nthreads, (size_t)tid, acc);
-    wsums_block_reduce<QS>(red, tid, nthreads, nthreads);
-    if (tid < WS_FIELDS) {
-        const int q = tid < WS_ABS0 ? tid / GPUSSIM_FX_LIMBS : tid - WS_ABS0;
-        const int r = wq_rank<QS>(q);
-        const int f = tid < WS_ABS0 ? r * GPUSSIM_FX_LIMBS + tid % GPUSSIM_FX_LIMBS
-                                    : NQ * GPUSSIM_FX_LIMBS + r;
-        partials[(size_t)tid * nblocks + block] = wq_has<QS>(q) ? red[(size_t)f * nthreads] : 0;
-    }
 }
 
 #endif /* GPUSSIM_CUDA_COMMON_CUH */

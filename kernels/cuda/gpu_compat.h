@@ -60,6 +60,13 @@ static inline float gpu_sqrt_rn(float v)
 #define GPU_BDIM_X ((int)blockDim.x)
 #define GPU_BDIM_Y ((int)blockDim.y)
 #define GPU_GDIM_X ((int)gridDim.x)
+/* v of the lane d above, within aligned groups of 32 lanes (a 64-wide AMD
+ * wavefront is two groups); every lane of the group takes part */
+#if defined(__HIPCC__)
+#define GPU_SHFL_DOWN32(v, d) __shfl_down((v), (d), 32)
+#else
+#define GPU_SHFL_DOWN32(v, d) __shfl_down_sync(0xffffffffu, (v), (d), 32)
+#endif
 
 GPU_DEVICE uint64_t gpu_double_bits(double v)
 {

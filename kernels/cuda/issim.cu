@@ -54,13 +54,13 @@ static_assert(ISSIM_TH / ISSIM_BY <= WSPLIT_TERMS && ISSIM_TH_U64 / ISSIM_BY <= 
               "a thread's windows exceed the split sums' range");
 
 /* One window's term (spec §4.5, grouping as kernels/c/issim_tmpl.c), added
- * to the thread's split sum sp (its magnitude to acc's abs_sum; the weights'
- * sum is the host's, gpussim_issim_weight_sum()): the window at row gy of
+ * to the thread's sums acc, scaled by 2^-ISSIM_TERM_E (the weights' sum is
+ * the host's, gpussim_issim_weight_sum()): the window at row gy of
  * an h-row plane, its vertical weight from the taps inside the plane, wsum_h
  * the horizontal one; the moments mux, muy, mx2, mxy2, my2 are all below
  * 2^49, exact as signed integers and as doubles. The pair and the ladder
  * kernels both score their windows here. */
-__device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, wsplit *sp, int gy,
+__device__ __forceinline__ void issim_window_term(wacc *acc, int gy,
                                                   int h, int64_t wsum_h, double c1base,
                                                   double c2base, int64_t mux, int64_t muy,
                                                   int64_t mx2, int64_t mxy2, int64_t my2)
@@ -83,7 +83,8 @@ __device__ __forceinline__ void issim_window_term(gpussim_cuda_wsums *acc, wspli
     const double B = c2 + 2 * (mxy2 * W - mxyd);
     const double D = (mx2d + my2d + c1) * (mx2 * W - mx2d + my2 * W - my2d + c2);
     const double term = mw * A * B / D;
-    wsplit_term<ISSIM_TERM_E>(sp, &acc->abs_sum[0], term);
+    wsplit_term<ISSIM_TERM_E>(&acc->sp[GPUSSIM_WSUM_TERM], &acc->abs_sum[GPUSSIM_WSUM_TERM],
+                              term);
 }
 
 /*
@@ -118,7 +119,7 @@ __device__ __forceinline__ void issim_vsums(const HM (*mom)[IN_H][ISSIM_TW], int
  * A pair's passes over a tile: the reference's and the distorted
  * picture's samples (in_r, in_d) in one load, their five horizontal
  * moments (mom), then the vertical moments and every window's term into
- * acc and sp. KEEP (a ladder's first picture): the reference's vertical
+ * acc. KEEP (a ladder's first picture): the reference's vertical
  * mu_x and E[x^2] of every row also go to keep, for the ladder's other
  * pictures. Shared memory is the caller's.
  */
@@ -128,8 +129,7 @@ __device__ __forceinline__ void issim_pair_passes(TS (*in_r)[ISSIM_IN_PITCH],
                                                   HM (*mom)[ISSIM_IN_H(TH)][ISSIM_TW],
                                                   VM (*keep)[TH][ISSIM_TW], const raw_plane &ref,
                                                   const raw_plane &dis, int w, int h,
-                                                  double c1base, double c2base,
-                                                  gpussim_cuda_wsums *acc, wsplit *sp)
+                                                  double c1base, double c2base, wacc *acc)
 {
     constexpr int IN_H = ISSIM_IN_H(TH);
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * ISSIM_BX + tx;
@@ -189,7 +189,7 @@ __device__ __forceinline__ void issim_pair_passes(TS (*in_r)[ISSIM_IN_PITCH],
             }
             if (gx >= w || gy >= h)
                 continue;
-            issim_window_term(acc, sp, gy, h, wsum_h, c1base, c2base, (int64_t)M[j][0],
+            issim_window_term(acc, gy, h, wsum_h, c1base, c2base, (int64_t)M[j][0],
                               (int64_t)M[j][1], (int64_t)M[j][2], (int64_t)M[j][3],
                               (int64_t)M[j][4]);
         }
@@ -202,16 +202,14 @@ __device__ void issim_windows(const raw_plane &ref, const raw_plane &dis, int w,
 {
     __shared__ __align__(16) issim_smem<HM, TH> sm;
     const int tid = GPU_TID_Y * ISSIM_BX + GPU_TID_X;
-    gpussim_cuda_wsums acc;
-    wsums_zero(&acc);
-    wsplit sp;
-    wsplit_zero(&sp);
+    wacc acc;
+    wacc_zero<WQ_TERM>(&acc);
     issim_pair_passes<HM, VM, uint32_t, RPT, TH, false>(sm.tile.in[0], sm.tile.in[1], sm.tile.mom,
                                                          NULL, ref, dis, w, h, c1base, c2base,
-                                                         &acc, &sp);
-    wsplit_to_fx<ISSIM_TERM_E>(&acc.sum[0], &sp);
-    wsums_block_store<WQ_TERM>(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
-                      (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+                                                         &acc);
+    wacc_block_store<WQ_TERM, ISSIM_TERM_E>(sm.red, tid, ISSIM_BX * ISSIM_BY, &acc, partials,
+                                            (size_t)GPU_GDIM_X * gridDim.y,
+                                            (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
 /*
@@ -252,17 +250,15 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
 
     /* picture 1 + r0 with the reference: a pair's passes, keeping the
      * reference's vertical moments */
-    gpussim_cuda_wsums acc;
-    wsums_zero(&acc);
-    wsplit sp;
-    wsplit_zero(&sp);
+    wacc acc;
+    wacc_zero<WQ_TERM>(&acc);
     issim_pair_passes<HM, VM, TS, RPT, TH, true>(sm.in_ref, sm.u.dis.in, sm.u.dis.mom, sm.mom_ref,
                                                  picture(pics, 0), picture(pics, 1 + r0), w, h,
-                                                 c1base, c2base, &acc, &sp);
-    wsplit_to_fx<ISSIM_TERM_E>(&acc.sum[0], &sp);
-    wsums_block_store<WQ_TERM>(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc,
-                               partials + r0 * part_stride, (size_t)GPU_GDIM_X * gridDim.y,
-                               (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+                                                 c1base, c2base, &acc);
+    wacc_block_store<WQ_TERM, ISSIM_TERM_E>(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc,
+                                            partials + r0 * part_stride,
+                                            (size_t)GPU_GDIM_X * gridDim.y,
+                                            (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 
     const int gx = x0 + tx;
     int64_t wsum_h = 0;
@@ -292,8 +288,7 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
         }
         GPU_SYNC();
 
-        wsums_zero(&acc);
-        wsplit_zero(&sp);
+        wacc_zero<WQ_TERM>(&acc);
         for (int g = 0; g < TH / (ISSIM_BY * RPT); g++) {
             const int oy0 = (g * ISSIM_BY + ty) * RPT;
             VM M[RPT][3];
@@ -303,23 +298,24 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
                 const int oy = oy0 + j, gy = y0 + oy;
                 if (gx >= w || gy >= h)
                     continue;
-                issim_window_term(&acc, &sp, gy, h, wsum_h, c1base, c2base,
+                issim_window_term(&acc, gy, h, wsum_h, c1base, c2base,
                                   (int64_t)sm.mom_ref[0][oy][tx], (int64_t)M[j][0],
                                   (int64_t)sm.mom_ref[1][oy][tx], (int64_t)M[j][1],
                                   (int64_t)M[j][2]);
             }
         }
-        wsplit_to_fx<ISSIM_TERM_E>(&acc.sum[0], &sp);
-        wsums_block_store<WQ_TERM>(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc,
-                                   partials + pic * part_stride, (size_t)GPU_GDIM_X * gridDim.y,
-                                   (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+        wacc_block_store<WQ_TERM, ISSIM_TERM_E>(sm.u.red, tid, ISSIM_BX * ISSIM_BY, &acc,
+                                                partials + pic * part_stride,
+                                                (size_t)GPU_GDIM_X * gridDim.y,
+                                                (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
     }
 }
 
 /* A pair's integer SSIM kernels (pictures 0 and 1) and a ladder's
  * (_ladder: distorted pictures as the SSIM window kernels'; TS as
- * issim_windows_ladder()). */
-#define ISSIM_WINDOWS_KERNEL(name, HM, VM, TS, RPT, TH)                                     \
+ * issim_windows_ladder(); LMIN: the ladder's blocks per multiprocessor
+ * that its registers must allow, 4 where that costs no spills). */
+#define ISSIM_WINDOWS_KERNEL(name, HM, VM, TS, RPT, TH, LMIN)                               \
     GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                     \
     name(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,        \
          double c1base, double c2base, uint64_t *partials)                                     \
@@ -327,7 +323,7 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
         const raw_plane ref = raw_plane_of(desc, 0, fmt), dis = raw_plane_of(desc, 1, fmt);    \
         issim_windows<HM, VM, RPT, TH>(ref, dis, w, h, c1base, c2base, partials);              \
     }                                                                                          \
-    GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY)                                     \
+    GPU_KERNEL void __launch_bounds__(ISSIM_BX * ISSIM_BY, LMIN)                               \
     name##_ladder(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,      \
                   int h, double c1base, double c2base, uint64_t *partials,                     \
                   long long part_stride, int group, int nb_dis)                                \
@@ -338,7 +334,7 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
                                                   partials, part_stride);                      \
     }
 /* 10 and 12 bits: the ladder's tiles of 16-bit samples (TS) */
-ISSIM_WINDOWS_KERNEL(issim_windows_u32, uint32_t, uint64_t, uint16_t, 1, ISSIM_TH)
+ISSIM_WINDOWS_KERNEL(issim_windows_u32, uint32_t, uint64_t, uint16_t, 1, ISSIM_TH, 4)
 /* 8-bit: every vertical moment sum is below 65536 * 255^2 < 2^32 */
-ISSIM_WINDOWS_KERNEL(issim_windows_u32_8bit, uint32_t, uint32_t, uint32_t, 2, ISSIM_TH)
-ISSIM_WINDOWS_KERNEL(issim_windows_u64, uint64_t, uint64_t, uint32_t, 1, ISSIM_TH_U64)
+ISSIM_WINDOWS_KERNEL(issim_windows_u32_8bit, uint32_t, uint32_t, uint32_t, 2, ISSIM_TH, 4)
+ISSIM_WINDOWS_KERNEL(issim_windows_u64, uint64_t, uint64_t, uint32_t, 1, ISSIM_TH_U64, 1)

@@ -22,7 +22,7 @@ template <int TH> struct ssim_tile_smem {
 
 template <int TH> union ssim_smem {
     ssim_tile_smem<TH> tile;
-    uint64_t red[WS_FIELDS * WIN_BX * WIN_BY];
+    uint64_t red[WS_RED_WORDS(WQ_ALL, WIN_BX * WIN_BY)];
 };
 
 /* Per-window term, l, c, s with the reference's typing (spec §1.5), as
@@ -122,8 +122,9 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
     }
     GPU_SYNC();
 
-    wterms<TH / WIN_BY> acc;
-    wterms_zero(&acc);
+    static_assert(TH / WIN_BY <= WSPLIT_TERMS, "a thread's windows exceed the split sums' range");
+    wacc acc;
+    wacc_zero<QS>(&acc);
     const int gx = x0 + tx;
     for (int k = 0; k < TH / WIN_BY; k++) {
         const int oy = ty + k * WIN_BY, gy = y0 + oy;
@@ -138,12 +139,12 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
         }
         double t[GPUSSIM_WSUM_N];
         ssim_window_terms<QS>(m[0], m[1], m[2], m[3], m[4], t);
-        wterms_add<QS>(&acc, t);
+        wacc_add<QS, 0>(&acc, t);
     }
-    wterms_finish<QS>(&acc);
     /* the tile is dead; its memory becomes the reduction scratch */
-    wsums_block_store<QS>(sm.red, tid, WIN_BX * WIN_BY, &acc.acc, partials,
-                      (size_t)GPU_GDIM_X * gridDim.y, (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+    wacc_block_store<QS, 0>(sm.red, tid, WIN_BX * WIN_BY, &acc, partials,
+                            (size_t)GPU_GDIM_X * gridDim.y,
+                            (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 }
 
 /*
@@ -164,7 +165,7 @@ template <int TH> struct ssim_ladder_smem {
             float in[TH + SSIM_K - 1][WIN_IN_PITCH];
             float mom[3][TH + SSIM_K - 1][WIN_TW];
         } dis; /* also the reference's horizontal moments, before the loop */
-        uint64_t red[WS_FIELDS * WIN_BX * WIN_BY];
+        uint64_t red[WS_RED_WORDS(WQ_ALL, WIN_BX * WIN_BY)];
     } u;
 };
 
@@ -261,8 +262,8 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
         }
         GPU_SYNC();
 
-        wterms<TH / WIN_BY> acc;
-        wterms_zero(&acc);
+        wacc acc;
+        wacc_zero<QS>(&acc);
         for (int k = 0; k < TH / WIN_BY; k++) {
             const int oy = ty + k * WIN_BY, gy = y0 + oy;
             if (gx >= ow || gy >= oh)
@@ -277,12 +278,11 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
             double t[GPUSSIM_WSUM_N];
             ssim_window_terms<QS>(sm.mom_ref[0][oy][tx], m[0], sm.mom_ref[1][oy][tx], m[1], m[2],
                                   t);
-            wterms_add<QS>(&acc, t);
+            wacc_add<QS, 0>(&acc, t);
         }
-        wterms_finish<QS>(&acc);
-        wsums_block_store<QS>(sm.u.red, tid, WIN_BX * WIN_BY, &acc.acc,
-                              partials + pic * part_stride, (size_t)GPU_GDIM_X * gridDim.y,
-                              (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
+        wacc_block_store<QS, 0>(sm.u.red, tid, WIN_BX * WIN_BY, &acc,
+                                partials + pic * part_stride, (size_t)GPU_GDIM_X * gridDim.y,
+                                (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
     }
 }
 
