@@ -71,6 +71,8 @@ static void cuda_load_once(void)
         OPT(cuGraphLaunch, "cuGraphLaunch"),
         OPT(cuGraphExecDestroy, "cuGraphExecDestroy"),
         OPT(cuGraphDestroy, "cuGraphDestroy"),
+        OPT(cuCtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange"),
+        OPT(cuStreamCreateWithPriority, "cuStreamCreateWithPriority"),
     };
 #undef SYM
 #undef SYM_OR

@@ -85,6 +85,9 @@ struct gpussim_cuda_api {
     CUresult (*cuGraphLaunch)(CUgraphExec e, CUstream s);
     CUresult (*cuGraphExecDestroy)(CUgraphExec e);
     CUresult (*cuGraphDestroy)(CUgraph g);
+    /* stream priorities (optional; HIP: NULL): a graph's critical branch */
+    CUresult (*cuCtxGetStreamPriorityRange)(int *least, int *greatest);
+    CUresult (*cuStreamCreateWithPriority)(CUstream *s, unsigned flags, int priority);
 };
 
 /* Loads libcuda.so.1 and resolves every entry point; the table is shared by

@@ -680,20 +680,14 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
     return 0;
 }
 
-/* The stages of the metric families in `metrics` for one scored plane, in
- * the plan's order. */
-static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot, unsigned metrics)
+/* A branch of a frame: the stages of metric family `metric`, all of them
+ * or (MS-SSIM) its level-0 windows or the rest, its pyramid. */
+enum branch_part { PART_ALL, PART_MS_LEVEL0, PART_MS_PYRAMID };
+
+static int in_part(const struct gpussim_plan_stage *st, enum branch_part part)
 {
-    const struct gpussim_plan *plan = &be->cfg.plan;
-    for (int i = 0; i < plan->nb_stages; i++) {
-        const struct gpussim_plan_stage *st = &plan->stage[i];
-        if (st->plane != p || !(st->metrics & metrics))
-            continue;
-        const int err = run_stage(be, st, slot);
-        if (err < 0)
-            return err;
-    }
-    return 0;
+    const int level0 = st->kind == GPUSSIM_STAGE_SSIM_WINDOWS && st->scale == 0;
+    return part == PART_ALL || level0 == (part == PART_MS_LEVEL0);
 }
 
 /* Copies the host picture's planes into the slot's pinned staging and
@@ -715,22 +709,88 @@ static int upload_host_picture(struct cuda_backend *be, struct cuda_slot *slot, 
     return 0;
 }
 
-/* The metric families in the order their branches start: MS-SSIM's chain
- * of ten kernels is the longest. */
-static const unsigned metric_order[] = {
-    GPUSSIM_METRIC_FLOAT_MS_SSIM, GPUSSIM_METRIC_SSIM, GPUSSIM_METRIC_FLOAT_ANSNR,
-    GPUSSIM_METRIC_FLOAT_SSIM,
+/*
+ * The branches of a frame's graph, in the order they start. The metric
+ * families are independent until the final reduction (each writes its own
+ * partial sums and intermediate planes); MS-SSIM is two branches, its
+ * level-0 windows and its pyramid (the decimations and the windows of
+ * levels 1-4: a chain of eight kernels, most too small to fill the GPU).
+ * The pyramid and ANSNR (whose row kernels hold few blocks) run at the
+ * context's highest stream priority: their blocks go to the
+ * multiprocessors ahead of the waiting blocks of the wide window kernels,
+ * so that the chain runs beside those instead of alone at the frame's end
+ * (H200, 1080p 8-bit, all four metrics: 260 -> 232 us; BENCHMARKS.md).
+ */
+struct branch {
+    unsigned metric;
+    enum branch_part part;
+    int high_priority;
 };
-#define NB_FAMILIES (int)(sizeof(metric_order) / sizeof(metric_order[0]))
 
-/* Streams of a graph capture: the metric families are independent until
- * the final reduction (each writes its own partial sums and intermediate
- * planes), so each is captured on a branch of its own and the graph runs
- * them concurrently, filling the GPU where one family alone would not. */
-struct capture_branches {
-    CUstream stream[NB_FAMILIES];
-    CUevent fork, join[NB_FAMILIES];
+static const struct branch branches[] = {
+    { GPUSSIM_METRIC_FLOAT_MS_SSIM, PART_MS_PYRAMID, 1 },
+    { GPUSSIM_METRIC_FLOAT_MS_SSIM, PART_MS_LEVEL0, 0 },
+    { GPUSSIM_METRIC_SSIM, PART_ALL, 0 },
+    { GPUSSIM_METRIC_FLOAT_ANSNR, PART_ALL, 1 },
+    { GPUSSIM_METRIC_FLOAT_SSIM, PART_ALL, 0 },
 };
+#define NB_BRANCHES (int)(sizeof(branches) / sizeof(branches[0]))
+
+/*
+ * Streams of a graph capture, one per branch: the graph runs the branches
+ * concurrently, filling the GPU where one alone would not. MS-SSIM's
+ * pyramid forks the windows of each level 1-4 onto a stream of its own
+ * (level[l - 1]) once the level's decimation is queued: a level's windows
+ * wait for that decimation only, and the next decimation for nothing but
+ * its input level, so that the branch's longest path is the decimations
+ * and one level's windows instead of all of them in a row.
+ */
+#define NB_LEVEL_STREAMS (GPUSSIM_MSSSIM_SCALES - 1)
+struct capture_branches {
+    CUstream stream[NB_BRANCHES];
+    CUevent fork, join[NB_BRANCHES];
+    CUstream level[NB_LEVEL_STREAMS];
+    CUevent level_ready, level_join[NB_LEVEL_STREAMS];
+    unsigned levels_used; /* bit l - 1: level l's stream joined the capture */
+};
+
+/* A pyramid level's windows stage on the level's own stream, after what
+ * be->launch_stream has queued (its decimation). */
+static int run_level_windows(struct cuda_backend *be, const struct gpussim_plan_stage *st,
+                             struct cuda_slot *slot, struct capture_branches *br)
+{
+    const CUstream main = be->launch_stream;
+    const int l = st->scale - 1;
+    int err = CHECK_CU(cuEventRecord(br->level_ready, main));
+    if (err >= 0)
+        err = CHECK_CU(cuStreamWaitEvent(br->level[l], br->level_ready, 0));
+    if (err < 0)
+        return err;
+    br->levels_used |= 1u << l;
+    be->launch_stream = br->level[l];
+    err = run_stage(be, st, slot);
+    be->launch_stream = main;
+    return err;
+}
+
+/* The stages of `part` of the metric families in `metrics` for one scored
+ * plane, in the plan's order (br: while capturing a graph). */
+static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot, unsigned metrics,
+                     enum branch_part part, struct capture_branches *br)
+{
+    const struct gpussim_plan *plan = &be->cfg.plan;
+    for (int i = 0; i < plan->nb_stages; i++) {
+        const struct gpussim_plan_stage *st = &plan->stage[i];
+        if (st->plane != p || !(st->metrics & metrics) || !in_part(st, part))
+            continue;
+        const int fork = br && part == PART_MS_PYRAMID &&
+                         st->kind == GPUSSIM_STAGE_SSIM_WINDOWS && st->scale > 0;
+        const int err = fork ? run_level_windows(be, st, slot, br) : run_stage(be, st, slot);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
 
 /* Everything a frame runs after its pictures are in place, on
  * be->launch_stream (with br: forked onto br's streams and joined back):
@@ -738,7 +798,7 @@ struct capture_branches {
  * copy of the result block. Captured once per slot into a CUDA graph when
  * the driver has graphs. */
 static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot,
-                         const struct capture_branches *br)
+                         struct capture_branches *br)
 {
     const CUstream origin = be->launch_stream;
     int err = 0;
@@ -747,8 +807,8 @@ static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot,
         if (err < 0)
             return err;
     }
-    for (int m = 0; m < NB_FAMILIES; m++) {
-        if (!(be->cfg.metrics & metric_order[m]))
+    for (int m = 0; m < NB_BRANCHES; m++) {
+        if (!(be->cfg.metrics & branches[m].metric))
             continue;
         if (br) {
             err = CHECK_CU(cuStreamWaitEvent(br->stream[m], br->fork, 0));
@@ -757,13 +817,21 @@ static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot,
             be->launch_stream = br->stream[m];
         }
         for (int p = 0; p < be->cfg.nb_planes && err >= 0; p++)
-            err = run_plane(be, p, slot, metric_order[m]);
+            err = run_plane(be, p, slot, branches[m].metric, branches[m].part, br);
         if (br) {
             if (err >= 0)
                 err = CHECK_CU(cuEventRecord(br->join[m], br->stream[m]));
             be->launch_stream = origin;
             if (err >= 0)
                 err = CHECK_CU(cuStreamWaitEvent(origin, br->join[m], 0));
+            for (int l = 0; l < NB_LEVEL_STREAMS && err >= 0; l++) {
+                if (!(br->levels_used >> l & 1))
+                    continue;
+                br->levels_used &= ~(1u << l);
+                err = CHECK_CU(cuEventRecord(br->level_join[l], br->level[l]));
+                if (err >= 0)
+                    err = CHECK_CU(cuStreamWaitEvent(origin, br->level_join[l], 0));
+            }
         }
         if (err < 0)
             break;
@@ -795,10 +863,32 @@ static int capture_slot_graph(struct cuda_backend *be, struct cuda_slot *slot)
     if (err < 0)
         return err;
     err = CHECK_CU(cuEventCreate(&br.fork, CU_EVENT_DISABLE_TIMING));
-    for (int m = 0; m < NB_FAMILIES && err >= 0; m++) {
-        err = CHECK_CU(cuStreamCreate(&br.stream[m], CU_STREAM_NON_BLOCKING));
+    /* priorities where the driver has them (not HIP's table); without
+     * them every branch runs at the default priority */
+    int least = 0, greatest = 0, prio = 0;
+    if (cu->cuCtxGetStreamPriorityRange && cu->cuStreamCreateWithPriority &&
+        cu->cuCtxGetStreamPriorityRange(&least, &greatest) == CUDA_SUCCESS && greatest < least)
+        prio = 1;
+    for (int m = 0; m < NB_BRANCHES && err >= 0; m++) {
+        if (prio && branches[m].high_priority)
+            err = CHECK_CU(
+                cuStreamCreateWithPriority(&br.stream[m], CU_STREAM_NON_BLOCKING, greatest));
+        else
+            err = CHECK_CU(cuStreamCreate(&br.stream[m], CU_STREAM_NON_BLOCKING));
         if (err >= 0)
             err = CHECK_CU(cuEventCreate(&br.join[m], CU_EVENT_DISABLE_TIMING));
+    }
+    if (err >= 0)
+        err = CHECK_CU(cuEventCreate(&br.level_ready, CU_EVENT_DISABLE_TIMING));
+    for (int l = 0; l < NB_LEVEL_STREAMS && err >= 0; l++) {
+        /* the pyramid's priority */
+        if (prio)
+            err = CHECK_CU(
+                cuStreamCreateWithPriority(&br.level[l], CU_STREAM_NON_BLOCKING, greatest));
+        else
+            err = CHECK_CU(cuStreamCreate(&br.level[l], CU_STREAM_NON_BLOCKING));
+        if (err >= 0)
+            err = CHECK_CU(cuEventCreate(&br.level_join[l], CU_EVENT_DISABLE_TIMING));
     }
     if (err < 0)
         goto fail;
@@ -814,17 +904,27 @@ static int capture_slot_graph(struct cuda_backend *be, struct cuda_slot *slot)
         err = qerr < 0 ? qerr : err;
         goto fail;
     }
-    err = cu_check(be, cu->cuGraphInstantiateWithFlags(&slot->graph, graph, 0),
+    /* CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY: the kernel nodes keep
+     * their capture stream's priority */
+    err = cu_check(be, cu->cuGraphInstantiateWithFlags(&slot->graph, graph, prio ? 8 : 0),
                    "cuGraphInstantiateWithFlags");
 fail:
     if (graph)
         cu->cuGraphDestroy(graph);
-    for (int m = 0; m < NB_FAMILIES; m++) {
+    for (int m = 0; m < NB_BRANCHES; m++) {
         if (br.join[m])
             CHECK_CU(cuEventDestroy(br.join[m]));
         if (br.stream[m])
             CHECK_CU(cuStreamDestroy(br.stream[m]));
     }
+    for (int l = 0; l < NB_LEVEL_STREAMS; l++) {
+        if (br.level_join[l])
+            CHECK_CU(cuEventDestroy(br.level_join[l]));
+        if (br.level[l])
+            CHECK_CU(cuStreamDestroy(br.level[l]));
+    }
+    if (br.level_ready)
+        CHECK_CU(cuEventDestroy(br.level_ready));
     if (br.fork)
         CHECK_CU(cuEventDestroy(br.fork));
     CHECK_CU(cuStreamDestroy(cs));

@@ -176,6 +176,14 @@ static CUresult w_cuStreamCreate(CUstream *s, unsigned flags)
     return r;
 }
 
+static CUresult w_cuStreamCreateWithPriority(CUstream *s, unsigned flags, int priority)
+{
+    const CUresult r = real->cuStreamCreateWithPriority(s, flags, priority);
+    if (r == CUDA_SUCCESS)
+        atomic_fetch_add(&live_streams, 1);
+    return r;
+}
+
 static CUresult w_cuStreamDestroy(CUstream s)
 {
     const CUresult r = real->cuStreamDestroy(s);
@@ -240,6 +248,8 @@ static void install_wrappers(void)
     fake.cuMemAllocHost = w_cuMemAllocHost;
     fake.cuMemFreeHost = w_cuMemFreeHost;
     fake.cuStreamCreate = w_cuStreamCreate;
+    if (real->cuStreamCreateWithPriority) /* the graph's high-priority branches */
+        fake.cuStreamCreateWithPriority = w_cuStreamCreateWithPriority;
     fake.cuStreamDestroy = w_cuStreamDestroy;
     fake.cuEventCreate = w_cuEventCreate;
     fake.cuEventDestroy = w_cuEventDestroy;
