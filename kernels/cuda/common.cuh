@@ -130,7 +130,7 @@ template <unsigned QS> GPU_DEVICE int wq_rank(int q)
  * thread, terms scaled by 2^-E) into entry `block` of the field-major
  * partials of `nblocks` (all 16 fields; those of quantities outside QS 0).
  * A thread's three pieces of a quantity are exact integers on their grids
- * (as wsplit_to_fx() reads them), below 2^50: the block adds them as 64-bit
+ * (wsplit_piece()), below 2^50: the block adds them as 64-bit
  * integers (nthreads * 2^50 < 2^63) and turns only the three totals into
  * the 192-bit fixed point, the same integer as adding every thread's value
  * (the sum is exact in any order). The magnitude sums are doubles, added in
@@ -153,9 +153,9 @@ GPU_DEVICE void wacc_block_store(uint64_t *red, int tid, int nthreads, const wac
         if (!wq_has<QS>(q))
             continue;
         uint64_t *f = red + (size_t)wq_rank<QS>(q) * 4 * n + tid;
-        f[0] = (uint64_t)exact_int(a->sp[q].p[0] * 0x1p40);
-        f[n] = (uint64_t)exact_int(a->sp[q].p[1] * 0x1p84);
-        f[2 * n] = (uint64_t)exact_int(a->sp[q].p[2] * 0x1p128);
+        f[0] = (uint64_t)wsplit_piece(&a->sp[q], 0);
+        f[n] = (uint64_t)wsplit_piece(&a->sp[q], 1);
+        f[2 * n] = (uint64_t)wsplit_piece(&a->sp[q], 2);
         f[3 * n] = (uint64_t)gpu_double_bits(a->abs_sum[q]);
     }
     GPU_SYNC();
@@ -189,9 +189,8 @@ GPU_DEVICE void wacc_block_store(uint64_t *red, int tid, int nthreads, const wac
         uint64_t abs_bits = 0;
         if (wq_has<QS>(q)) {
             const uint64_t *t = tot + wq_rank<QS>(q) * 4;
-            fx_add_i64<88 + E>(&fx, (long long)t[0]);
-            fx_add_i64<44 + E>(&fx, (long long)t[1]);
-            fx_add_i64<E>(&fx, (long long)t[2]);
+            const long long pc[3] = { (long long)t[0], (long long)t[1], (long long)t[2] };
+            wsplit_pieces_to_fx<E>(&fx, pc);
             abs_bits = t[3];
         }
         for (int l = 0; l < GPUSSIM_FX_LIMBS; l++)

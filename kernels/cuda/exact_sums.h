@@ -148,12 +148,29 @@ GPU_DEVICE long long exact_int(double x)
     return (long long)(gpu_double_bits(x + 0x1.8p52) - 0x4338000000000000ull);
 }
 
+/* Piece k (0-2) of the split sum s as an exact integer on its grid (2^-40,
+ * 2^-84, 2^-128 of the scaled terms), below 2^50 in magnitude: the pieces
+ * of up to 2^13 split sums add exactly as 64-bit integers (the window
+ * kernels' block sums). */
+GPU_DEVICE long long wsplit_piece(const wsplit *s, int k)
+{
+    return exact_int(s->p[k] * (k == 0 ? 0x1p40 : k == 1 ? 0x1p84 : 0x1p128));
+}
+
+/* a += pieces p (wsplit_piece(), or sums of them) of terms scaled by 2^-E */
+template <int E> GPU_DEVICE void wsplit_pieces_to_fx(gpussim_fx *a, const long long p[3])
+{
+    fx_add_i64<88 + E>(a, p[0]);
+    fx_add_i64<44 + E>(a, p[1]);
+    fx_add_i64<E>(a, p[2]);
+}
+
 /* a += the split sum s of terms scaled by 2^-E */
 template <int E> GPU_DEVICE void wsplit_to_fx(gpussim_fx *a, const wsplit *s)
 {
-    fx_add_i64<88 + E>(a, exact_int(s->p[0] * 0x1p40));
-    fx_add_i64<44 + E>(a, exact_int(s->p[1] * 0x1p84));
-    fx_add_i64<E>(a, exact_int(s->p[2] * 0x1p128));
+    fx_add_i64<88 + E>(a, wsplit_piece(s, 0));
+    fx_add_i64<44 + E>(a, wsplit_piece(s, 1));
+    fx_add_i64<E>(a, wsplit_piece(s, 2));
 }
 
 #endif /* GPUSSIM_CUDA_EXACT_SUMS_H */

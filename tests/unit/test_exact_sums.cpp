@@ -11,6 +11,10 @@
  *  - the range guard turns a term beyond 2^8 (scaled), an infinity or a NaN
  *    into a NaN, and nothing else;
  *  - fx_add_i64() and exact_int() are exact over their ranges;
+ *  - a block's sums as the window kernels form them (wsplit_piece() of 256
+ *    threads added as 64-bit integers, then wsplit_pieces_to_fx()) equal
+ *    the threads' fixed-point values added one by one, bit for bit, also
+ *    with every term at the range's edge;
  *  - gpu_sqrt_rn(), the float square root the window kernels take for the
  *    reference's (float)sqrt((double)v), equals it (double rounding is
  *    innocuous for the square root, 53 >= 2 * 24 + 2): every subnormal and
@@ -236,6 +240,51 @@ static void test_sqrt_rn(void)
     }
 }
 
+/* One block of `threads` threads, each with 1 .. WSPLIT_TERMS terms from
+ * term(): its sum as wacc_block_store() forms it (each thread's pieces added
+ * as 64-bit integers, in the unsigned arithmetic the kernel uses, then the
+ * totals into the fixed point) against the threads' wsplit_to_fx() values
+ * added one by one. */
+template <int E, typename F> static void block_vs_threads(int threads, F term, const char *what)
+{
+    unsigned long long tot[3] = { 0, 0, 0 };
+    gpussim_fx ref;
+    fx_zero(&ref);
+    for (int i = 0; i < threads; i++) {
+        wsplit s;
+        wsplit_zero(&s);
+        double abs_sum = 0.0;
+        const int k = 1 + (int)(rng() % WSPLIT_TERMS);
+        for (int j = 0; j < k; j++)
+            wsplit_term<E>(&s, &abs_sum, term());
+        for (int p = 0; p < 3; p++)
+            tot[p] += (unsigned long long)wsplit_piece(&s, p);
+        wsplit_to_fx<E>(&ref, &s);
+    }
+    const long long pieces[3] = { (long long)tot[0], (long long)tot[1], (long long)tot[2] };
+    gpussim_fx blk;
+    fx_zero(&blk);
+    wsplit_pieces_to_fx<E>(&blk, pieces);
+    check(fx_equal(blk, ref), what, (double)pieces[0], (double)pieces[2]);
+}
+
+static void test_block_pieces(void)
+{
+    for (int n = 0; n < 2000; n++) {
+        block_vs_threads<0>(256, [] { return random_term(-90, 8); },
+                            "block of 256: 64-bit pieces == threads' fixed-point sum");
+        block_vs_threads<16>(256, [] { return random_term(-70, 24); },
+                             "block of 256, scaled by 2^-16: 64-bit pieces == threads' sum");
+    }
+    /* every term at the edge of the range, one sign: the largest pieces */
+    for (int sign = -1; sign <= 1; sign += 2) {
+        block_vs_threads<0>(256, [sign] { return sign * 0x1.fffffffffffffp7; },
+                            "block of 256 edge terms == threads' fixed-point sum");
+        block_vs_threads<16>(256, [sign] { return sign * 0x1.fffffffffffffp23; },
+                             "block of 256 edge terms, scaled: == threads' fixed-point sum");
+    }
+}
+
 int main(void)
 {
     test_sqrt_rn();
@@ -243,6 +292,7 @@ int main(void)
     test_tiny_terms();
     test_guard();
     test_integer_paths();
+    test_block_pieces();
     std::printf("%ld passed, %ld failed\n", passed, failed);
     return failed ? 1 : 0;
 }
