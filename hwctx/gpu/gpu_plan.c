@@ -682,7 +682,11 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
 
 /* A branch of a frame: the stages of metric family `metric`, all of them
  * or (MS-SSIM) its level-0 windows or the rest, its pyramid. */
-enum branch_part { PART_ALL, PART_MS_LEVEL0, PART_MS_PYRAMID };
+enum branch_part {
+    PART_ALL,
+    PART_MS_LEVEL0,
+    PART_MS_PYRAMID
+};
 
 static int in_part(const struct gpussim_plan_stage *st, enum branch_part part)
 {
@@ -783,8 +787,8 @@ static int run_plane(struct cuda_backend *be, int p, struct cuda_slot *slot, uns
         const struct gpussim_plan_stage *st = &plan->stage[i];
         if (st->plane != p || !(st->metrics & metrics) || !in_part(st, part))
             continue;
-        const int fork = br && part == PART_MS_PYRAMID &&
-                         st->kind == GPUSSIM_STAGE_SSIM_WINDOWS && st->scale > 0;
+        const int fork = br && part == PART_MS_PYRAMID && st->kind == GPUSSIM_STAGE_SSIM_WINDOWS &&
+                         st->scale > 0;
         const int err = fork ? run_level_windows(be, st, slot, br) : run_stage(be, st, slot);
         if (err < 0)
             return err;

@@ -271,17 +271,21 @@ template <int E, typename F> static void block_vs_threads(int threads, F term, c
 static void test_block_pieces(void)
 {
     for (int n = 0; n < 2000; n++) {
-        block_vs_threads<0>(256, [] { return random_term(-90, 8); },
-                            "block of 256: 64-bit pieces == threads' fixed-point sum");
-        block_vs_threads<16>(256, [] { return random_term(-70, 24); },
-                             "block of 256, scaled by 2^-16: 64-bit pieces == threads' sum");
+        block_vs_threads<0>(
+            256, [] { return random_term(-90, 8); },
+            "block of 256: 64-bit pieces == threads' fixed-point sum");
+        block_vs_threads<16>(
+            256, [] { return random_term(-70, 24); },
+            "block of 256, scaled by 2^-16: 64-bit pieces == threads' sum");
     }
     /* every term at the edge of the range, one sign: the largest pieces */
     for (int sign = -1; sign <= 1; sign += 2) {
-        block_vs_threads<0>(256, [sign] { return sign * 0x1.fffffffffffffp7; },
-                            "block of 256 edge terms == threads' fixed-point sum");
-        block_vs_threads<16>(256, [sign] { return sign * 0x1.fffffffffffffp23; },
-                             "block of 256 edge terms, scaled: == threads' fixed-point sum");
+        block_vs_threads<0>(
+            256, [sign] { return sign * 0x1.fffffffffffffp7; },
+            "block of 256 edge terms == threads' fixed-point sum");
+        block_vs_threads<16>(
+            256, [sign] { return sign * 0x1.fffffffffffffp23; },
+            "block of 256 edge terms, scaled: == threads' fixed-point sum");
     }
 }
 
