@@ -854,6 +854,18 @@ static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot,
     return CHECK_CU(cuMemcpyDtoHAsync(slot->host_out, slot->dev_out, bytes, be->launch_stream));
 }
 
+/* A stream of a capture, at the context's highest priority `greatest`
+ * where `high`, and the event that joins it back. */
+static int capture_stream(struct cuda_backend *be, CUstream *s, CUevent *join, int high,
+                          int greatest)
+{
+    int err = high ? CHECK_CU(cuStreamCreateWithPriority(s, CU_STREAM_NON_BLOCKING, greatest))
+                   : CHECK_CU(cuStreamCreate(s, CU_STREAM_NON_BLOCKING));
+    if (err >= 0)
+        err = CHECK_CU(cuEventCreate(join, CU_EVENT_DISABLE_TIMING));
+    return err;
+}
+
 /* Captures slot's frame into a graph on private streams (never on an
  * adopted one, which other threads may be using). */
 static int capture_slot_graph(struct cuda_backend *be, struct cuda_slot *slot)
@@ -873,27 +885,14 @@ static int capture_slot_graph(struct cuda_backend *be, struct cuda_slot *slot)
     if (cu->cuCtxGetStreamPriorityRange && cu->cuStreamCreateWithPriority &&
         cu->cuCtxGetStreamPriorityRange(&least, &greatest) == CUDA_SUCCESS && greatest < least)
         prio = 1;
-    for (int m = 0; m < NB_BRANCHES && err >= 0; m++) {
-        if (prio && branches[m].high_priority)
-            err = CHECK_CU(
-                cuStreamCreateWithPriority(&br.stream[m], CU_STREAM_NON_BLOCKING, greatest));
-        else
-            err = CHECK_CU(cuStreamCreate(&br.stream[m], CU_STREAM_NON_BLOCKING));
-        if (err >= 0)
-            err = CHECK_CU(cuEventCreate(&br.join[m], CU_EVENT_DISABLE_TIMING));
-    }
+    for (int m = 0; m < NB_BRANCHES && err >= 0; m++)
+        err = capture_stream(be, &br.stream[m], &br.join[m], prio && branches[m].high_priority,
+                             greatest);
     if (err >= 0)
         err = CHECK_CU(cuEventCreate(&br.level_ready, CU_EVENT_DISABLE_TIMING));
-    for (int l = 0; l < NB_LEVEL_STREAMS && err >= 0; l++) {
-        /* the pyramid's priority */
-        if (prio)
-            err = CHECK_CU(
-                cuStreamCreateWithPriority(&br.level[l], CU_STREAM_NON_BLOCKING, greatest));
-        else
-            err = CHECK_CU(cuStreamCreate(&br.level[l], CU_STREAM_NON_BLOCKING));
-        if (err >= 0)
-            err = CHECK_CU(cuEventCreate(&br.level_join[l], CU_EVENT_DISABLE_TIMING));
-    }
+    /* the levels' windows: the pyramid's priority */
+    for (int l = 0; l < NB_LEVEL_STREAMS && err >= 0; l++)
+        err = capture_stream(be, &br.level[l], &br.level_join[l], prio, greatest);
     if (err < 0)
         goto fail;
     err = cu_check(be, cu->cuStreamBeginCapture(cs, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
