@@ -32,53 +32,18 @@ GPU_DEVICE void fx_add(gpussim_fx *a, const gpussim_fx *b)
     a->limb[2] = a->limb[2] + b->limb[2] + c1;
 }
 
-/* a += v exactly, except for bits of v below 2^-FRAC_BITS (truncated toward
- * zero; the host accounts for them). Written with scalars and selects only:
- * a limb array indexed at run time would live in local memory. */
-GPU_DEVICE void fx_add_double(gpussim_fx *a, double v)
-{
-    const uint64_t bits = gpu_double_bits(v);
-    int e = (int)((bits >> 52) & 0x7ff);
-    uint64_t m = bits & ((1ull << 52) - 1);
-    if (e)
-        m |= 1ull << 52;
-    else
-        e = 1;
-    /* v = m * 2^(e - 1075); in fixed point m sits at bit sh */
-    int sh = e - 1075 + GPUSSIM_FX_FRAC_BITS;
-    if (sh < 0) {
-        m = sh > -64 ? m >> -sh : 0;
-        sh = 0;
-    }
-    /* sh <= 192 - 53 for any |v| < 2^64; larger cannot occur */
-    const int li = sh >> 6, b = sh & 63;
-    const uint64_t lo = m << b, hi = b ? m >> (64 - b) : 0;
-    uint64_t t0 = li == 0 ? lo : 0;
-    uint64_t t1 = li == 1 ? lo : li == 0 ? hi : 0;
-    uint64_t t2 = li == 2 ? lo : li == 1 ? hi : 0;
-    if (bits >> 63) {
-        /* two's complement negation */
-        t0 = ~t0 + 1;
-        const uint64_t c0 = t0 == 0;
-        t1 = ~t1 + c0;
-        const uint64_t c1 = c0 && t1 == 0;
-        t2 = ~t2 + c1;
-    }
-    const gpussim_fx t = { { t0, t1, t2 } };
-    fx_add(a, &t);
-}
-
 /*
  * Exact accumulation of a thread's few terms, without the fixed point's
  * per-term integer work. A term v = t * 2^-E (E: the caller's scale, a
  * power of two, so exact) with |v| < 2^8 splits without error into
  * hi + mid + rest, hi on the grid 2^-40 and mid on the grid 2^-84; rest
  * (|rest| <= 2^-85) is rounded to the grid 2^-128, at most 2^-129 off,
- * which is inside the n * 2^-128 the host allows for fx_add_double()'s
- * truncation. Each piece, and a sum of up to WSPLIT_TERMS of them, is an
- * integer multiple of its grid below 2^50 steps: plain double adds are
- * exact, and wsplit_to_fx() reads each sum out as an integer with one
- * multiply and one add (no conversion instruction).
+ * which is inside the n * 2^-128 the host allows for bits below the fixed
+ * point's grid (resolve_sum() in hwctx/gpu/gpu_plan.c). Each piece, and a
+ * sum of up to WSPLIT_TERMS of them, is an integer multiple of its grid
+ * below 2^50 steps: plain double adds are exact, and wsplit_piece() reads
+ * each sum out as an integer with one multiply and one add (no conversion
+ * instruction).
  * wsplit_checked(|t|) is what wsplit_term() adds to the quantity's
  * abs_sum: NaN for a term outside the range (the host then reports the
  * frame; it cannot occur for SSIM's l, c, s and term, all within [-2, 2]).
@@ -163,14 +128,6 @@ template <int E> GPU_DEVICE void wsplit_pieces_to_fx(gpussim_fx *a, const long l
     fx_add_i64<88 + E>(a, p[0]);
     fx_add_i64<44 + E>(a, p[1]);
     fx_add_i64<E>(a, p[2]);
-}
-
-/* a += the split sum s of terms scaled by 2^-E */
-template <int E> GPU_DEVICE void wsplit_to_fx(gpussim_fx *a, const wsplit *s)
-{
-    fx_add_i64<88 + E>(a, wsplit_piece(s, 0));
-    fx_add_i64<44 + E>(a, wsplit_piece(s, 1));
-    fx_add_i64<E>(a, wsplit_piece(s, 2));
 }
 
 #endif /* GPUSSIM_CUDA_EXACT_SUMS_H */

@@ -3,7 +3,7 @@
 /*
  * The CUDA and HIP kernels' exact accumulation (kernels/cuda/exact_sums.h),
  * compiled on the host (gpu_compat.h's host mode) and checked against the
- * fixed point's exact reference:
+ * fixed point's exact reference (fx_add_double() below):
  *  - split sums of up to WSPLIT_TERMS terms equal fx_add_double()'s sums
  *    bit for bit wherever the latter is exact (terms on the 2^-128 grid), at
  *    both scales the kernels use (SSIM's 2^0, integer SSIM's 2^-16);
@@ -62,6 +62,49 @@ static double random_term(int lo, int hi)
 static bool fx_equal(const gpussim_fx &a, const gpussim_fx &b)
 {
     return std::memcmp(a.limb, b.limb, sizeof(a.limb)) == 0;
+}
+
+/* The exact reference: a += v exactly, except for bits of v below
+ * 2^-FRAC_BITS (truncated toward zero, as the host's bound allows). */
+static void fx_add_double(gpussim_fx *a, double v)
+{
+    const uint64_t bits = gpu_double_bits(v);
+    int e = (int)((bits >> 52) & 0x7ff);
+    uint64_t m = bits & ((1ull << 52) - 1);
+    if (e)
+        m |= 1ull << 52;
+    else
+        e = 1;
+    /* v = m * 2^(e - 1075); in fixed point m sits at bit sh */
+    int sh = e - 1075 + GPUSSIM_FX_FRAC_BITS;
+    if (sh < 0) {
+        m = sh > -64 ? m >> -sh : 0;
+        sh = 0;
+    }
+    /* sh <= 192 - 53 for any |v| < 2^64; larger cannot occur */
+    const int li = sh >> 6, b = sh & 63;
+    const uint64_t lo = m << b, hi = b ? m >> (64 - b) : 0;
+    uint64_t t0 = li == 0 ? lo : 0;
+    uint64_t t1 = li == 1 ? lo : li == 0 ? hi : 0;
+    uint64_t t2 = li == 2 ? lo : li == 1 ? hi : 0;
+    if (bits >> 63) {
+        /* two's complement negation */
+        t0 = ~t0 + 1;
+        const uint64_t c0 = t0 == 0;
+        t1 = ~t1 + c0;
+        const uint64_t c1 = c0 && t1 == 0;
+        t2 = ~t2 + c1;
+    }
+    const gpussim_fx t = { { t0, t1, t2 } };
+    fx_add(a, &t);
+}
+
+/* A split sum's value in the fixed point: its pieces, as a block of one
+ * thread adds them. */
+template <int E> static void wsplit_to_fx(gpussim_fx *a, const wsplit *s)
+{
+    const long long p[3] = { wsplit_piece(s, 0), wsplit_piece(s, 1), wsplit_piece(s, 2) };
+    wsplit_pieces_to_fx<E>(a, p);
 }
 
 /* (a - b) in units of 2^-FRAC_BITS, for differences that fit a long long */
