@@ -14,6 +14,8 @@
  * small on large planes; TH = 8 spreads small planes over more blocks. */
 #define WIN_IN_W (WIN_TW + SSIM_K - 1)
 #define WIN_IN_PITCH (WIN_IN_W + 1)
+static_assert(WIN_TH_TALL / WIN_BY <= WSPLIT_TERMS && WIN_TH_SHORT / WIN_BY <= WSPLIT_TERMS,
+              "a thread's windows exceed the split sums' range");
 
 template <int TH> struct ssim_tile_smem {
     float in[2][TH + SSIM_K - 1][WIN_IN_PITCH];
@@ -122,7 +124,6 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
     }
     GPU_SYNC();
 
-    static_assert(TH / WIN_BY <= WSPLIT_TERMS, "a thread's windows exceed the split sums' range");
     wacc acc;
     wacc_zero<QS>(&acc);
     const int gx = x0 + tx;
