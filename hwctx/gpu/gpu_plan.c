@@ -758,6 +758,14 @@ struct capture_branches {
     unsigned levels_used; /* bit l - 1: level l's stream joined the capture */
 };
 
+/* waiter's later work waits for what src has queued so far (ev, recorded
+ * on src) */
+static int stream_after(struct cuda_backend *be, CUstream waiter, CUstream src, CUevent ev)
+{
+    const int err = CHECK_CU(cuEventRecord(ev, src));
+    return err < 0 ? err : CHECK_CU(cuStreamWaitEvent(waiter, ev, 0));
+}
+
 /* A pyramid level's windows stage on the level's own stream, after what
  * be->launch_stream has queued (its decimation). */
 static int run_level_windows(struct cuda_backend *be, const struct gpussim_plan_stage *st,
@@ -765,9 +773,7 @@ static int run_level_windows(struct cuda_backend *be, const struct gpussim_plan_
 {
     const CUstream main = be->launch_stream;
     const int l = st->scale - 1;
-    int err = CHECK_CU(cuEventRecord(br->level_ready, main));
-    if (err >= 0)
-        err = CHECK_CU(cuStreamWaitEvent(br->level[l], br->level_ready, 0));
+    int err = stream_after(be, br->level[l], main, br->level_ready);
     if (err < 0)
         return err;
     br->levels_used |= 1u << l;
@@ -823,18 +829,14 @@ static int enqueue_frame(struct cuda_backend *be, struct cuda_slot *slot,
         for (int p = 0; p < be->cfg.nb_planes && err >= 0; p++)
             err = run_plane(be, p, slot, branches[m].metric, branches[m].part, br);
         if (br) {
-            if (err >= 0)
-                err = CHECK_CU(cuEventRecord(br->join[m], br->stream[m]));
             be->launch_stream = origin;
             if (err >= 0)
-                err = CHECK_CU(cuStreamWaitEvent(origin, br->join[m], 0));
+                err = stream_after(be, origin, br->stream[m], br->join[m]);
             for (int l = 0; l < NB_LEVEL_STREAMS && err >= 0; l++) {
                 if (!(br->levels_used >> l & 1))
                     continue;
                 br->levels_used &= ~(1u << l);
-                err = CHECK_CU(cuEventRecord(br->level_join[l], br->level[l]));
-                if (err >= 0)
-                    err = CHECK_CU(cuStreamWaitEvent(origin, br->level_join[l], 0));
+                err = stream_after(be, origin, br->level[l], br->level_join[l]);
             }
         }
         if (err < 0)
