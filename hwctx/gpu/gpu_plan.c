@@ -106,7 +106,7 @@ enum cuda_kernel {
     K_WIN_DEC_T8 = K_WIN_DEC_T32_T + 2,
     K_WIN_DEC_T8_T = K_WIN_DEC_T8 + 2,
     K_ANSNR = K_WIN_DEC_T8_T + 2,
-    K_ISSIM_U32 = K_ANSNR + 3,
+    K_ISSIM_U32 = K_ANSNR + 4,
     K_ISSIM_U32_8BIT = K_ISSIM_U32 + 2,
     K_ISSIM_U64 = K_ISSIM_U32_8BIT + 2,
     K_REDUCE = K_ISSIM_U64 + 2,
@@ -133,7 +133,8 @@ static const char *const kernel_names[K_COUNT] = {
     PAIR_LADDER("ssim_windows_dec_t8", "_ladder"),
     PAIR_LADDER("ssim_windows_dec_t8_t", "_ladder"),
     PAIR_LADDER("ansnr_rows", "_ref"),
-    "ansnr_rows_dis",
+    "ansnr_rows_dis2",
+    "ansnr_rows_dis4",
     PAIR_LADDER("issim_windows_u32", "_ladder"),
     PAIR_LADDER("issim_windows_u32_8bit", "_ladder"),
     PAIR_LADDER("issim_windows_u64", "_ladder"),
@@ -661,9 +662,13 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
             launch(be, K_ANSNR + 1, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, rargs);
         if (err < 0)
             return err;
-        void *dargs[] = { desc, fmt, &w, &h, &scaler, &noise, &rows_stride, &be->ansnr_ref };
-        return launch(be, K_ANSNR + 2, div_up(h, ANSNR_ROWS), 1, (unsigned)be->nb_dis,
-                      ANSNR_THREADS, 1, dargs);
+        /* the distorted pictures 4 per block, or 2 where that leaves fewer
+         * of the last block's filter threads idle */
+        int nb_dis = be->nb_dis;
+        const int group = nb_dis % 4 == 0 || nb_dis % 4 == 3 ? 4 : 2;
+        void *dargs[] = { desc, fmt, &w, &h, &scaler, &noise, &rows_stride, &be->ansnr_ref, &nb_dis };
+        return launch(be, group == 4 ? K_ANSNR + 3 : K_ANSNR + 2, div_up(h, ANSNR_LAD_ROWS), 1,
+                      (unsigned)div_up(nb_dis, group), ANSNR_LAD_THREADS(group), 1, dargs);
     }
     case GPUSSIM_STAGE_ISSIM: {
         double c1base = st->c1base, c2base = st->c2base;

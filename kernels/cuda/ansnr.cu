@@ -50,22 +50,21 @@ GPU_DEVICE float ansnr_dis_coef(int i)
 /*
  * MODE: a pair (A_PAIR: picture 1 against picture 0, both row sums); a
  * ladder's reference (A_REF: picture 0's filtered plane into ref_plane
- * (w x h floats) and the signal row sums, once); a ladder's distorted
- * picture 1 + blockIdx.z (A_DIS: its filter against ref_plane, the noise
- * row sums at row_noise + blockIdx.z * rows_stride). Each value is the
- * pair's (the same float operations; the filtered reference goes through
- * memory unchanged).
+ * (w x h floats) and the signal row sums, once), which a ladder's
+ * distorted pictures read (ansnr_rows_ladder()). Each value is the pair's
+ * (the same float operations; the filtered reference goes through memory
+ * unchanged).
  */
-enum { A_PAIR, A_REF, A_DIS };
+enum { A_PAIR, A_REF };
 
 template <int MODE>
 __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
                            int h, float inv_scaler, float *row_sig, float *row_noise,
                            float *ref_plane)
 {
-    constexpr bool REF = MODE != A_DIS, DIS = MODE != A_REF;
+    constexpr bool DIS = MODE == A_PAIR;
     const raw_plane ref = raw_plane_of(desc, 0, fmt);
-    const raw_plane dis = raw_plane_of(desc, MODE == A_DIS ? 1 + GPU_BID_Z : 1, fmt);
+    const raw_plane dis = raw_plane_of(desc, 1, fmt);
     const int RK = GPUSSIM_ANSNR_REF_LEN, DK = GPUSSIM_ANSNR_DIS_LEN;
     const int HR = ANSNR_ROWS / 2; /* rows per filter thread */
     __shared__ float in[2][2][ANSNR_IN_H][ANSNR_IN_W];         /* [buf][ref, dis] */
@@ -87,21 +86,23 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
         raw[0][l] = raw[1][l] = 0;                                                           \
         if (i < ANSNR_IN_H * ANSNR_IN_W && yy < h + ANSNR_PAD && xx < w + ANSNR_PAD) {       \
             const int my = ansnr_reflect(yy, h), mx = ansnr_reflect(xx, w);                  \
-            if (REF)                                                                         \
-                raw[0][l] = raw_sample(ref, mx, my);                                         \
+            const long long at = raw_offset(fmt.bytes_per_sample, fmt.first, fmt.step, mx);  \
+            raw[0][l] = raw_word(ref.base, ref.pitch, fmt.bytes_per_sample, at, my);         \
             if (DIS)                                                                         \
-                raw[1][l] = raw_sample(dis, mx, my);                                         \
+                raw[1][l] = raw_word(dis.base, dis.pitch, fmt.bytes_per_sample, at, my);     \
         }                                                                                    \
     }
 #define ANSNR_STORE(b)                                                                       \
     for (int l = 0; l < ANSNR_LOADS; l++) {                                                  \
         const int i = tid + l * ANSNR_FILTER_THREADS;                                        \
-        if (i < ANSNR_IN_H * ANSNR_IN_W && REF)                                              \
-            in[b][0][i / ANSNR_IN_W][i % ANSNR_IN_W] =                                       \
-                sample_to_float(raw[0][l], inv_scaler, -128.0f);                             \
+        if (i < ANSNR_IN_H * ANSNR_IN_W)                                                     \
+            in[b][0][i / ANSNR_IN_W][i % ANSNR_IN_W] = sample_to_float(                      \
+                raw_unpack(raw[0][l], fmt.bytes_per_sample, fmt.shift, fmt.mask), inv_scaler, \
+                -128.0f);                                                                    \
         if (i < ANSNR_IN_H * ANSNR_IN_W && DIS)                                              \
-            in[b][1][i / ANSNR_IN_W][i % ANSNR_IN_W] =                                       \
-                sample_to_float(raw[1][l], inv_scaler, -128.0f);                             \
+            in[b][1][i / ANSNR_IN_W][i % ANSNR_IN_W] = sample_to_float(                      \
+                raw_unpack(raw[1][l], fmt.bytes_per_sample, fmt.shift, fmt.mask), inv_scaler, \
+                -128.0f);                                                                    \
     }
 
     if (filter) {
@@ -128,21 +129,17 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
                     /* the reference plane holds rows below h only */
                     const size_t at = (size_t)(y0 + r) * w + (size_t)(c0 + c);
                     float rf = 0.0f;
-                    if (REF) {
 #pragma unroll
-                        for (int fi = 0; fi < RK; fi++) {
-                            float inner = 0.0f;
+                    for (int fi = 0; fi < RK; fi++) {
+                        float inner = 0.0f;
 #pragma unroll
-                            for (int fj = 0; fj < RK; fj++)
-                                inner += ansnr_ref_coef(fi * RK + fj) *
-                                         in[b][0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
-                            rf += inner;
-                        }
-                        if (MODE == A_REF && y0 + r < h)
-                            ref_plane[at] = rf;
-                    } else if (y0 + r < h) {
-                        rf = ref_plane[at];
+                        for (int fj = 0; fj < RK; fj++)
+                            inner += ansnr_ref_coef(fi * RK + fj) *
+                                     in[b][0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
+                        rf += inner;
                     }
+                    if (MODE == A_REF && y0 + r < h)
+                        ref_plane[at] = rf;
                     float df = 0.0f;
                     if (DIS) {
 #pragma unroll
@@ -155,8 +152,7 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
                             df += inner;
                         }
                     }
-                    if (REF)
-                        prod[b][0][r][c] = rf * rf;
+                    prod[b][0][r][c] = rf * rf;
                     if (DIS)
                         prod[b][1][r][c] = (rf - df) * (rf - df);
                 }
@@ -172,8 +168,7 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
                 /* unrolled so the loads run ahead of the two float add chains */
 #pragma unroll 16
                 for (int c = 0; c < n; c++) {
-                    if (REF)
-                        sig_row += prod[b ^ 1][0][row][c];
+                    sig_row += prod[b ^ 1][0][row][c];
                     if (DIS)
                         noise_row += prod[b ^ 1][1][row][c];
                 }
@@ -186,16 +181,165 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
     if (!filter) {
         const int row = tid - ANSNR_FILTER_THREADS;
         if (row < ANSNR_ROWS && y0 + row < h) {
-            if (REF)
-                row_sig[y0 + row] = sig_row;
+            row_sig[y0 + row] = sig_row;
             if (DIS)
                 row_noise[y0 + row] = noise_row;
         }
     }
 }
 
-/* A pair's ANSNR and a ladder's (_ref: picture 0 once; _dis: distorted
- * picture 1 + blockIdx.z, its noise rows rows_stride floats apart). */
+/*
+ * A ladder's distorted pictures, G of them per block (pictures
+ * 1 + blockIdx.z * G .., at most nb_dis in all), against the reference's
+ * filtered plane (ansnr_rows_ref's ref_plane). The block owns ANSNR_LAD_ROWS
+ * rows and walks them in chunks of ANSNR_FILTER_THREADS / G columns. A load
+ * slot's position, mirror and byte offset are found once and serve all G
+ * pictures (a kernel per picture finds them G times); the words are
+ * unpacked only when stored, after the filtering, so that nothing waits
+ * for the loads. Filter thread (g, c) filters column c of picture g, all
+ * the block's rows, each input row read once; the last warps' lane
+ * (g, row) adds picture g's row, one float chain left to right, as the
+ * pair's. Each noise value is the pair's: the same float operations in the
+ * same order (test_ladder).
+ */
+template <int G>
+__device__ void ansnr_rows_ladder(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
+                                  int w, int h, float inv_scaler, float *row_noise,
+                                  long long rows_stride, const float *ref_plane, int nb_dis)
+{
+    constexpr int ROWS = ANSNR_LAD_ROWS, IN_H = ROWS + 2 * ANSNR_PAD;
+    constexpr int CHUNK = ANSNR_FILTER_THREADS / G, IN_W = CHUNK + 2 * ANSNR_PAD;
+    constexpr int LOADS = (IN_H * IN_W + ANSNR_FILTER_THREADS - 1) / ANSNR_FILTER_THREADS;
+    const int DK = GPUSSIM_ANSNR_DIS_LEN;
+    static_assert(ANSNR_PAD == DK / 2, "the input tile is the distorted filter's");
+    __shared__ float in[2][G][IN_H][IN_W];
+    __shared__ float prod[2][G][ROWS][CHUNK + 1];
+    const int tid = GPU_TID_X;
+    const int y0 = GPU_BID_X * ROWS;
+    const int g0 = GPU_BID_Z * G;
+    const int ng = nb_dis - g0 < G ? nb_dis - g0 : G;
+    const int nchunks = (w + CHUNK - 1) / CHUNK;
+    const bool filter = tid < ANSNR_FILTER_THREADS;
+    const int bps = fmt.bytes_per_sample;
+    const uint8_t *base[G];
+    long long pitch[G];
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        const int k = 1 + g0 + (g < ng ? g : 0);
+        base[g] = (const uint8_t *)desc->src[k][fmt.src_plane];
+        pitch[g] = desc->pitch[k][fmt.src_plane];
+    }
+    /* a load slot's tile position and mirrored row, the same every chunk */
+    int slot_cc[LOADS], slot_row[LOADS];
+#pragma unroll
+    for (int l = 0; l < LOADS; l++) {
+        const int i = tid + l * ANSNR_FILTER_THREADS;
+        const int rr = i / IN_W, yy = y0 + rr - ANSNR_PAD;
+        slot_cc[l] = i % IN_W;
+        slot_row[l] = i < IN_H * IN_W && yy < h + ANSNR_PAD ? ansnr_reflect(yy, h) : -1;
+    }
+    uint16_t raw[G][LOADS]; /* words as stored: unpacked when stored (raw_unpack()) */
+
+    /* as ansnr_rows()'s FETCH and STORE: input row rr of a chunk holds image
+     * row reflect(y0 + rr - PAD), column cc image column reflect(c0 + cc -
+     * PAD); positions past the last needed one are never read */
+#define ANSNR_LAD_FETCH(c0)                                                                     \
+    _Pragma("unroll") for (int l = 0; l < LOADS; l++) {                                         \
+        const int xx = (c0) + slot_cc[l] - ANSNR_PAD;                                           \
+        const bool in_tile = slot_row[l] >= 0 && xx < w + ANSNR_PAD;                            \
+        const long long at = raw_offset(bps, fmt.first, fmt.step, ansnr_reflect(xx, w));        \
+        _Pragma("unroll") for (int g = 0; g < G; g++)                                           \
+            raw[g][l] = in_tile && g < ng ? raw_word(base[g], pitch[g], bps, at, slot_row[l])   \
+                                          : 0;                                                  \
+    }
+#define ANSNR_LAD_STORE(b)                                                                      \
+    _Pragma("unroll") for (int l = 0; l < LOADS; l++) {                                         \
+        const int i = tid + l * ANSNR_FILTER_THREADS;                                           \
+        if (i < IN_H * IN_W)                                                              \
+            _Pragma("unroll") for (int g = 0; g < G; g++)                                       \
+                in[b][g][i / IN_W][i % IN_W] = sample_to_float(                                 \
+                    raw_unpack(raw[g][l], bps, fmt.shift, fmt.mask), inv_scaler, -128.0f);      \
+    }
+
+    if (filter) {
+        ANSNR_LAD_FETCH(0)
+        ANSNR_LAD_STORE(0)
+    }
+    GPU_SYNC();
+
+    float noise_row = 0.0f;
+    for (int k = 0; k <= nchunks; k++) {
+        const int b = k & 1;
+        if (filter && k < nchunks) {
+            const int c0 = k * CHUNK;
+            const bool more = k + 1 < nchunks;
+            if (more) {
+                ANSNR_LAD_FETCH(c0 + CHUNK)
+            }
+            const int g = tid / CHUNK, c = tid % CHUNK;
+            if (g < ng && c0 + c < w) {
+                /* the pair's filter, spec §3.3: per output row the filter
+                 * rows outer, each a float sum left to right from 0, no
+                 * contraction; input row ir serves outputs ir - DK + 1 .. ir */
+                float df[ROWS];
+#pragma unroll
+                for (int j = 0; j < ROWS; j++)
+                    df[j] = 0.0f;
+#pragma unroll
+                for (int ir = 0; ir < IN_H; ir++) {
+                    float v[DK];
+#pragma unroll
+                    for (int fj = 0; fj < DK; fj++)
+                        v[fj] = in[b][g][ir][c + fj];
+#pragma unroll
+                    for (int j = 0; j < ROWS; j++) {
+                        const int fi = ir - j;
+                        if (fi >= 0 && fi < DK) {
+                            float inner = 0.0f;
+#pragma unroll
+                            for (int fj = 0; fj < DK; fj++)
+                                inner += ansnr_dis_coef(fi * DK + fj) * v[fj];
+                            df[j] += inner;
+                        }
+                    }
+                }
+#pragma unroll
+                for (int j = 0; j < ROWS; j++) {
+                    /* the reference plane holds rows below h only */
+                    const float rf =
+                        y0 + j < h ? ref_plane[(size_t)(y0 + j) * w + (size_t)(c0 + c)] : 0.0f;
+                    prod[b][g][j][c] = (rf - df[j]) * (rf - df[j]);
+                }
+            }
+            if (more) {
+                ANSNR_LAD_STORE(b ^ 1)
+            }
+        } else if (!filter && k > 0) {
+            const int lane = tid - ANSNR_FILTER_THREADS;
+            const int g = lane / ROWS, row = lane % ROWS;
+            if (g < ng && y0 + row < h) {
+                const int c0 = (k - 1) * CHUNK;
+                const int n = w - c0 < CHUNK ? w - c0 : CHUNK;
+#pragma unroll 16
+                for (int c = 0; c < n; c++)
+                    noise_row += prod[b ^ 1][g][row][c];
+            }
+        }
+        GPU_SYNC();
+    }
+#undef ANSNR_LAD_FETCH
+#undef ANSNR_LAD_STORE
+    if (!filter) {
+        const int lane = tid - ANSNR_FILTER_THREADS;
+        const int g = lane / ROWS, row = lane % ROWS;
+        if (g < ng && y0 + row < h)
+            row_noise[(g0 + g) * rows_stride + y0 + row] = noise_row;
+    }
+}
+
+/* A pair's ANSNR and a ladder's (_ref: picture 0 once; _dis2, _dis4: the
+ * distorted pictures 2 or 4 per block, picture 1 + r's noise rows at
+ * row_noise + r * rows_stride). */
 GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
 ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
            float inv_scaler, float *row_sig, float *row_noise)
@@ -210,10 +354,14 @@ ansnr_rows_ref(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, 
     ansnr_rows<A_REF>(desc, fmt, w, h, inv_scaler, row_sig, NULL, ref_plane);
 }
 
-GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
-ansnr_rows_dis(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-               float inv_scaler, float *row_noise, long long rows_stride, const float *ref_plane)
-{
-    ansnr_rows<A_DIS>(desc, fmt, w, h, inv_scaler, NULL, row_noise + GPU_BID_Z * rows_stride,
-                      (float *)ref_plane);
-}
+#define ANSNR_ROWS_DIS_KERNEL(G)                                                                \
+    GPU_KERNEL void __launch_bounds__(ANSNR_LAD_THREADS(G), 2)                                  \
+    ansnr_rows_dis##G(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,   \
+                      int h, float inv_scaler, float *row_noise, long long rows_stride,         \
+                      const float *ref_plane, int nb_dis)                                       \
+    {                                                                                           \
+        ansnr_rows_ladder<G>(desc, fmt, w, h, inv_scaler, row_noise, rows_stride, ref_plane,    \
+                             nb_dis);                                                           \
+    }
+ANSNR_ROWS_DIS_KERNEL(2)
+ANSNR_ROWS_DIS_KERNEL(4)

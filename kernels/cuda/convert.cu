@@ -50,6 +50,28 @@ GPU_DEVICE raw_plane raw_plane_of(const gpussim_cuda_frame_desc *desc, int k,
     return p;
 }
 
+/* A sample in two steps: raw_word() loads its byte or word as stored,
+ * raw_unpack() removes the MSB alignment and the other bits. A kernel that
+ * loads ahead (the next chunk while filtering this one) unpacks only when
+ * it stores, so that no instruction waits for the load in between. */
+GPU_DEVICE uint16_t raw_word(const uint8_t *base, long long pitch, int bytes_per_sample,
+                             long long at, int y)
+{
+    const uint8_t *p = base + (long long)y * pitch + at;
+    return bytes_per_sample == 1 ? *p : *(const uint16_t *)p;
+}
+
+GPU_DEVICE uint16_t raw_unpack(uint16_t v, int bytes_per_sample, int shift, unsigned mask)
+{
+    return bytes_per_sample == 1 ? v : (uint16_t)((v >> shift) & mask);
+}
+
+/* the byte offset of sample x in its row */
+GPU_DEVICE long long raw_offset(int bytes_per_sample, int first, int step, int x)
+{
+    return (long long)(first + x * step) * bytes_per_sample;
+}
+
 GPU_DEVICE uint16_t raw_sample(const raw_plane &p, int x, int y)
 {
     const uint8_t *row = p.base + (long long)y * p.pitch;

@@ -109,6 +109,13 @@ struct gpussim_cuda_plane_fmt {
 #define ANSNR_CHUNK 128
 #define ANSNR_FILTER_THREADS (2 * ANSNR_CHUNK)
 #define ANSNR_THREADS (ANSNR_FILTER_THREADS + 32)
+/* ansnr_rows_dis2/4: ANSNR_LAD_ROWS rows of 2 or 4 distorted pictures per
+ * block, ANSNR_FILTER_THREADS threads filtering, then a lane per picture row
+ * (9 rows: 240 blocks at 2160p, one wave at two blocks per multiprocessor
+ * of a 132-SM H100/H200, where 8 rows' 270 blocks would leave 6 for a
+ * second) */
+#define ANSNR_LAD_ROWS 9
+#define ANSNR_LAD_THREADS(G) (ANSNR_FILTER_THREADS + 32 * (((G) * ANSNR_LAD_ROWS + 31) / 32))
 /* issim_windows_*: ISSIM_TW x ISSIM_TH tiles with ISSIM_BX x ISSIM_BY threads;
  * issim_windows_u64 (16-bit samples, 64-bit moments): ISSIM_TH_U64 rows */
 #define ISSIM_TW 32

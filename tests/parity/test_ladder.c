@@ -10,7 +10,7 @@
  * their device exists, else that part is skipped (exit 77 only when
  * nothing but the CPU could be checked and GPUSSIM_LADDER_REQUIRE_GPU is
  * set). 3 renditions (two pictures a decimation dispatch on Vulkan) and 6
- * (an odd picture left alone). Every ladder must be native (the context
+ * (an odd picture left alone), 5 on CUDA, 16 on both. Every ladder must be native (the context
  * logs "reference terms shared"). CUDA's runs four times: its window
  * kernels' blocks scoring as many distorted pictures as it chooses, all of
  * them, one and two each (GPUSSIM_TEST_LADDER_GROUP; with 3: 2 + 1).
@@ -347,6 +347,10 @@ int main(void)
     run_case(&cases[6], GPUSSIM_BACKEND_CUDA);
     run_case(&cases[2], GPUSSIM_BACKEND_VULKAN);
     unsetenv("GPUSSIM_TEST_LADDER_GROUP");
+    /* CUDA's ANSNR takes its distorted pictures 4 per block (3, 16) or 2
+     * (6; with 5: 2 + 2 + 1, one picture alone in the last block) */
+    NB_DIS = 5;
+    run_case(&cases[2], GPUSSIM_BACKEND_CUDA);
     /* the widest ladder: Vulkan's and CUDA's frame of 17 pictures */
     NB_DIS = GPUSSIM_MAX_DISTORTED;
     run_case(&cases[0], GPUSSIM_BACKEND_VULKAN);
