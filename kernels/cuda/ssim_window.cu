@@ -27,19 +27,24 @@ template <int TH> union ssim_smem {
     uint64_t red[WS_RED_WORDS(WQ_ALL, WIN_BX * WIN_BY)];
 };
 
+/* A window's variance with the reference's typing (spec §1.5): E[x^2] -
+ * mu^2 in float, negative values clamped to 0. */
+GPU_DEVICE float ssim_variance(float mu, float e2)
+{
+    const float v = e2 - mu * mu;
+    return 0.0f > v ? 0.0f : v;
+}
+
 /* Per-window term, l, c, s with the reference's typing (spec §1.5), as
  * ssim_window_terms() in kernels/c/ssim_window.c: t[GPUSSIM_WSUM_*], those
- * of QS (l also for the term). */
+ * of QS (l also for the term), from the means, the variances
+ * (ssim_variance()) and E[xy]. */
 template <unsigned QS>
-GPU_DEVICE void ssim_window_terms(float mx, float my, float exx, float eyy, float exy, double *t)
+GPU_DEVICE void ssim_window_terms(float mx, float my, float sx2, float sy2, float exy, double *t)
 {
     const float C1 = (GPUSSIM_SSIM_K1 * GPUSSIM_SSIM_L) * (GPUSSIM_SSIM_K1 * GPUSSIM_SSIM_L);
     const float C2 = (GPUSSIM_SSIM_K2 * GPUSSIM_SSIM_L) * (GPUSSIM_SSIM_K2 * GPUSSIM_SSIM_L);
     const float C3 = C2 / 2.0f;
-    float sx2 = exx - mx * mx;
-    float sy2 = eyy - my * my;
-    sx2 = 0.0f > sx2 ? 0.0f : sx2;
-    sy2 = 0.0f > sy2 ? 0.0f : sy2;
     const float sxy = exy - mx * my;
     /* the reference's (float)sqrt((double)(sx2 * sy2)), see gpu_sqrt_rn */
     const float sxsy = gpu_sqrt_rn(sx2 * sy2);
@@ -139,7 +144,8 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
             m[q] = (float)unresidue<VN>(a);
         }
         double t[GPUSSIM_WSUM_N];
-        ssim_window_terms<QS>(m[0], m[1], m[2], m[3], m[4], t);
+        ssim_window_terms<QS>(m[0], m[1], ssim_variance(m[0], m[2]), ssim_variance(m[1], m[3]),
+                              m[4], t);
         wacc_add<QS, 0>(&acc, t);
     }
     /* the tile is dead; its memory becomes the reduction scratch */
@@ -160,7 +166,7 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
  */
 template <int TH> struct ssim_ladder_smem {
     float in_ref[TH + SSIM_K - 1][WIN_IN_PITCH];
-    float mom_ref[2][TH][WIN_TW]; /* vertical: mu_x, E[x^2] */
+    float mom_ref[2][TH][WIN_TW]; /* vertical: mu_x and its variance (ssim_variance()) */
     union {
         struct {
             float in[TH + SSIM_K - 1][WIN_IN_PITCH];
@@ -225,14 +231,18 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
         sm.u.dis.mom[1][r][c] = (float)unresidue<HN>(a2);
     }
     GPU_SYNC();
+    /* the reference's mu_x and variance, once for every distorted picture */
     for (int k = 0; k < TH / WIN_BY; k++) {
         const int oy = ty + k * WIN_BY;
+        float m[2];
         for (int q = 0; q < 2; q++) {
             double a = 0.0;
             for (int v = 0; v < SSIM_K; v++)
                 a += widen<VN>(sm.u.dis.mom[q][oy + v][tx] * gauss11[v]);
-            sm.mom_ref[q][oy][tx] = (float)unresidue<VN>(a);
+            m[q] = (float)unresidue<VN>(a);
         }
+        sm.mom_ref[0][oy][tx] = m[0];
+        sm.mom_ref[1][oy][tx] = ssim_variance(m[0], m[1]);
     }
 
     for (int pic = r0; pic < r1; pic++) {
@@ -277,8 +287,8 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
                 m[q] = (float)unresidue<VN>(a);
             }
             double t[GPUSSIM_WSUM_N];
-            ssim_window_terms<QS>(sm.mom_ref[0][oy][tx], m[0], sm.mom_ref[1][oy][tx], m[1], m[2],
-                                  t);
+            ssim_window_terms<QS>(sm.mom_ref[0][oy][tx], m[0], sm.mom_ref[1][oy][tx],
+                                  ssim_variance(m[0], m[1]), m[2], t);
             wacc_add<QS, 0>(&acc, t);
         }
         wacc_block_store<QS, 0>(sm.u.red, tid, WIN_BX * WIN_BY, &acc,
