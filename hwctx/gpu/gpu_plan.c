@@ -666,7 +666,9 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
          * of the last block's filter threads idle */
         int nb_dis = be->nb_dis;
         const int group = nb_dis % 4 == 0 || nb_dis % 4 == 3 ? 4 : 2;
-        void *dargs[] = { desc, fmt, &w, &h, &scaler, &noise, &rows_stride, &be->ansnr_ref, &nb_dis };
+        void *dargs[] = {
+            desc, fmt, &w, &h, &scaler, &noise, &rows_stride, &be->ansnr_ref, &nb_dis
+        };
         return launch(be, group == 4 ? K_ANSNR + 3 : K_ANSNR + 2, div_up(h, ANSNR_LAD_ROWS), 1,
                       (unsigned)div_up(nb_dis, group), ANSNR_LAD_THREADS(group), 1, dargs);
     }

@@ -255,7 +255,7 @@ __device__ void ansnr_rows_ladder(const gpussim_cuda_frame_desc *desc, gpussim_c
 #define ANSNR_LAD_STORE(b)                                                                      \
     _Pragma("unroll") for (int l = 0; l < LOADS; l++) {                                         \
         const int i = tid + l * ANSNR_FILTER_THREADS;                                           \
-        if (i < IN_H * IN_W)                                                              \
+        if (i < IN_H * IN_W)                                                                    \
             _Pragma("unroll") for (int g = 0; g < G; g++)                                       \
                 in[b][g][i / IN_W][i % IN_W] = sample_to_float(                                 \
                     raw_unpack(raw[g][l], bps, fmt.shift, fmt.mask), inv_scaler, -128.0f);      \

@@ -115,7 +115,7 @@ struct gpussim_cuda_plane_fmt {
  * of a 132-SM H100/H200, where 8 rows' 270 blocks would leave 6 for a
  * second) */
 #define ANSNR_LAD_ROWS 9
-#define ANSNR_LAD_THREADS(G) (ANSNR_FILTER_THREADS + 32 * (((G) * ANSNR_LAD_ROWS + 31) / 32))
+#define ANSNR_LAD_THREADS(G) (ANSNR_FILTER_THREADS + 32 * (((G)*ANSNR_LAD_ROWS + 31) / 32))
 /* issim_windows_*: ISSIM_TW x ISSIM_TH tiles with ISSIM_BX x ISSIM_BY threads;
  * issim_windows_u64 (16-bit samples, 64-bit moments): ISSIM_TH_U64 rows */
 #define ISSIM_TW 32
