@@ -875,6 +875,16 @@ static int capture_stream(struct cuda_backend *be, CUstream *s, CUevent *join, i
     return err;
 }
 
+/* capture_stream()'s undoing: the join event, then the stream (either may
+ * be unset, where the setup stopped early). */
+static void release_capture_stream(struct cuda_backend *be, CUstream s, CUevent join)
+{
+    if (join)
+        CHECK_CU(cuEventDestroy(join));
+    if (s)
+        CHECK_CU(cuStreamDestroy(s));
+}
+
 /* Captures slot's frame into a graph on private streams (never on an
  * adopted one, which other threads may be using). */
 static int capture_slot_graph(struct cuda_backend *be, struct cuda_slot *slot)
@@ -923,18 +933,10 @@ static int capture_slot_graph(struct cuda_backend *be, struct cuda_slot *slot)
 fail:
     if (graph)
         cu->cuGraphDestroy(graph);
-    for (int m = 0; m < NB_BRANCHES; m++) {
-        if (br.join[m])
-            CHECK_CU(cuEventDestroy(br.join[m]));
-        if (br.stream[m])
-            CHECK_CU(cuStreamDestroy(br.stream[m]));
-    }
-    for (int l = 0; l < NB_LEVEL_STREAMS; l++) {
-        if (br.level_join[l])
-            CHECK_CU(cuEventDestroy(br.level_join[l]));
-        if (br.level[l])
-            CHECK_CU(cuStreamDestroy(br.level[l]));
-    }
+    for (int m = 0; m < NB_BRANCHES; m++)
+        release_capture_stream(be, br.stream[m], br.join[m]);
+    for (int l = 0; l < NB_LEVEL_STREAMS; l++)
+        release_capture_stream(be, br.level[l], br.level_join[l]);
     if (br.level_ready)
         CHECK_CU(cuEventDestroy(br.level_ready));
     if (br.fork)
