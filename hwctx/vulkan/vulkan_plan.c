@@ -683,8 +683,9 @@ static int schedule_steps(struct vk_backend *be, int split)
                     continue;
                 sorted[n] = be->steps[t];
                 /* the first step of each wave waits for the waves before */
-                sorted[n].barrier = n == be->first_compute_step || wave[t] != wave[order[n - 1]] ||
-                                    (split && t == s && group_workgroups(be, wave, w, s) >= SPLIT_MIN);
+                sorted[n].barrier =
+                    n == be->first_compute_step || wave[t] != wave[order[n - 1]] ||
+                    (split && t == s && group_workgroups(be, wave, w, s) >= SPLIT_MIN);
                 order[n++] = t;
                 if (!split)
                     break;
