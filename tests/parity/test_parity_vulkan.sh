@@ -7,13 +7,16 @@
 #      inputs at every depth, layout and size class (host pictures);
 #   2. tests/parity/test_vulkan_frames: the same comparison on Vulkan frames (the
 #      FFmpeg-frame path: adopted device, hwupload-like images, the
-#      AVVkFrame sync contract), plus create/destroy cycles.
-# Both run under the Khronos validation layer (with synchronization
+#      AVVkFrame sync contract), plus create/destroy cycles;
+#   3. tests/parity/test_ladder: ladder frames, whose program has its own
+#      schedule (fewer barriers: vulkan_plan.c's SPLIT_MIN), equal to pairs
+#      (it also runs alone, without the layer, as its own test).
+# All run under the Khronos validation layer (with synchronization
 # validation) when it is installed; any validation message fails the test
 # (GPUSSIM_VK_VALIDATION=0: without it, as the sanitizer suite runs). Exit 77
 # (skip) without a usable device.
 # GPUSSIM_PARITY_ARGS: extra test_parity arguments (--quick, --full).
-# On lavapipe with 2 cores the whole script takes about 45 s.
+# On lavapipe with 2 cores the whole script takes about 100 s.
 set -u
 builddir=$(cd "$(dirname "$0")/../.." && pwd)
 [ -x "$builddir/tests/parity/test_parity" ] || builddir=$(pwd)
@@ -58,6 +61,10 @@ rc=$?
 [ $rc -ne 0 ] && status=1
 
 run "$builddir/tests/parity/test_vulkan_frames"
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 77 ] && status=1
+
+run "$builddir/tests/parity/test_ladder"
 rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 77 ] && status=1
 exit $status
