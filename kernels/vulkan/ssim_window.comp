@@ -17,12 +17,16 @@
 // decimation of one); then every horizontal term is +0 or >= 2^-26 / scale^4
 // and every vertical one +0 or >= 2^-36 / scale^4 (>= 2^-70 for any scale up
 // to 300), so nonneg_f2d() widens exactly (common.glsl; the proof is at
-// kernels/cuda/gpussim_kernels.cu's ssim_windows). Three of the five moments
-// are widened so, on the integer pipes, two on the conversion unit: both
-// passes spend much of their time widening, and this spreads it over
-// both pipes (in ssim_hv, the horizontal pass all on the conversion unit
-// and four of five vertical ones on the integer pipes measured 7 % slower
-// on an H200). MS-SSIM's
+// kernels/cuda/ssim_window.cu's widen()). Some of the moments are widened
+// so, on the integer pipes, the others on the conversion unit: both passes
+// spend much of their time widening, and this spreads it over both pipes.
+// PASS_H and PASS_V: three of five on the integer pipes. PASS_HV: four of
+// five (all but mu_x) in both passes; H200, 2160p 8-bit pairs, all four
+// metrics: 0.939 ms with three of five, 0.935 with four, 0.938 with all five
+// in the vertical pass, 0.947 with only x*y horizontally and all five
+// vertically (in an older form, the horizontal pass all on the conversion
+// unit and four of five vertical ones on the integer pipes measured 7 %
+// slower). MS-SSIM's
 // levels 1-4 have negative samples (the pyramid filter has negative taps):
 // NONNEG is 0 there.
 #include "common.glsl"
@@ -162,13 +166,13 @@ void main()
             precise float rr = rv * rv, dd = dv * dv, rd = rv * dv;
             precise float p0 = rv * k, p1 = dv * k, p2 = rr * k, p3 = dd * k, p4 = rd * k;
             a0 += double(p0);
-            a1 += double(p1);
+            a1 += WIDEN(p1);
             a2 += WIDEN(p2);
             a3 += WIDEN(p3);
             a4 += WIDEN(p4);
         }
         tmom[0][r][c] = float(a0);
-        tmom[1][r][c] = float(a1);
+        tmom[1][r][c] = float(UNRESIDUE(a1));
         tmom[2][r][c] = float(UNRESIDUE(a2));
         tmom[3][r][c] = float(UNRESIDUE(a3));
         tmom[4][r][c] = float(UNRESIDUE(a4));
@@ -186,9 +190,9 @@ void main()
             precise double a = 0.0lf;
             [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {
                 precise float p = tmom[q][oy + v][tx] * GAUSS[v];
-                a += q >= 2 ? WIDEN(p) : double(p);
+                a += q >= 1 ? WIDEN(p) : double(p);
             }
-            m[q] = float(q >= 2 ? UNRESIDUE(a) : a);
+            m[q] = float(q >= 1 ? UNRESIDUE(a) : a);
         }
         double w_term, w_l, w_c, w_s;
         window_terms(m, w_term, w_l, w_c, w_s);
