@@ -290,12 +290,12 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
             const int oy = ty + k * WIN_BY, gy = y0 + oy;
             if (gx >= ow || gy >= oh)
                 continue;
-            /* mu_y widened on the conversion unit (HN), E[y^2] and E[xy]
-             * with integers where NN holds: the pass is issue-bound, and
-             * the conversion unit idle in it (H200, 2160p 8-bit, a ladder
-             * of 4: 2280 -> 2272 us) */
+            /* mu_y widened on the conversion unit, E[y^2] and E[xy] with
+             * integers where NN holds: the pass is issue-bound, and the
+             * conversion unit idle in it (H200, 2160p 8-bit, a ladder of 4:
+             * 2280 -> 2272 us) */
             float m[3];
-            m[0] = (float)vfilter<HN>(sm.u.dis.mom[0], oy, tx);
+            m[0] = (float)vfilter<false>(sm.u.dis.mom[0], oy, tx);
             m[1] = (float)vfilter<VN>(sm.u.dis.mom[1], oy, tx);
             m[2] = (float)vfilter<VN>(sm.u.dis.mom[2], oy, tx);
             double t[GPUSSIM_WSUM_N];
