@@ -48,6 +48,108 @@ GPU_DEVICE float ansnr_dis_coef(int i)
 }
 
 /*
+ * The filters compute the spec's float operations (§3.3: per output, per
+ * filter row an inner float sum from 0 over the columns, added to a float
+ * accumulator from 0) with fewer instructions, through three identities
+ * that hold for every input, so every value is the spec's:
+ *  1. "0 + t" is t. A sample is (float)s * inv_scaler + (-128): never -0 (in
+ *     round-to-nearest x + (-128) is -0 for no x), either 0 or at least
+ *     2^-8 in magnitude; every tap is positive and above 2^-9, so no
+ *     product is -0 or subnormal, and a sum that starts from such a term
+ *     is never -0. The first add of each inner sum and of the accumulator
+ *     is dropped.
+ *  2. The reference's taps are 1/16, 2/16 and 4/16, powers of two: a
+ *     product is exact, so one FMA, round(c*v + a), is round(round(c*v) + a).
+ *     Its middle row's weights are twice the outer rows': every term
+ *     doubles, and the sum with it (scaling by 2 commutes with rounding).
+ *  3. An inner sum depends only on the input row and the filter row's
+ *     weights. The 5x5 filter's rows 0 and 4 (and 1 and 3) have the same
+ *     weights, so the inner sum of an input row serves output row r as
+ *     filter row 0 and output row r - 4 as filter row 4: a thread filtering
+ *     several rows of a column computes it once.
+ */
+struct ansnr_weights_check {
+    static constexpr int ref[] = { GPUSSIM_ANSNR_REF_WEIGHTS };
+    static constexpr int dis[] = { GPUSSIM_ANSNR_DIS_WEIGHTS };
+    static constexpr bool dis_symmetric()
+    {
+        for (int fi = 0; fi < GPUSSIM_ANSNR_DIS_LEN; fi++)
+            for (int fj = 0; fj < GPUSSIM_ANSNR_DIS_LEN; fj++)
+                if (dis[fi * GPUSSIM_ANSNR_DIS_LEN + fj] !=
+                    dis[(GPUSSIM_ANSNR_DIS_LEN - 1 - fi) * GPUSSIM_ANSNR_DIS_LEN + fj])
+                    return false;
+        return true;
+    }
+};
+static_assert(GPUSSIM_ANSNR_REF_LEN == 3 && GPUSSIM_ANSNR_REF_DIV == 16.0 &&
+                  ansnr_weights_check::ref[0] == 1 && ansnr_weights_check::ref[1] == 2 &&
+                  ansnr_weights_check::ref[2] == 1 && ansnr_weights_check::ref[6] == 1 &&
+                  ansnr_weights_check::ref[7] == 2 && ansnr_weights_check::ref[8] == 1 &&
+                  ansnr_weights_check::ref[3] == 2 && ansnr_weights_check::ref[4] == 4 &&
+                  ansnr_weights_check::ref[5] == 2,
+              "identity 2: the reference's taps are 1 2 1 / 2 4 2 / 1 2 1 over 16");
+static_assert(ansnr_weights_check::dis_symmetric(),
+              "identity 3: the distorted filter's row fi has row 4 - fi's weights");
+
+/* The reference's outer rows (weights 1 2 1) over v[0..2]: the spec's inner
+ * sum, by identities 1 and 2. */
+GPU_DEVICE float ansnr_ref_inner(const float *v)
+{
+    return __fmaf_rn(ansnr_ref_coef(2), v[2], __fmaf_rn(ansnr_ref_coef(1), v[1], ansnr_ref_coef(0) * v[0]));
+}
+
+/* The reference's output from its three input rows' outer-row inner sums
+ * (a, b, c, top to bottom): (a + 2b) + c, the middle row's inner sum being
+ * 2b exactly (identity 2), the accumulator's first add dropped (identity 1). */
+GPU_DEVICE float ansnr_ref_out(float a, float b, float c)
+{
+    return __fmaf_rn(2.0f, b, a) + c;
+}
+
+/* The distorted filter's row FI (0..2; rows 3 and 4 are rows 1 and 0) over
+ * v[0..4]: the spec's inner sum from its first product (identity 1). */
+template <int FI> GPU_DEVICE float ansnr_dis_inner(const float *v)
+{
+    const int DK = GPUSSIM_ANSNR_DIS_LEN;
+    float inner = ansnr_dis_coef(FI * DK) * v[0];
+#pragma unroll
+    for (int fj = 1; fj < DK; fj++)
+        inner += ansnr_dis_coef(FI * DK + fj) * v[fj];
+    return inner;
+}
+
+/*
+ * A column's distorted filter over ROWS output rows, from the ROWS + 4 input
+ * rows of tile t (t(r) points at input row r's first needed sample; output
+ * row j reads input rows j .. j + 4), into df[]. Input rows ascend, so each
+ * output's accumulator adds its filter rows in the spec's order; each inner
+ * sum is computed once for the outputs that share it (identity 3).
+ */
+template <int ROWS, typename T> GPU_DEVICE void ansnr_dis_column(T t, float *df)
+{
+    const int DK = GPUSSIM_ANSNR_DIS_LEN;
+#pragma unroll
+    for (int ir = 0; ir < ROWS + DK - 1; ir++) {
+        float v[DK];
+#pragma unroll
+        for (int fj = 0; fj < DK; fj++)
+            v[fj] = t(ir)[fj];
+        /* the inner sums no output of the column reads are dead code */
+        const float in0 = ansnr_dis_inner<0>(v), in1 = ansnr_dis_inner<1>(v),
+                    in2 = ansnr_dis_inner<2>(v);
+#pragma unroll
+        for (int j = 0; j < ROWS; j++) {
+            const int fi = ir - j;
+            if (fi < 0 || fi >= DK)
+                continue;
+            const int q = fi < DK - 1 - fi ? fi : DK - 1 - fi;
+            const float inner = q == 0 ? in0 : q == 1 ? in1 : in2;
+            df[j] = fi == 0 ? inner : df[j] + inner;
+        }
+    }
+}
+
+/*
  * MODE: a pair (A_PAIR: picture 1 against picture 0, both row sums); a
  * ladder's reference (A_REF: picture 0's filtered plane into ref_plane
  * (w x h floats) and the signal row sums, once), which a ladder's
@@ -122,39 +224,27 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
             }
             const int c = tid % ANSNR_CHUNK, r0 = (tid / ANSNR_CHUNK) * HR;
             if (c0 + c < w) {
-                /* all float, filter rows outer, no contraction (spec §3.3) */
+                /* tile row rr holds image row y0 + rr - PAD: output row r
+                 * reads tile rows r + 1 .. r + 3 (3x3), r .. r + 4 (5x5) */
+                float ri[HR + 2]; /* the reference's outer-row sums, tile rows r0 + 1 .. */
+#pragma unroll
+                for (int k = 0; k < HR + 2; k++)
+                    ri[k] = ansnr_ref_inner(&in[b][0][r0 + 1 + k][c + ANSNR_PAD - RK / 2]);
+                float df[HR];
+                if (DIS)
+                    ansnr_dis_column<HR>(
+                        [&](int ir) { return &in[b][1][r0 + ir][c + ANSNR_PAD - DK / 2]; }, df);
 #pragma unroll
                 for (int j = 0; j < HR; j++) {
                     const int r = r0 + j;
                     /* the reference plane holds rows below h only */
                     const size_t at = (size_t)(y0 + r) * w + (size_t)(c0 + c);
-                    float rf = 0.0f;
-#pragma unroll
-                    for (int fi = 0; fi < RK; fi++) {
-                        float inner = 0.0f;
-#pragma unroll
-                        for (int fj = 0; fj < RK; fj++)
-                            inner += ansnr_ref_coef(fi * RK + fj) *
-                                     in[b][0][r + ANSNR_PAD - RK / 2 + fi][c + ANSNR_PAD - RK / 2 + fj];
-                        rf += inner;
-                    }
+                    const float rf = ansnr_ref_out(ri[j], ri[j + 1], ri[j + 2]);
                     if (MODE == A_REF && y0 + r < h)
                         ref_plane[at] = rf;
-                    float df = 0.0f;
-                    if (DIS) {
-#pragma unroll
-                        for (int fi = 0; fi < DK; fi++) {
-                            float inner = 0.0f;
-#pragma unroll
-                            for (int fj = 0; fj < DK; fj++)
-                                inner += ansnr_dis_coef(fi * DK + fj) *
-                                         in[b][1][r + ANSNR_PAD - DK / 2 + fi][c + ANSNR_PAD - DK / 2 + fj];
-                            df += inner;
-                        }
-                    }
                     prod[b][0][r][c] = rf * rf;
                     if (DIS)
-                        prod[b][1][r][c] = (rf - df) * (rf - df);
+                        prod[b][1][r][c] = (rf - df[j]) * (rf - df[j]);
                 }
             }
             if (more) {
@@ -278,31 +368,9 @@ __device__ void ansnr_rows_ladder(const gpussim_cuda_frame_desc *desc, gpussim_c
             }
             const int g = tid / CHUNK, c = tid % CHUNK;
             if (g < ng && c0 + c < w) {
-                /* the pair's filter, spec §3.3: per output row the filter
-                 * rows outer, each a float sum left to right from 0, no
-                 * contraction; input row ir serves outputs ir - DK + 1 .. ir */
+                /* the pair's filter (ansnr_dis_column(), spec §3.3) */
                 float df[ROWS];
-#pragma unroll
-                for (int j = 0; j < ROWS; j++)
-                    df[j] = 0.0f;
-#pragma unroll
-                for (int ir = 0; ir < IN_H; ir++) {
-                    float v[DK];
-#pragma unroll
-                    for (int fj = 0; fj < DK; fj++)
-                        v[fj] = in[b][g][ir][c + fj];
-#pragma unroll
-                    for (int j = 0; j < ROWS; j++) {
-                        const int fi = ir - j;
-                        if (fi >= 0 && fi < DK) {
-                            float inner = 0.0f;
-#pragma unroll
-                            for (int fj = 0; fj < DK; fj++)
-                                inner += ansnr_dis_coef(fi * DK + fj) * v[fj];
-                            df[j] += inner;
-                        }
-                    }
-                }
+                ansnr_dis_column<ROWS>([&](int ir) { return &in[b][g][ir][c]; }, df);
 #pragma unroll
                 for (int j = 0; j < ROWS; j++) {
                     /* the reference plane holds rows below h only */
