@@ -3,9 +3,9 @@
 // Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
 // float_ansnr (spec §3), as in kernels/c/ansnr.c, bit-exact by construction:
-//   PASS_FILTER  the 3x3 ref and 5x5 dis filters, one output sample per
-//                invocation, all float: per filter row a float sum over the
-//                columns, added to a float accumulator row by row;
+//   PASS_FILTER  the 3x3 ref and 5x5 dis filters, FR adjacent rows of a
+//                column per invocation, all float: per filter row a float
+//                sum over the columns, added to a float accumulator row by row;
 //                asymmetric reflection at the borders. The input through
 //                shared memory; row-major output.
 //   PASS_ROWS    the reference's per-row float sums: each row's r*r (signal)
@@ -53,15 +53,7 @@ layout(push_constant) uniform Params {
 #endif
 
 #ifdef PASS_FILTER
-// the filtered planes, row-major
-#if DO_REF
-layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
-layout(std430, binding = 2) writeonly buffer FiltR { float filt_r[]; };
-#endif
-#if DO_DIS
-layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
-layout(std430, binding = 3) writeonly buffer FiltD { float filt_d[]; };
-#endif
+#define HALO (ANSNR_DIS_LEN / 2)
 
 // reflect without repeating the edge below 0, repeating it past the end
 int ansnr_reflect(int i, int n)
@@ -73,6 +65,64 @@ int ansnr_reflect(int i, int n)
     return i;
 }
 
+// The filters compute the spec's float operations (per output, per filter
+// row an inner float sum from 0 over the columns, added to a float
+// accumulator from 0) with fewer instructions, through three identities
+// that hold for every input (kernels/cuda/ansnr.cu states them too; the
+// generator of the tables, gen_tables_vk.c, checks the weights they need):
+//  1. "0 + t" is t: a sample f - 128 is never -0 and is 0 or at least 2^-8
+//     in magnitude, every tap is positive and above 2^-9, so no product is
+//     -0 or subnormal and no sum from such a term is -0. The first add of
+//     each inner sum and of the accumulator is dropped.
+//  2. The reference's taps are 1/16, 2/16, 4/16, powers of two: a product
+//     is exact, so fma(c, v, a) is round(round(c*v) + a) whether the
+//     device fuses it or not. Its middle row's weights are twice the outer
+//     rows': every term doubles, and the sum with it.
+//  3. An inner sum depends only on the input row and the filter row's
+//     weights; the 5x5 filter's rows 0 and 4 (and 1 and 3) have the same,
+//     so an input row's inner sum serves output row r as filter row 0 and
+//     output row r - 4 as filter row 4, computed once for both.
+
+// the 5x5 filter's row Q (0..2) over v[0..4], from its first product
+float dis_inner(const int q, const float v[ANSNR_DIS_LEN])
+{
+    precise float inner = ANSNR_DIS[q * ANSNR_DIS_LEN] * v[0];
+    [[unroll]] for (int fj = 1; fj < ANSNR_DIS_LEN; fj++)
+        inner += ANSNR_DIS[q * ANSNR_DIS_LEN + fj] * v[fj];
+    return inner;
+}
+
+// The 5x5 filter of N output rows of a column (from tile row ly0, column
+// lx) of tile T into ACC[N]. Input rows ascend, so each output adds its
+// filter rows in the spec's order; the inner sums no output of the column
+// reads are dead code once the loops are unrolled.
+#define DIS_COLUMN(ACC, N, T)                                               \
+    [[unroll]] for (int ir = 0; ir < N + ANSNR_DIS_LEN - 1; ir++) {         \
+        float v[ANSNR_DIS_LEN];                                             \
+        [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++)               \
+            v[fj] = T[ly0 + ir][lx + fj];                                   \
+        const float in0 = dis_inner(0, v), in1 = dis_inner(1, v),           \
+                    in2 = dis_inner(2, v);                                  \
+        [[unroll]] for (int k = 0; k < N; k++) {                            \
+            const int fi = ir - k;                                          \
+            if (fi >= 0 && fi < ANSNR_DIS_LEN) {                            \
+                const int q = min(fi, ANSNR_DIS_LEN - 1 - fi);              \
+                const float inner = q == 0 ? in0 : q == 1 ? in1 : in2;      \
+                ACC[k] = fi == 0 ? inner : ACC[k] + inner;                  \
+            }                                                               \
+        }                                                                   \
+    }
+
+// the filtered planes, row-major
+#if DO_REF
+layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
+layout(std430, binding = 2) writeonly buffer FiltR { float filt_r[]; };
+#endif
+#if DO_DIS
+layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
+layout(std430, binding = 3) writeonly buffer FiltD { float filt_d[]; };
+#endif
+
 // The workgroup's input window (its WG_X x FR * WG_Y outputs and the 5x5
 // filter's 2-sample margin, reflected, offset applied) is read once into
 // shared memory; both filters read it there. SIDE_DIS: a workgroup filters
@@ -80,25 +130,20 @@ int ansnr_reflect(int i, int n)
 // tile_r), so that positions and reflections serve both; a dispatch's odd
 // last picture alone. The host's shape is 32 x 8: a
 // warp stores one row's 128 bytes, one cache line. FR: each invocation's
-// outputs, FR rows WG_Y apart (the host dispatches ceil(h / FR) rows:
-// vulkan_plan.c's ANSNR_FR); the taller window reads fewer margin rows
-// per output.
+// outputs, FR adjacent rows of a column (the host dispatches ceil(h / FR)
+// rows: vulkan_plan.c's ANSNR_FR); the taller window reads fewer margin
+// rows per output, and the rows share their inner sums (below).
 #define FR 4
-#define HALO (ANSNR_DIS_LEN / 2)
 #define TILE_X (WG_X + 2 * HALO)
 #define TILE_Y (FR * WG_Y + 2 * HALO)
 shared float tile_r[TILE_Y][TILE_X], tile_d[TILE_Y][TILE_X];
 
-// The distorted pictures' 5x5 filter at output (ly, lx) of tile T into a
-// new float ACC: a pair's distorted picture, a ladder's one or two.
-#define DIS_FILTER(ACC, T)                                                  \
-    precise float ACC = 0.0;                                                \
-    [[unroll]] for (int fi = 0; fi < ANSNR_DIS_LEN; fi++) {                 \
-        precise float inner = 0.0;                                          \
-        [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++)               \
-            inner += ANSNR_DIS[fi * ANSNR_DIS_LEN + fj] * T[ly + fi][lx + fj]; \
-        ACC += inner;                                                       \
-    }
+// the reference's outer rows (1 2 1) over tile row R, from the 3x3
+// window's first column inside the 5x5 margin
+#define RO (HALO - ANSNR_REF_LEN / 2)
+#define REF_INNER(R)                                                        \
+    fma(ANSNR_REF[2], tile_r[R][lx + RO + 2],                               \
+        fma(ANSNR_REF[1], tile_r[R][lx + RO + 1], ANSNR_REF[0] * tile_r[R][lx + RO]))
 
 void main()
 {
@@ -139,30 +184,39 @@ void main()
     const int lx = int(gl_LocalInvocationID.x), j = j0 + lx;
     if (j >= pc.w)
         return;
+    // tile row r holds image row i0 - HALO + r: output row ly0 + k reads
+    // tile rows ly0 + k + 1 .. + 3 (3x3) and ly0 + k .. + 4 (5x5)
+    const int ly0 = int(gl_LocalInvocationID.y) * FR;
+#if DO_REF
+    precise float ri[FR + 2]; // the reference's outer-row sums, tile rows ly0 + RO ..
+    [[unroll]] for (int k = 0; k < FR + 2; k++)
+        ri[k] = REF_INNER(ly0 + RO + k);
+#endif
+#if DO_DIS
+    precise float da[FR];
+    DIS_COLUMN(da, FR, tile_d)
+#endif
+#ifdef SIDE_DIS
+    precise float db[FR];
+    if (two) {
+        DIS_COLUMN(db, FR, tile_r)
+    }
+#endif
     [[unroll]] for (int k = 0; k < FR; k++) {
-        const int ly = int(gl_LocalInvocationID.y) + k * WG_Y, i = i0 + ly;
+        const int i = i0 + ly0 + k;
         if (i >= pc.h)
             break;
 #if DO_REF
-        const int RO = HALO - ANSNR_REF_LEN / 2; // the 3x3 window inside the 5x5 margin
-        precise float accum = 0.0;
-        [[unroll]] for (int fi = 0; fi < ANSNR_REF_LEN; fi++) {
-            precise float inner = 0.0;
-            [[unroll]] for (int fj = 0; fj < ANSNR_REF_LEN; fj++)
-                inner += ANSNR_REF[fi * ANSNR_REF_LEN + fj] * tile_r[ly + RO + fi][lx + RO + fj];
-            accum += inner;
-        }
-        filt_r[i * pc.w + j] = accum;
+        // (a + 2b) + c: the middle row's inner sum is 2b (identity 2)
+        precise float rf = fma(2.0, ri[k + 1], ri[k]) + ri[k + 2];
+        filt_r[i * pc.w + j] = rf;
 #endif
 #if DO_DIS
-        DIS_FILTER(daccum, tile_d)
-        filt_d[F_OUT(za) + i * pc.w + j] = daccum;
+        filt_d[F_OUT(za) + i * pc.w + j] = da[k];
 #endif
 #ifdef SIDE_DIS
-        if (two) {
-            DIS_FILTER(baccum, tile_r)
-            filt_d[F_OUT(za + 1) + i * pc.w + j] = baccum;
-        }
+        if (two)
+            filt_d[F_OUT(za + 1) + i * pc.w + j] = db[k];
 #endif
     }
 }

@@ -52,6 +52,20 @@ int main(int argc, char **argv)
     static const int issim_taps[] = { GPUSSIM_ISSIM_TAPS };
     float ref_coef[GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN];
     float dis_coef[GPUSSIM_ANSNR_DIS_LEN * GPUSSIM_ANSNR_DIS_LEN];
+    /* ansnr.comp's filters rest on the weights' shape (its identities 2
+     * and 3): the reference's 1 2 1 / 2 4 2 / 1 2 1 over 16, and the
+     * distorted filter's row fi equal to row 4 - fi */
+    static const int ref_shape[] = { 1, 2, 1, 2, 4, 2, 1, 2, 1 };
+    int shape_ok = GPUSSIM_ANSNR_REF_LEN == 3 && GPUSSIM_ANSNR_REF_DIV == 16.0 &&
+                   !memcmp(ref_w, ref_shape, sizeof(ref_shape));
+    const int dk = GPUSSIM_ANSNR_DIS_LEN;
+    for (int i = 0; i < dk * dk; i++)
+        shape_ok &= dis_w[i] == dis_w[(dk - 1 - i / dk) * dk + i % dk];
+    if (!shape_ok) {
+        fputs("gen_tables_vk: the ANSNR weights no longer have the shape ansnr.comp assumes\n",
+              stderr);
+        return 1;
+    }
     /* exactly kernels/c/ansnr.c's coefficients */
     for (int i = 0; i < GPUSSIM_ANSNR_REF_LEN * GPUSSIM_ANSNR_REF_LEN; i++)
         ref_coef[i] = GPUSSIM_ANSNR_COEF(ref_w[i], GPUSSIM_ANSNR_REF_DIV);
