@@ -42,8 +42,9 @@
  * picture per blockIdx.z (the reference's pyramid once); the window
  * kernels (SSIM, integer SSIM) compute a tile's reference moments once per
  * block and then score a group of distorted pictures against them
- * (ladder_group()); ANSNR filters the reference and sums its signal rows
- * once, then each distorted picture against that plane. Every per-picture
+ * (ladder_group()); ANSNR filters the reference once, then each distorted
+ * picture against that plane, the kernel of the distorted pictures summing
+ * the reference's signal rows beside their noise rows. Every per-picture
  * operation is the pair kernels', in the same order, so each distorted
  * picture's sums are its pair's, bit for bit (tests/parity/test_ladder.c). A
  * ladder costs per distorted picture its decimated planes, partial sums,
@@ -84,8 +85,9 @@ _Static_assert(GPUSSIM_SUM_TERM == 1 << GPUSSIM_WSUM_TERM && GPUSSIM_SUM_L == 1 
  * picture per blockIdx.z, the reference once; its window kernels
  * (_ladder) compute a tile's reference moments once and then score a
  * group of distorted pictures against them, a group per blockIdx.z. ANSNR
- * comes in three: a ladder's reference (_ref: its filtered plane and signal
- * rows, once), then its distorted pictures against them (_dis). */
+ * comes in four: a pair's, a ladder's reference (ansnr_ref_filter: its
+ * filtered plane, once), then its distorted pictures against it and the
+ * reference's signal rows (_dis2, _dis4). */
 enum cuda_kernel {
     K_DECIMATE_BOX,
     K_LPF_RAW = K_DECIMATE_BOX + 2,
@@ -132,7 +134,8 @@ static const char *const kernel_names[K_COUNT] = {
     PAIR_LADDER("ssim_windows_dec_t32_t", "_ladder"),
     PAIR_LADDER("ssim_windows_dec_t8", "_ladder"),
     PAIR_LADDER("ssim_windows_dec_t8_t", "_ladder"),
-    PAIR_LADDER("ansnr_rows", "_ref"),
+    "ansnr_rows",
+    "ansnr_ref_filter",
     "ansnr_rows_dis2",
     "ansnr_rows_dis4",
     PAIR_LADDER("issim_windows_u32", "_ladder"),
@@ -656,19 +659,21 @@ static int run_stage(struct cuda_backend *be, const struct gpussim_plan_stage *s
             void *args[] = { desc, fmt, &w, &h, &scaler, &sig, &noise };
             return launch(be, K_ANSNR, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, args);
         }
+        /* the reference's filtered plane once; then the distorted pictures
+         * 4 per block, or 2 where that leaves fewer of the last block's
+         * filter threads idle, and (blockIdx.z 0) the reference's signal
+         * rows */
         long long rows_stride = (long long)(be->part_stride / sizeof(float));
-        void *rargs[] = { desc, fmt, &w, &h, &scaler, &sig, &be->ansnr_ref };
-        const int err =
-            launch(be, K_ANSNR + 1, div_up(h, ANSNR_ROWS), 1, 1, ANSNR_THREADS, 1, rargs);
+        void *rargs[] = { desc, fmt, &w, &h, &scaler, &be->ansnr_ref };
+        const unsigned rf_gy = div_up(h, ANSNR_RF_BY * ANSNR_RF_FR);
+        const int err = launch(be, K_ANSNR + 1, div_up(w, ANSNR_RF_BX), rf_gy, 1, ANSNR_RF_BX,
+                               ANSNR_RF_BY, rargs);
         if (err < 0)
             return err;
-        /* the distorted pictures 4 per block, or 2 where that leaves fewer
-         * of the last block's filter threads idle */
         int nb_dis = be->nb_dis;
         const int group = nb_dis % 4 == 0 || nb_dis % 4 == 3 ? 4 : 2;
-        void *dargs[] = {
-            desc, fmt, &w, &h, &scaler, &noise, &rows_stride, &be->ansnr_ref, &nb_dis
-        };
+        CUdeviceptr *ref = &be->ansnr_ref;
+        void *dargs[] = { desc, fmt, &w, &h, &scaler, &sig, &noise, &rows_stride, ref, &nb_dis };
         return launch(be, group == 4 ? K_ANSNR + 3 : K_ANSNR + 2, div_up(h, ANSNR_LAD_ROWS), 1,
                       (unsigned)div_up(nb_dis, group), ANSNR_LAD_THREADS(group), 1, dargs);
     }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause
  * Copyright (c) 2026 The gpussim authors */
 /*
- * Stage ANSNR: the filtered planes -> per-row float sums (spec §3).
+ * Stage ANSNR: the filtered planes -> per-row float sums (spec §3); a
+ * ladder's reference filtered once, its rows summed with the distorted
+ * pictures'.
  * A part of the one CUDA module: compiled only through kernels/cuda/kernels.cu,
  * after common.cuh and convert.cu.
  */
@@ -149,22 +151,11 @@ template <int ROWS, typename T> GPU_DEVICE void ansnr_dis_column(T t, float *df)
     }
 }
 
-/*
- * MODE: a pair (A_PAIR: picture 1 against picture 0, both row sums); a
- * ladder's reference (A_REF: picture 0's filtered plane into ref_plane
- * (w x h floats) and the signal row sums, once), which a ladder's
- * distorted pictures read (ansnr_rows_ladder()). Each value is the pair's
- * (the same float operations; the filtered reference goes through memory
- * unchanged).
- */
-enum { A_PAIR, A_REF };
-
-template <int MODE>
-__device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,
-                           int h, float inv_scaler, float *row_sig, float *row_noise,
-                           float *ref_plane)
+/* A pair: picture 1 against picture 0, both row sums. */
+GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
+ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+           float inv_scaler, float *row_sig, float *row_noise)
 {
-    constexpr bool DIS = MODE == A_PAIR;
     const raw_plane ref = raw_plane_of(desc, 0, fmt);
     const raw_plane dis = raw_plane_of(desc, 1, fmt);
     const int RK = GPUSSIM_ANSNR_REF_LEN, DK = GPUSSIM_ANSNR_DIS_LEN;
@@ -190,8 +181,7 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
             const int my = ansnr_reflect(yy, h), mx = ansnr_reflect(xx, w);                  \
             const long long at = raw_offset(fmt.bytes_per_sample, fmt.first, fmt.step, mx);  \
             raw[0][l] = raw_word(ref.base, ref.pitch, fmt.bytes_per_sample, at, my);         \
-            if (DIS)                                                                         \
-                raw[1][l] = raw_word(dis.base, dis.pitch, fmt.bytes_per_sample, at, my);     \
+            raw[1][l] = raw_word(dis.base, dis.pitch, fmt.bytes_per_sample, at, my);         \
         }                                                                                    \
     }
 #define ANSNR_STORE(b)                                                                       \
@@ -201,7 +191,7 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
             in[b][0][i / ANSNR_IN_W][i % ANSNR_IN_W] = sample_to_float(                      \
                 raw_unpack(raw[0][l], fmt.bytes_per_sample, fmt.shift, fmt.mask), inv_scaler, \
                 -128.0f);                                                                    \
-        if (i < ANSNR_IN_H * ANSNR_IN_W && DIS)                                              \
+        if (i < ANSNR_IN_H * ANSNR_IN_W)                                                     \
             in[b][1][i / ANSNR_IN_W][i % ANSNR_IN_W] = sample_to_float(                      \
                 raw_unpack(raw[1][l], fmt.bytes_per_sample, fmt.shift, fmt.mask), inv_scaler, \
                 -128.0f);                                                                    \
@@ -231,20 +221,14 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
                 for (int k = 0; k < HR + 2; k++)
                     ri[k] = ansnr_ref_inner(&in[b][0][r0 + 1 + k][c + ANSNR_PAD - RK / 2]);
                 float df[HR];
-                if (DIS)
-                    ansnr_dis_column<HR>(
-                        [&](int ir) { return &in[b][1][r0 + ir][c + ANSNR_PAD - DK / 2]; }, df);
+                ansnr_dis_column<HR>(
+                    [&](int ir) { return &in[b][1][r0 + ir][c + ANSNR_PAD - DK / 2]; }, df);
 #pragma unroll
                 for (int j = 0; j < HR; j++) {
                     const int r = r0 + j;
-                    /* the reference plane holds rows below h only */
-                    const size_t at = (size_t)(y0 + r) * w + (size_t)(c0 + c);
                     const float rf = ansnr_ref_out(ri[j], ri[j + 1], ri[j + 2]);
-                    if (MODE == A_REF && y0 + r < h)
-                        ref_plane[at] = rf;
                     prod[b][0][r][c] = rf * rf;
-                    if (DIS)
-                        prod[b][1][r][c] = (rf - df[j]) * (rf - df[j]);
+                    prod[b][1][r][c] = (rf - df[j]) * (rf - df[j]);
                 }
             }
             if (more) {
@@ -259,8 +243,7 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
 #pragma unroll 16
                 for (int c = 0; c < n; c++) {
                     sig_row += prod[b ^ 1][0][row][c];
-                    if (DIS)
-                        noise_row += prod[b ^ 1][1][row][c];
+                    noise_row += prod[b ^ 1][1][row][c];
                 }
             }
         }
@@ -272,16 +255,59 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
         const int row = tid - ANSNR_FILTER_THREADS;
         if (row < ANSNR_ROWS && y0 + row < h) {
             row_sig[y0 + row] = sig_row;
-            if (DIS)
-                row_noise[y0 + row] = noise_row;
+            row_noise[y0 + row] = noise_row;
         }
     }
 }
 
 /*
+ * A ladder's reference, once: its 3x3-filtered plane (spec §3.3, the pair's
+ * float operations: ansnr_ref_inner() and ansnr_ref_out()) into ref_plane,
+ * w x h floats, for the distorted pictures' kernel, which also adds its
+ * signal rows. A block filters ANSNR_RF_BX columns of ANSNR_RF_BY *
+ * ANSNR_RF_FR rows, each thread ANSNR_RF_FR adjacent rows of a column,
+ * from the samples (and a one-sample margin, reflected as spec §3.3) in
+ * shared memory.
+ */
+GPU_KERNEL void __launch_bounds__(ANSNR_RF_BX *ANSNR_RF_BY)
+ansnr_ref_filter(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
+                 float inv_scaler, float *ref_plane)
+{
+    constexpr int FR = ANSNR_RF_FR, IN_W = ANSNR_RF_BX + 2, IN_H = ANSNR_RF_BY * FR + 2;
+    __shared__ float in[IN_H][IN_W];
+    const raw_plane ref = raw_plane_of(desc, 0, fmt);
+    const int x0 = GPU_BID_X * ANSNR_RF_BX, y0 = GPU_BID_Y * ANSNR_RF_BY * FR;
+    /* tile row rr holds image row reflect(y0 + rr - 1), column cc image
+     * column reflect(x0 + cc - 1); positions past h / w (which only
+     * outputs past the plane read) are not loaded */
+    for (int i = GPU_TID_Y * ANSNR_RF_BX + GPU_TID_X; i < IN_H * IN_W;
+         i += ANSNR_RF_BX * ANSNR_RF_BY) {
+        const int yy = y0 + i / IN_W - 1, xx = x0 + i % IN_W - 1;
+        float v = 0.0f;
+        if (yy <= h && xx <= w)
+            v = sample_to_float(raw_sample(ref, ansnr_reflect(xx, w), ansnr_reflect(yy, h)),
+                                inv_scaler, -128.0f);
+        in[i / IN_W][i % IN_W] = v;
+    }
+    GPU_SYNC();
+    const int x = x0 + GPU_TID_X, ly0 = GPU_TID_Y * FR;
+    if (x >= w)
+        return;
+    /* output row ly0 + j reads tile rows ly0 + j .. + 2, columns tx .. + 2 */
+    float ri[FR + 2];
+#pragma unroll
+    for (int k = 0; k < FR + 2; k++)
+        ri[k] = ansnr_ref_inner(&in[ly0 + k][GPU_TID_X]);
+#pragma unroll
+    for (int j = 0; j < FR; j++)
+        if (y0 + ly0 + j < h)
+            ref_plane[(size_t)(y0 + ly0 + j) * w + x] = ansnr_ref_out(ri[j], ri[j + 1], ri[j + 2]);
+}
+
+/*
  * A ladder's distorted pictures, G of them per block (pictures
  * 1 + blockIdx.z * G .., at most nb_dis in all), against the reference's
- * filtered plane (ansnr_rows_ref's ref_plane). The block owns ANSNR_LAD_ROWS
+ * filtered plane (ansnr_ref_filter()'s ref_plane). The block owns ANSNR_LAD_ROWS
  * rows and walks them in chunks of ANSNR_FILTER_THREADS / G columns. A load
  * slot's position, mirror and byte offset are found once and serve all G
  * pictures (a kernel per picture finds them G times); the words are
@@ -289,13 +315,17 @@ __device__ void ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_pla
  * for the loads. Filter thread (g, c) filters column c of picture g, all
  * the block's rows, each input row read once; the last warps' lane
  * (g, row) adds picture g's row, one float chain left to right, as the
- * pair's. Each noise value is the pair's: the same float operations in the
- * same order (test_ladder).
+ * pair's. In the blocks of blockIdx.z 0 the next lanes add the reference's
+ * signal rows, r * r left to right from the filtered plane
+ * (ansnr_ref_filter()), so that the reference needs no chains of its own.
+ * Each value is the pair's: the same float operations in the same order
+ * (test_ladder).
  */
 template <int G>
 __device__ void ansnr_rows_ladder(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt,
-                                  int w, int h, float inv_scaler, float *row_noise,
-                                  long long rows_stride, const float *ref_plane, int nb_dis)
+                                  int w, int h, float inv_scaler, float *row_sig,
+                                  float *row_noise, long long rows_stride,
+                                  const float *ref_plane, int nb_dis)
 {
     constexpr int ROWS = ANSNR_LAD_ROWS, IN_H = ROWS + 2 * ANSNR_PAD;
     constexpr int CHUNK = ANSNR_FILTER_THREADS / G, IN_W = CHUNK + 2 * ANSNR_PAD;
@@ -308,6 +338,12 @@ __device__ void ansnr_rows_ladder(const gpussim_cuda_frame_desc *desc, gpussim_c
     const int y0 = GPU_BID_X * ROWS;
     const int g0 = GPU_BID_Z * G;
     const int ng = nb_dis - g0 < G ? nb_dis - g0 : G;
+    /* the lanes past the pictures' in the blocks of blockIdx.z 0: the
+     * reference's signal chain of row lane - G * ROWS (each row once) */
+    static_assert(G * ANSNR_LAD_ROWS + ANSNR_LAD_ROWS <= ANSNR_LAD_THREADS(G) - ANSNR_FILTER_THREADS,
+                  "a lane for every signal row");
+    const int sig_lane = tid - ANSNR_FILTER_THREADS - G * ROWS;
+    const bool sig = GPU_BID_Z == 0 && sig_lane >= 0 && sig_lane < ROWS;
     const int nchunks = (w + CHUNK - 1) / CHUNK;
     const bool filter = tid < ANSNR_FILTER_THREADS;
     const int bps = fmt.bytes_per_sample;
@@ -357,7 +393,7 @@ __device__ void ansnr_rows_ladder(const gpussim_cuda_frame_desc *desc, gpussim_c
     }
     GPU_SYNC();
 
-    float noise_row = 0.0f;
+    float chain = 0.0f; /* a lane's row sum */
     for (int k = 0; k <= nchunks; k++) {
         const int b = k & 1;
         if (filter && k < nchunks) {
@@ -385,12 +421,20 @@ __device__ void ansnr_rows_ladder(const gpussim_cuda_frame_desc *desc, gpussim_c
         } else if (!filter && k > 0) {
             const int lane = tid - ANSNR_FILTER_THREADS;
             const int g = lane / ROWS, row = lane % ROWS;
+            const int c0 = (k - 1) * CHUNK;
+            const int n = w - c0 < CHUNK ? w - c0 : CHUNK;
             if (g < ng && y0 + row < h) {
-                const int c0 = (k - 1) * CHUNK;
-                const int n = w - c0 < CHUNK ? w - c0 : CHUNK;
 #pragma unroll 16
                 for (int c = 0; c < n; c++)
-                    noise_row += prod[b ^ 1][g][row][c];
+                    chain += prod[b ^ 1][g][row][c];
+            } else if (sig && y0 + row < h) {
+                /* r * r added left to right as the pair's chain; the plane
+                 * was written by the previous kernel, so its loads run
+                 * ahead of the chain */
+                const float *rp = ref_plane + (size_t)(y0 + row) * w + c0;
+#pragma unroll 16
+                for (int c = 0; c < n; c++)
+                    chain += rp[c] * rp[c];
             }
         }
         GPU_SYNC();
@@ -401,35 +445,23 @@ __device__ void ansnr_rows_ladder(const gpussim_cuda_frame_desc *desc, gpussim_c
         const int lane = tid - ANSNR_FILTER_THREADS;
         const int g = lane / ROWS, row = lane % ROWS;
         if (g < ng && y0 + row < h)
-            row_noise[(g0 + g) * rows_stride + y0 + row] = noise_row;
+            row_noise[(g0 + g) * rows_stride + y0 + row] = chain;
+        else if (sig && y0 + row < h)
+            row_sig[y0 + row] = chain;
     }
 }
 
-/* A pair's ANSNR and a ladder's (_ref: picture 0 once; _dis2, _dis4: the
- * distorted pictures 2 or 4 per block, picture 1 + r's noise rows at
- * row_noise + r * rows_stride). */
-GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
-ansnr_rows(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-           float inv_scaler, float *row_sig, float *row_noise)
-{
-    ansnr_rows<A_PAIR>(desc, fmt, w, h, inv_scaler, row_sig, row_noise, NULL);
-}
-
-GPU_KERNEL void __launch_bounds__(ANSNR_THREADS, 2)
-ansnr_rows_ref(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w, int h,
-               float inv_scaler, float *row_sig, float *ref_plane)
-{
-    ansnr_rows<A_REF>(desc, fmt, w, h, inv_scaler, row_sig, NULL, ref_plane);
-}
-
+/* A ladder's distorted pictures 2 or 4 per block (_dis2, _dis4), picture
+ * 1 + r's noise rows at row_noise + r * rows_stride; the blocks of
+ * blockIdx.z 0 also the reference's signal rows. */
 #define ANSNR_ROWS_DIS_KERNEL(G)                                                                \
     GPU_KERNEL void __launch_bounds__(ANSNR_LAD_THREADS(G), 2)                                  \
     ansnr_rows_dis##G(const gpussim_cuda_frame_desc *desc, gpussim_cuda_plane_fmt fmt, int w,   \
-                      int h, float inv_scaler, float *row_noise, long long rows_stride,         \
-                      const float *ref_plane, int nb_dis)                                       \
+                      int h, float inv_scaler, float *row_sig, float *row_noise,                \
+                      long long rows_stride, const float *ref_plane, int nb_dis)                \
     {                                                                                           \
-        ansnr_rows_ladder<G>(desc, fmt, w, h, inv_scaler, row_noise, rows_stride, ref_plane,    \
-                             nb_dis);                                                           \
+        ansnr_rows_ladder<G>(desc, fmt, w, h, inv_scaler, row_sig, row_noise, rows_stride,      \
+                             ref_plane, nb_dis);                                                \
     }
 ANSNR_ROWS_DIS_KERNEL(2)
 ANSNR_ROWS_DIS_KERNEL(4)

@@ -116,6 +116,12 @@ struct gpussim_cuda_plane_fmt {
  * second) */
 #define ANSNR_LAD_ROWS 9
 #define ANSNR_LAD_THREADS(G) (ANSNR_FILTER_THREADS + 32 * (((G)*ANSNR_LAD_ROWS + 31) / 32))
+/* ansnr_ref_filter: a ladder's reference filtered once, ANSNR_RF_FR adjacent
+ * rows of a column per thread, blocks of ANSNR_RF_BX x ANSNR_RF_BY threads
+ * (a warp stores one row's 128 bytes) */
+#define ANSNR_RF_BX 32
+#define ANSNR_RF_BY 8
+#define ANSNR_RF_FR 4
 /* issim_windows_*: ISSIM_TW x ISSIM_TH tiles with ISSIM_BX x ISSIM_BY threads;
  * issim_windows_u64 (16-bit samples, 64-bit moments): ISSIM_TH_U64 rows */
 #define ISSIM_TW 32
