@@ -296,6 +296,10 @@ for prog in ffmpeg ffprobe; do
     fi
 done
 
+# FFmpeg 8's rule for fftools/resources/*.gz does not wait for its folder,
+# so a parallel make can reach it first ("Directory nonexistent"): the
+# source tree's folders are made in the build folder beforehand
+(cd "$src" && find . -type d ! -path './.git*' -print0) | (cd "$bdir" && xargs -0 mkdir -p)
 say "building ffmpeg and ffprobe (FFmpeg $ffver, $jobs jobs)"
 make -C "$bdir" -j"$jobs" ffmpeg ffprobe > "$bdir/make.out" 2>&1 || {
     grep -E 'error|Error' "$bdir/make.out" | head -n 30 >&2

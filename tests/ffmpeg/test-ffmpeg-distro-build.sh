@@ -71,7 +71,9 @@ grep -q '^#define CONFIG_GPUSSIM_FILTER 1' "$work/b/config_components.h" ||
     fail "configure did not enable the gpussim filter"
 note "ok: configured with Debian's options, --enable-shared and libgpussim through pkg-config --static"
 
-# 4. build
+# 4. build (the folders first, as scripts/ffmpeg-build.sh does: FFmpeg 8's
+# fftools/resources/*.gz rule does not wait for its folder)
+(cd "$src" && find . -type d ! -path './.git*' -print0) | (cd "$work/b" && xargs -0 mkdir -p)
 make -C "$work/b" -j"$(nproc 2>/dev/null || echo 2)" > "$work/make.log" 2>&1 ||
     { grep -E 'error|relocation' "$work/make.log" | head -n 20 >&2; fail "the build failed (a non-PIC libgpussim.a cannot go into libavfilter.so)"; }
 lavfi=$(ls "$work/b/libavfilter/libavfilter.so."* | head -n 1)
