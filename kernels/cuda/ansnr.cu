@@ -338,10 +338,9 @@ __device__ void ansnr_rows_ladder(const gpussim_cuda_frame_desc *desc, gpussim_c
     const int y0 = GPU_BID_X * ROWS;
     const int g0 = GPU_BID_Z * G;
     const int ng = nb_dis - g0 < G ? nb_dis - g0 : G;
-    /* the lanes past the pictures' in the blocks of blockIdx.z 0: the
-     * reference's signal chain of row lane - G * ROWS (each row once) */
-    static_assert(G * ANSNR_LAD_ROWS + ANSNR_LAD_ROWS <= ANSNR_LAD_THREADS(G) - ANSNR_FILTER_THREADS,
-                  "a lane for every signal row");
+    /* the lanes past the pictures' in the blocks of blockIdx.z 0 (counted
+     * in ANSNR_LAD_THREADS): the reference's signal chain of row
+     * lane - G * ROWS (each row once) */
     const int sig_lane = tid - ANSNR_FILTER_THREADS - G * ROWS;
     const bool sig = GPU_BID_Z == 0 && sig_lane >= 0 && sig_lane < ROWS;
     const int nchunks = (w + CHUNK - 1) / CHUNK;

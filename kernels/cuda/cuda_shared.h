@@ -110,12 +110,13 @@ struct gpussim_cuda_plane_fmt {
 #define ANSNR_FILTER_THREADS (2 * ANSNR_CHUNK)
 #define ANSNR_THREADS (ANSNR_FILTER_THREADS + 32)
 /* ansnr_rows_dis2/4: ANSNR_LAD_ROWS rows of 2 or 4 distorted pictures per
- * block, ANSNR_FILTER_THREADS threads filtering, then a lane per picture row
- * (9 rows: 240 blocks at 2160p, one wave at two blocks per multiprocessor
- * of a 132-SM H100/H200, where 8 rows' 270 blocks would leave 6 for a
- * second) */
+ * block, ANSNR_FILTER_THREADS threads filtering, then whole warps with a
+ * lane per picture row and one per reference row (its signal chain, in the
+ * blocks of blockIdx.z 0) (9 rows: 240 blocks at 2160p, one wave at two
+ * blocks per multiprocessor of a 132-SM H100/H200, where 8 rows' 270
+ * blocks would leave 6 for a second) */
 #define ANSNR_LAD_ROWS 9
-#define ANSNR_LAD_THREADS(G) (ANSNR_FILTER_THREADS + 32 * (((G)*ANSNR_LAD_ROWS + 31) / 32))
+#define ANSNR_LAD_THREADS(G) (ANSNR_FILTER_THREADS + 32 * ((((G) + 1) * ANSNR_LAD_ROWS + 31) / 32))
 /* ansnr_ref_filter: a ladder's reference filtered once, ANSNR_RF_FR adjacent
  * rows of a column per thread, blocks of ANSNR_RF_BX x ANSNR_RF_BY threads
  * (a warp stores one row's 128 bytes) */
