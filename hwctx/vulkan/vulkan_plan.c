@@ -49,9 +49,8 @@
 #include "kernels/vulkan/spv_ssim_lad_dis_v.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_hv.h"
 #include "kernels/vulkan/spv_ansnr_lad_ref_filter.h"
-#include "kernels/vulkan/spv_ansnr_lad_dis_filter.h"
 #include "kernels/vulkan/spv_ansnr_lad_ref_rows.h"
-#include "kernels/vulkan/spv_ansnr_lad_dis_rows.h"
+#include "kernels/vulkan/spv_ansnr_lad_noise.h"
 #include "kernels/vulkan/spv_issim_lad_h.h"
 #include "kernels/vulkan/spv_issim_lad_v.h"
 #include "kernels/vulkan/spv_issim_lad_h32.h"
@@ -73,6 +72,12 @@
 #define ANSNR_ROWS_WG 256 /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
 #define ANSNR_ROWS 8      /* as kernels/vulkan/ansnr.comp */
 #define ANSNR_FR 4        /* ansnr filters: rows per invocation, ansnr.comp's FR */
+/* ansnr.comp's PASS_NOISE: rows a workgroup (NOISE_R), its invocations (64
+ * columns x NOISE_R / 4 rows filtering, a warp of row sums); its shared
+ * memory, two chunks' windows and products, is 10.4 KiB (of the 16 KiB every
+ * device has) */
+#define ANSNR_NOISE_R 8
+#define ANSNR_NOISE_WG (64 * ANSNR_NOISE_R / 4 + 32)
 #define HV_ROWS 2         /* ssim_hv: windows per invocation, as kernels/vulkan/ssim_window.comp */
 #define HV_SHARED 30704   /* ssim_hv's shared memory, bytes */
 #define REF_ROWS 2        /* ssim_lad_ref: rows per invocation, as ssim_window_ladder.comp */
@@ -107,9 +112,8 @@ static const struct {
     SH(SH_SSIM_LAD_DIS_V, ssim_lad_dis_v, WG, WG),
     SH(SH_SSIM_LAD_DIS_HV, ssim_lad_dis_hv, WG, WG),
     SH(SH_ANSNR_LAD_REF_FILTER, ansnr_lad_ref_filter, ROW_WX, ROW_WY),
-    SH(SH_ANSNR_LAD_DIS_FILTER, ansnr_lad_dis_filter, ROW_WX, ROW_WY),
     SH(SH_ANSNR_LAD_REF_ROWS, ansnr_lad_ref_rows, ANSNR_ROWS_WG, 1),
-    SH(SH_ANSNR_LAD_DIS_ROWS, ansnr_lad_dis_rows, ANSNR_ROWS_WG, 1),
+    SH(SH_ANSNR_LAD_NOISE, ansnr_lad_noise, ANSNR_NOISE_WG, 1),
     SH(SH_ISSIM_LAD_H, issim_lad_h, ROW_WX, ROW_WY),
     SH(SH_ISSIM_LAD_V, issim_lad_v, ROW_WX, ROW_WY),
     SH(SH_ISSIM_LAD_H32, issim_lad_h32, ROW_WX, ROW_WY),
@@ -150,7 +154,7 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_SSIM_LAD_DIS_V:
     case SH_SSIM_LAD_DIS_HV:
     case SH_ANSNR_LAD_REF_ROWS:
-    case SH_ANSNR_LAD_DIS_ROWS:
+    case SH_ANSNR_LAD_NOISE:
     case SH_ISSIM_LAD_V:
     case SH_ISSIM_LAD_V32:
     case SH_ISSIM_LAD_V8: return 1u << VK_OUT_BINDING;
@@ -158,7 +162,6 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_SSIM_LAD_REF: return (1u << 2) | (1u << 3);
     case SH_SSIM_LAD_DIS_H: return 0x7u << 2;
     case SH_ANSNR_LAD_REF_FILTER: return 1u << 2;
-    case SH_ANSNR_LAD_DIS_FILTER: return 1u << 3;
     default: return 0xffu;
     }
 }
@@ -191,7 +194,7 @@ struct pc_ssim_lad {
     int32_t w, h, ow, oh, s_dis, s_part;
 };
 struct pc_ansnr_lad {
-    int32_t w, h, s_in, s_out, nb; /* nb: the filter's pictures (two per workgroup) */
+    int32_t w, h, s_in, s_out;
 };
 struct pc_issim_lad {
     double c1base, c2base;
@@ -890,8 +893,8 @@ struct vk_ladder_planes {
     struct vk_bind fplane[VK_MAX_PICS][GPUSSIM_MAX_SCORE_PLANES]; /* unpacked floats = level 0 */
     struct vk_bind box[VK_MAX_PICS], pyr[VK_MAX_PICS][GPUSSIM_MSSSIM_SCALES];
     /* intermediate planes per set (tmp_set_of): the reference's terms
-     * (tmp[set][0][0..1]) and each distorted picture's moments or filtered
-     * plane */
+     * (tmp[set][0][0..1]; ANSNR's filtered plane) and each distorted
+     * picture's moments (none for ANSNR: its one pass keeps them on chip) */
     struct vk_bind tmp[TMP_SETS][VK_MAX_PICS][3];
 };
 
@@ -1094,42 +1097,26 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         return err < 0 ? err : 0;
     }
     case GPUSSIM_STAGE_ANSNR: {
-        /* ansnr.comp's passes split (SIDE_REF, SIDE_DIS), the distorted
-         * pictures' several a dispatch */
+        /* the reference's filtered plane and signal row sums once
+         * (ansnr.comp's SIDE_REF), then each distorted picture's noise row
+         * sums in one pass (PASS_NOISE), a picture per gl_WorkGroupID.z */
         const struct pc_ansnr pc = { w, h };
         const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
         const struct vk_bind filt_r = sized(tmp[0][0], fsize);
-        const uint32_t rows_nx = div_up((uint32_t)h, ANSNR_ROWS) * ANSNR_ROWS_WG;
-        struct vk_bind filt[VK_MAX_PICS], rows[VK_MAX_PICS];
-        for (int k = 1; k < n; k++)
-            filt[k] = sized(tmp[k][0], fsize);
-        /* every picture's filtered plane */
         const struct vk_bind bf[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, filt_r };
         err = add_step(be, SH_ANSNR_LAD_REF_FILTER, 0, bf, &pc, sizeof(pc), (uint32_t)w,
                        div_up((uint32_t)h, ANSNR_FR), 0);
         if (err < 0)
             return err;
-        const struct vk_bind *const fregs[] = { in, filt };
-        for (int k0 = 1, g; k0 < n; k0 += g) {
-            g = group_size(be, fregs, 2, k0, n);
-            struct pc_ansnr_lad pcl = { w, h, 0, 0, g };
-            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { { 0 } };
-            b[1] = span_of(in, k0, g, sizeof(float), &pcl.s_in);
-            b[3] = span_of(filt, k0, g, sizeof(float), &pcl.s_out);
-            err = add_step(be, SH_ANSNR_LAD_DIS_FILTER, 0, b, &pcl, sizeof(pcl), (uint32_t)w,
-                           div_up((uint32_t)h, ANSNR_FR), 0);
-            if (err < 0)
-                return err;
-            be->steps[err].gz = (uint32_t)(g + 1) / 2; /* two pictures a workgroup */
-        }
-        /* the signal row sums once, each picture's noise row sums */
         const VkDeviceSize sig_off = carve(res_top, (VkDeviceSize)h * sizeof(float));
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, filt_r };
         b[VK_OUT_BINDING] =
             (struct vk_bind){ &be->results, sig_off, (VkDeviceSize)h * sizeof(float) };
-        err = add_step(be, SH_ANSNR_LAD_REF_ROWS, 0, b, &pc, sizeof(pc), rows_nx, 1, 0);
+        err = add_step(be, SH_ANSNR_LAD_REF_ROWS, 0, b, &pc, sizeof(pc),
+                       div_up((uint32_t)h, ANSNR_ROWS) * ANSNR_ROWS_WG, 1, 0);
         if (err < 0)
             return err;
+        struct vk_bind rows[VK_MAX_PICS];
         for (int k = 1; k < n; k++) {
             err = add_result(be, idx, (uint32_t)h, sizeof(float), res_top, &rows[k]);
             if (err < 0)
@@ -1138,13 +1125,14 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
             be->results_map[be->nb_results - 1].ansnr_split = 1;
             be->results_map[be->nb_results - 1].sig_off = sig_off;
         }
-        const struct vk_bind *const rregs[] = { filt, rows };
+        const struct vk_bind *const nregs[] = { in, rows };
         for (int k0 = 1, g; k0 < n; k0 += g) {
-            g = group_size(be, rregs, 2, k0, n);
-            struct pc_ansnr_lad pcl = { w, h, 0, 0, g };
-            b[3] = span_of(filt, k0, g, sizeof(float), &pcl.s_in);
+            g = group_size(be, nregs, 2, k0, n);
+            struct pc_ansnr_lad pcl = { w, h, 0, 0 };
+            b[1] = span_of(in, k0, g, sizeof(float), &pcl.s_in);
             b[VK_OUT_BINDING] = span_of(rows, k0, g, sizeof(float), &pcl.s_out);
-            err = add_step(be, SH_ANSNR_LAD_DIS_ROWS, 0, b, &pcl, sizeof(pcl), rows_nx, 1, 0);
+            err = add_step(be, SH_ANSNR_LAD_NOISE, 0, b, &pcl, sizeof(pcl),
+                           div_up((uint32_t)h, ANSNR_NOISE_R) * ANSNR_NOISE_WG, 1, 0);
             if (err < 0)
                 return err;
             be->steps[err].gz = (uint32_t)g;
@@ -1281,7 +1269,7 @@ static int build_ladder_program(struct vk_backend *be)
             rs = no * sizeof(float);
             ds = windows_fused(be) ? 0 : (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
             break;
-        case GPUSSIM_STAGE_ANSNR: rs = ds = nw * sizeof(float); break;
+        case GPUSSIM_STAGE_ANSNR: rs = nw * sizeof(float); break;
         case GPUSSIM_STAGE_ISSIM: rs = ds = nw * issim_moment_size(st->bit_depth); break;
         default: break;
         }

@@ -16,21 +16,17 @@
 // Inputs are the offset-0 float planes; the -128 offset is applied on read
 // (f - 128 equals the reference's (float)v / scaler + (-128) exactly).
 //
-// A ladder frame (one reference, several distorted pictures) splits both
-// passes as kernels/c/ansnr.c does, with the same arithmetic per output:
-// SIDE_REF the reference's filtered plane and its signal row sums (once),
-// SIDE_DIS a distorted picture's filtered plane and its noise row sums
-// against the reference's. Those rows go to rows[i], not interleaved.
+// A ladder frame (one reference, several distorted pictures) splits the
+// work as kernels/c/ansnr.c does, with the same arithmetic per output:
+// SIDE_REF (PASS_FILTER, PASS_ROWS) the reference's filtered plane and its
+// signal row sums, once; PASS_NOISE (SIDE_DIS) each distorted picture's
+// 5x5 filter and noise row sums against the reference's filtered plane, in
+// one pass. Those rows go to rows[i], not interleaved.
 #include "common.glsl"
 
-#if !defined(SIDE_REF) && !defined(SIDE_DIS)
-#define DO_REF 1
-#define DO_DIS 1
-#elif defined(SIDE_REF)
-#define DO_REF 1
+#ifdef SIDE_REF
 #define DO_DIS 0
 #else
-#define DO_REF 0
 #define DO_DIS 1
 #endif
 
@@ -38,21 +34,17 @@ layout(push_constant) uniform Params {
     int w, h;
 #ifdef SIDE_DIS
     // distorted picture z of the dispatch (gl_WorkGroupID.z): its input at
-    // z * s_in, its output at z * s_out; PASS_FILTER: pictures 2z and
-    // 2z + 1 of the dispatch's nb
-    int s_in, s_out, nb;
+    // z * s_in, its row sums at z * s_out
+    int s_in, s_out;
 #endif
 } pc;
 
 #ifdef SIDE_DIS
 #define Z_IN (int(gl_WorkGroupID.z) * pc.s_in)
 #define Z_OUT (int(gl_WorkGroupID.z) * pc.s_out)
-#else
-#define Z_IN 0
-#define Z_OUT 0
 #endif
 
-#ifdef PASS_FILTER
+#if defined(PASS_FILTER) || defined(PASS_NOISE)
 #define HALO (ANSNR_DIS_LEN / 2)
 
 // reflect without repeating the edge below 0, repeating it past the end
@@ -93,14 +85,14 @@ float dis_inner(const int q, const float v[ANSNR_DIS_LEN])
 }
 
 // The 5x5 filter of N output rows of a column (from tile row ly0, column
-// lx) of tile T into ACC[N]. Input rows ascend, so each output adds its
+// lx) of the tile T(row, column) reads into ACC[N]. Input rows ascend, so each output adds its
 // filter rows in the spec's order; the inner sums no output of the column
 // reads are dead code once the loops are unrolled.
 #define DIS_COLUMN(ACC, N, T)                                               \
     [[unroll]] for (int ir = 0; ir < N + ANSNR_DIS_LEN - 1; ir++) {         \
         float v[ANSNR_DIS_LEN];                                             \
         [[unroll]] for (int fj = 0; fj < ANSNR_DIS_LEN; fj++)               \
-            v[fj] = T[ly0 + ir][lx + fj];                                   \
+            v[fj] = T(ly0 + ir, lx + fj);                                   \
         const float in0 = dis_inner(0, v), in1 = dis_inner(1, v),           \
                     in2 = dis_inner(2, v);                                  \
         [[unroll]] for (int k = 0; k < N; k++) {                            \
@@ -113,11 +105,12 @@ float dis_inner(const int q, const float v[ANSNR_DIS_LEN])
         }                                                                   \
     }
 
+#endif
+
+#ifdef PASS_FILTER
 // the filtered planes, row-major
-#if DO_REF
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 2) writeonly buffer FiltR { float filt_r[]; };
-#endif
 #if DO_DIS
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 layout(std430, binding = 3) writeonly buffer FiltD { float filt_d[]; };
@@ -125,10 +118,7 @@ layout(std430, binding = 3) writeonly buffer FiltD { float filt_d[]; };
 
 // The workgroup's input window (its WG_X x FR * WG_Y outputs and the 5x5
 // filter's 2-sample margin, reflected, offset applied) is read once into
-// shared memory; both filters read it there. SIDE_DIS: a workgroup filters
-// two distorted pictures as a pair's filters its two (the second in
-// tile_r), so that positions and reflections serve both; a dispatch's odd
-// last picture alone. The host's shape is 32 x 8: a
+// shared memory; both filters read it there. The host's shape is 32 x 8: a
 // warp stores one row's 128 bytes, one cache line. FR: each invocation's
 // outputs, FR adjacent rows of a column (the host dispatches ceil(h / FR)
 // rows: vulkan_plan.c's ANSNR_FR); the taller window reads fewer margin
@@ -137,6 +127,7 @@ layout(std430, binding = 3) writeonly buffer FiltD { float filt_d[]; };
 #define TILE_X (WG_X + 2 * HALO)
 #define TILE_Y (FR * WG_Y + 2 * HALO)
 shared float tile_r[TILE_Y][TILE_X], tile_d[TILE_Y][TILE_X];
+#define TILE_D(y, x) tile_d[y][x]
 
 // the reference's outer rows (1 2 1) over tile row R, from the 3x3
 // window's first column inside the 5x5 margin
@@ -149,15 +140,6 @@ void main()
 {
     const int lid = int(gl_LocalInvocationIndex);
     const int j0 = int(gl_WorkGroupID.x) * WG_X, i0 = int(gl_WorkGroupID.y) * FR * WG_Y;
-#ifdef SIDE_DIS
-    const int za = 2 * int(gl_WorkGroupID.z);
-    const bool two = za + 1 < pc.nb; // the same for the whole workgroup
-#define F_IN(k) ((k) * pc.s_in)
-#define F_OUT(k) ((k) * pc.s_out)
-#else
-#define F_IN(k) 0
-#define F_OUT(k) 0
-#endif
     for (int e = lid; e < TILE_X * TILE_Y; e += WG_X * WG_Y) {
         const int r = e / TILE_X, c = e % TILE_X;
         const int ii = i0 - HALO + r, jj = j0 - HALO + c;
@@ -166,14 +148,9 @@ void main()
         // leave the plane past 2n - 1)
         if (ii <= pc.h + HALO - 1 && jj <= pc.w + HALO - 1) {
             const int o = ansnr_reflect(ii, pc.h) * pc.w + ansnr_reflect(jj, pc.w);
-#if DO_REF
             rv = ref[o] - 128.0;
-#elif defined(SIDE_DIS)
-            if (two)
-                rv = dis[F_IN(za + 1) + o] - 128.0;
-#endif
 #if DO_DIS
-            dv = dis[F_IN(za) + o] - 128.0;
+            dv = dis[o] - 128.0;
 #endif
         }
         tile_r[r][c] = rv;
@@ -187,36 +164,22 @@ void main()
     // tile row r holds image row i0 - HALO + r: output row ly0 + k reads
     // tile rows ly0 + k + 1 .. + 3 (3x3) and ly0 + k .. + 4 (5x5)
     const int ly0 = int(gl_LocalInvocationID.y) * FR;
-#if DO_REF
     precise float ri[FR + 2]; // the reference's outer-row sums, tile rows ly0 + RO ..
     [[unroll]] for (int k = 0; k < FR + 2; k++)
         ri[k] = REF_INNER(ly0 + RO + k);
-#endif
 #if DO_DIS
     precise float da[FR];
-    DIS_COLUMN(da, FR, tile_d)
-#endif
-#ifdef SIDE_DIS
-    precise float db[FR];
-    if (two) {
-        DIS_COLUMN(db, FR, tile_r)
-    }
+    DIS_COLUMN(da, FR, TILE_D)
 #endif
     [[unroll]] for (int k = 0; k < FR; k++) {
         const int i = i0 + ly0 + k;
         if (i >= pc.h)
             break;
-#if DO_REF
         // (a + 2b) + c: the middle row's inner sum is 2b (identity 2)
         precise float rf = fma(2.0, ri[k + 1], ri[k]) + ri[k + 2];
         filt_r[i * pc.w + j] = rf;
-#endif
 #if DO_DIS
-        filt_d[F_OUT(za) + i * pc.w + j] = da[k];
-#endif
-#ifdef SIDE_DIS
-        if (two)
-            filt_d[F_OUT(za + 1) + i * pc.w + j] = db[k];
+        filt_d[i * pc.w + j] = da[k];
 #endif
     }
 }
@@ -238,7 +201,7 @@ void main()
 layout(std430, binding = 2) readonly buffer FiltR { float filt_r[]; };
 #if DO_DIS
 layout(std430, binding = 3) readonly buffer FiltD { float filt_d[]; };
-#define LOAD_D(o) filt_d[Z_IN + (o)]
+#define LOAD_D(o) filt_d[o]
 #else
 #define LOAD_D(o) 0.0
 #endif
@@ -255,7 +218,7 @@ void main()
     const int i0 = int(gl_WorkGroupID.x) * ANSNR_ROWS;
     const int nrows = min(ANSNR_ROWS, pc.h - i0);
     // chain invocations: signal of row lid, noise of row lid - 32
-    const bool sig = DO_REF != 0 && lid < ANSNR_ROWS;
+    const bool sig = lid < ANSNR_ROWS;
     const bool noise = DO_DIS != 0 && lid >= 32 && lid < 32 + ANSNR_ROWS;
     const int ci = sig ? lid : lid - 32;
     precise float sum = 0.0;
@@ -319,6 +282,148 @@ void main()
         }
     }
     if ((sig || noise) && ci < nrows)
-        rows[DO_REF + DO_DIS == 2 ? 2 * (i0 + ci) + (noise ? 1 : 0) : Z_OUT + i0 + ci] = sum;
+        rows[DO_DIS != 0 ? 2 * (i0 + ci) + (noise ? 1 : 0) : i0 + ci] = sum;
+}
+#endif
+
+#ifdef PASS_NOISE
+// A ladder's distorted picture (SIDE_DIS), filtered and summed in one pass:
+// each workgroup owns NOISE_R rows of picture gl_WorkGroupID.z and walks
+// them left to right in chunks of NOISE_C columns. Per chunk its filter
+// invocations (NOISE_FR rows of a column each, as PASS_FILTER's) filter
+// the chunk's window from shared memory and store each output's (r - d)^2
+// against the reference's filtered plane (r read ahead into registers);
+// one invocation per row, in the last warp, adds the previous chunk's
+// products to the row's float sum, left to right, as PASS_ROWS does. So
+// no distorted picture's filtered plane goes through memory.
+//
+// The next chunk's window is loaded while the current one is filtered,
+// NOISE_LOADS samples per invocation. A slot's row (reflected) and column
+// in the window are the same for every chunk, so its offset is found once
+// (off[]): a chunk away from the left and right edges only adds its first
+// column, an edge chunk reflects the column. A load's value is used only
+// when it is stored (the -128 then), so no invocation waits for its loads
+// before it filters; a row no output reads (past the last one the window
+// needs) loads a sample of the plane that is never used.
+#ifndef NOISE_R
+#define NOISE_R 8
+#endif
+#define NOISE_C 64
+#define NOISE_FR 4 /* rows per filter invocation */
+#define NOISE_F (NOISE_C * NOISE_R / NOISE_FR) /* filter invocations */
+#define NOISE_WG (NOISE_F + 32) /* the host's workgroup: vulkan_plan.c's ANSNR_NOISE_WG */
+#define NT_Y (NOISE_R + 2 * HALO)
+#define NT_X (NOISE_C + 2 * HALO)
+#define NT_ALL (NT_Y * NT_X)
+#define NOISE_LOADS ((NT_ALL + NOISE_WG - 1) / NOISE_WG)
+#define CHAIN_B 16
+layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
+layout(std430, binding = 2) readonly buffer FiltR { float filt_r[]; };
+layout(std430, binding = 7) writeonly buffer Rows { float rows[]; };
+// the windows of two chunks (rows of NT_X, flat) and their products (a
+// row padded by one: each chain reads a column at a time)
+shared float ntile[2 * NT_ALL];
+shared float nprod[2][NOISE_R][NOISE_C + 1];
+#define NT(y, x) ntile[tbase + (y) * NT_X + (x)]
+
+void main()
+{
+    const int lid = int(gl_LocalInvocationID.x);
+    const int i0 = int(gl_WorkGroupID.x) * NOISE_R;
+    const int nchunks = (pc.w + NOISE_C - 1) / NOISE_C;
+
+    // the load slots: window position k * NOISE_WG + lid
+    int off[NOISE_LOADS];
+    [[unroll]] for (int k = 0; k < NOISE_LOADS; k++) {
+        const int e = k * NOISE_WG + lid, ii = i0 - HALO + e / NT_X;
+        off[k] = Z_IN + (ii <= pc.h + HALO - 1 ? ansnr_reflect(ii, pc.h) * pc.w : 0) + e % NT_X -
+                 HALO;
+    }
+    const bool last_slot = (NOISE_LOADS - 1) * NOISE_WG + lid < NT_ALL;
+    float nv[NOISE_LOADS];
+    // the chunk from column C0: its window's columns C0 - HALO ..
+#define NOISE_FETCH(C0)                                                           \
+    if ((C0) >= HALO && (C0) + NOISE_C + HALO <= pc.w) {                          \
+        [[unroll]] for (int k = 0; k < NOISE_LOADS; k++)                          \
+            if (k < NOISE_LOADS - 1 || last_slot)                                 \
+                nv[k] = dis[off[k] + (C0)];                                       \
+    } else {                                                                      \
+        [[unroll]] for (int k = 0; k < NOISE_LOADS; k++) {                        \
+            const int x = (k * NOISE_WG + lid) % NT_X;                            \
+            int jj = abs((C0) + x - HALO);                                        \
+            jj = max(jj >= pc.w ? 2 * pc.w - 1 - jj : jj, 0);                     \
+            if (k < NOISE_LOADS - 1 || last_slot)                                 \
+                nv[k] = dis[off[k] - (x - HALO) + jj];                            \
+        }                                                                         \
+    }
+#define NOISE_STORE(B)                                                            \
+    [[unroll]] for (int k = 0; k < NOISE_LOADS; k++)                              \
+        if (k < NOISE_LOADS - 1 || last_slot)                                     \
+            ntile[(B) * NT_ALL + k * NOISE_WG + lid] = nv[k] - 128.0;
+
+    // filter invocations: column lx, rows ly0 .. ly0 + NOISE_FR - 1, and
+    // the reference's filtered outputs there (the plane's last row for
+    // rows past it, never summed)
+    const bool filt = lid < NOISE_F;
+    const int lx = lid % NOISE_C, ly0 = lid / NOISE_C * NOISE_FR;
+    int roff[NOISE_FR];
+    [[unroll]] for (int r = 0; r < NOISE_FR; r++)
+        roff[r] = min(i0 + ly0 + r, pc.h - 1) * pc.w + lx;
+    float rr[NOISE_FR], rn[NOISE_FR];
+#define REF_FETCH(RV, C0)                                                         \
+    if (filt) {                                                                   \
+        const int cc = min((C0) + lx, pc.w - 1) - lx;                             \
+        [[unroll]] for (int r = 0; r < NOISE_FR; r++)                             \
+            RV[r] = filt_r[roff[r] + cc];                                         \
+    }
+    // chain invocations: row cr
+    const int cr = lid - NOISE_F;
+    const bool chain = !filt && cr < NOISE_R && i0 + cr < pc.h;
+
+    NOISE_FETCH(0)
+    REF_FETCH(rr, 0)
+    NOISE_STORE(0)
+    barrier();
+    precise float sum = 0.0;
+    for (int ch = 0; ch <= nchunks; ch++) {
+        const int b = ch & 1;
+        const int c0 = ch * NOISE_C;
+        const bool more = ch + 1 < nchunks; // the same for the whole workgroup
+        if (more) {
+            NOISE_FETCH(c0 + NOISE_C)
+            REF_FETCH(rn, c0 + NOISE_C)
+        }
+        if (filt && ch < nchunks && c0 + lx < pc.w) {
+            const int tbase = b * NT_ALL;
+            precise float df[NOISE_FR];
+            DIS_COLUMN(df, NOISE_FR, NT)
+            [[unroll]] for (int r = 0; r < NOISE_FR; r++) {
+                precise float d = rr[r] - df[r];
+                precise float p = d * d;
+                nprod[b][ly0 + r][lx] = p;
+            }
+        } else if (chain && ch > 0) {
+            // the previous chunk's products, CHAIN_B read ahead of their adds
+            const int n = min(NOISE_C, pc.w - (c0 - NOISE_C));
+            int c = 0;
+            for (; c + CHAIN_B <= n; c += CHAIN_B) {
+                float q[CHAIN_B];
+                [[unroll]] for (int k = 0; k < CHAIN_B; k++)
+                    q[k] = nprod[b ^ 1][cr][c + k];
+                [[unroll]] for (int k = 0; k < CHAIN_B; k++)
+                    sum += q[k];
+            }
+            for (; c < n; c++)
+                sum += nprod[b ^ 1][cr][c];
+        }
+        if (more) {
+            NOISE_STORE(b ^ 1)
+            [[unroll]] for (int r = 0; r < NOISE_FR; r++)
+                rr[r] = rn[r];
+        }
+        barrier();
+    }
+    if (chain)
+        rows[Z_OUT + i0 + cr] = sum;
 }
 #endif

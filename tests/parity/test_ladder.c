@@ -39,30 +39,40 @@ struct ladder_case {
     int scale;
     enum gpussim_packing packing;
     int msb;
+    unsigned metrics; /* 0: all four */
 };
 
 static const struct ladder_case cases[] = {
     { "8-bit random 420", 200, 180, 8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM, 1,
-      0, GPUSSIM_PACKING_PLANAR, 0 },
+      0, GPUSSIM_PACKING_PLANAR, 0, 0 },
     { "8-bit gradient 420 planes=all", 384, 360, 8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL,
-      PATTERN_GRADIENT, 0, 0, GPUSSIM_PACKING_PLANAR, 0 },
+      PATTERN_GRADIENT, 0, 0, GPUSSIM_PACKING_PLANAR, 0, 0 },
     { "10-bit random 444", 190, 177, 10, GPUSSIM_CHROMA_444, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM, 1,
-      0, GPUSSIM_PACKING_PLANAR, 0 },
+      0, GPUSSIM_PACKING_PLANAR, 0, 0 },
     { "10-bit checker 420 scale=2", 256, 200, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA,
-      PATTERN_CHECKER, 0, 2, GPUSSIM_PACKING_PLANAR, 0 },
+      PATTERN_CHECKER, 0, 2, GPUSSIM_PACKING_PLANAR, 0, 0 },
     { "10-bit gradient 422 planes=all", 660, 390, 10, GPUSSIM_CHROMA_422, GPUSSIM_PLANES_ALL,
-      PATTERN_GRADIENT, 1, 0, GPUSSIM_PACKING_PLANAR, 0 },
+      PATTERN_GRADIENT, 1, 0, GPUSSIM_PACKING_PLANAR, 0, 0 },
     /* above 12 bits: integer SSIM's 64-bit moments */
     { "16-bit random 420", 200, 180, 16, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA, PATTERN_RANDOM, 0,
-      0, GPUSSIM_PACKING_PLANAR, 0 },
+      0, GPUSSIM_PACKING_PLANAR, 0, 0 },
     /* float_ssim's box decimation by a factor that is not a power of two */
     { "16-bit random 420 scale=3", 300, 250, 16, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA,
-      PATTERN_RANDOM, 1, 3, GPUSSIM_PACKING_PLANAR, 0 },
+      PATTERN_RANDOM, 1, 3, GPUSSIM_PACKING_PLANAR, 0, 0 },
     /* semi-planar chroma: each picture's interleaved plane unpacked twice */
     { "8-bit nv21 planes=all", 384, 360, 8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL, PATTERN_RANDOM,
-      0, 0, GPUSSIM_PACKING_SEMIPLANAR_VU, 0 },
+      0, 0, GPUSSIM_PACKING_SEMIPLANAR_VU, 0, 0 },
     { "10-bit p010 planes=all", 384, 360, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL,
-      PATTERN_GRADIENT, 1, 0, GPUSSIM_PACKING_SEMIPLANAR_UV, 1 },
+      PATTERN_GRADIENT, 1, 0, GPUSSIM_PACKING_SEMIPLANAR_UV, 1, 0 },
+    /* ANSNR alone on planes narrower than a chunk of the Vulkan noise pass
+     * (64 columns and a 2-column margin: one chunk reflected at both
+     * ends), with one chunk away from both edges (132 = 2 x 64 + 4) and
+     * row counts that leave a workgroup's last rows (8) partly empty */
+    { "8-bit random 420 ansnr 40x21", 40, 21, 8, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_LUMA,
+      PATTERN_RANDOM, 0, 0, GPUSSIM_PACKING_PLANAR, 0, GPUSSIM_METRIC_FLOAT_ANSNR },
+    { "10-bit random 444 planes=all ansnr 132x67", 132, 67, 10, GPUSSIM_CHROMA_444,
+      GPUSSIM_PLANES_ALL, PATTERN_RANDOM, 0, 0, GPUSSIM_PACKING_PLANAR, 0,
+      GPUSSIM_METRIC_FLOAT_ANSNR },
 };
 
 /* The ladder context's log: whether it shares the reference's terms. */
@@ -81,7 +91,7 @@ static void fill_params(struct gpussim_params *p, const struct ladder_case *c, e
 {
     gpussim_default_params(p);
     p->backend = b;
-    p->metrics = GPUSSIM_METRIC_ALL;
+    p->metrics = c->metrics ? c->metrics : GPUSSIM_METRIC_ALL;
     p->format.width = c->w;
     p->format.height = c->h;
     p->format.bit_depth = c->bit_depth;
