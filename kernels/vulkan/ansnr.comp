@@ -305,9 +305,12 @@ void main()
 // when it is stored (the -128 then), so no invocation waits for its loads
 // before it filters; a row no output reads (past the last one the window
 // needs) loads a sample of the plane that is never used.
-#ifndef NOISE_R
-#define NOISE_R 8
-#endif
+//
+// The shape, on an H200 (4 pictures at 2160p 8-bit, --steps; the ladder of
+// 4 without): rows x columns a workgroup 8 x 64 166 us (2.727 ms), 12 x 64
+// 139 us (2.716 ms), 16 x 64 146 us (2.710 ms, beyond 16 KiB of shared
+// memory), 16 x 32 155 us (2.730 ms).
+#define NOISE_R 12 /* vulkan_plan.c's ANSNR_NOISE_R */
 #define NOISE_C 64
 #define NOISE_FR 4 /* rows per filter invocation */
 #define NOISE_F (NOISE_C * NOISE_R / NOISE_FR) /* filter invocations */
@@ -317,6 +320,9 @@ void main()
 #define NT_ALL (NT_Y * NT_X)
 #define NOISE_LOADS ((NT_ALL + NOISE_WG - 1) / NOISE_WG)
 #define CHAIN_B 16
+#if NOISE_R > 32 || NOISE_R % NOISE_FR != 0 || 4 * (2 * NT_ALL + 2 * NOISE_R * (NOISE_C + 1)) > 16384
+#error "PASS_NOISE: a row per lane of one warp, whole filter invocations, 16 KiB of shared memory"
+#endif
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 layout(std430, binding = 2) readonly buffer FiltR { float filt_r[]; };
 layout(std430, binding = 7) writeonly buffer Rows { float rows[]; };
