@@ -286,12 +286,18 @@ static void window_grid(const struct cuda_backend *be, int w, int h, unsigned *g
  * How many distorted pictures a block of a ladder's window stage scores
  * (`blocks` blocks per picture): all of them where the stage alone fills
  * the GPU (four blocks per multiprocessor), so that a tile's reference
- * moments are computed once; on smaller stages (the small pyramid levels,
- * latency-bound) fewer, so that the groups run side by side, each
- * computing the tile's reference moments itself.
+ * moments are computed once; on smaller stages fewer, so that the groups
+ * run side by side, each computing the tile's reference moments itself.
+ * MS-SSIM's levels 2-4 (`beside`) score all of them however small: they
+ * run beside the level-0 windows, which fill the GPU, so the reference's
+ * moments computed once count for more than the levels' own latency
+ * (H200, 8-bit, all four metrics, ladders of 4 / 8 / 16 renditions: 2160p
+ * 2262 -> 2247, 4150 -> 4128, 7895 -> 7878 us; 1080p 611 -> 602, 1097 ->
+ * 1085, 2059 -> 2046 us; every window stage so: 2252, 4147, 7915 and 598,
+ * 1096, 2079 us).
  * GPUSSIM_TEST_LADDER_GROUP=all|N forces all of them or N (tests).
  */
-static int ladder_group(const struct cuda_backend *be, unsigned blocks)
+static int ladder_group(const struct cuda_backend *be, unsigned blocks, int beside)
 {
     const int n = be->nb_dis;
     const char *force = getenv("GPUSSIM_TEST_LADDER_GROUP");
@@ -301,6 +307,8 @@ static int ladder_group(const struct cuda_backend *be, unsigned blocks)
         return n;
     if (force && atoi(force) >= 1)
         return atoi(force) < n ? atoi(force) : n;
+    if (beside)
+        return n;
     const unsigned want = 4u * (unsigned)be->sm_count;
     const int groups = blocks >= want ? 1 : (int)((want + blocks - 1) / blocks);
     return groups >= n ? 1 : (n + groups - 1) / groups;
@@ -347,13 +355,13 @@ static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
                 window_grid(be, st->in_w, st->in_h, &pl->ssim_gx, &pl->ssim_gy, &pl->ssim_th);
                 TAKE(pl->ssim_part,
                      (size_t)pl->ssim_gx * pl->ssim_gy * sizeof(struct gpussim_cuda_wsums));
-                pl->ssim_group = ladder_group(be, pl->ssim_gx * pl->ssim_gy);
+                pl->ssim_group = ladder_group(be, pl->ssim_gx * pl->ssim_gy, 0);
             } else {
                 const int sc = st->scale;
                 window_grid(be, st->in_w, st->in_h, &pl->ms_gx[sc], &pl->ms_gy[sc], &pl->ms_th[sc]);
                 TAKE(pl->ms_part[sc],
                      (size_t)pl->ms_gx[sc] * pl->ms_gy[sc] * sizeof(struct gpussim_cuda_wsums));
-                pl->ms_group[sc] = ladder_group(be, pl->ms_gx[sc] * pl->ms_gy[sc]);
+                pl->ms_group[sc] = ladder_group(be, pl->ms_gx[sc] * pl->ms_gy[sc], sc >= 2);
             }
             break;
         case GPUSSIM_STAGE_ISSIM:
@@ -362,7 +370,7 @@ static int plan_planes(struct cuda_backend *be, size_t *partial_bytes)
             pl->issim_weight = gpussim_issim_weight_sum(st->in_w, st->in_h);
             TAKE(pl->issim_part,
                  (size_t)pl->issim_gx * pl->issim_gy * sizeof(struct gpussim_cuda_wsums));
-            pl->issim_group = ladder_group(be, pl->issim_gx * pl->issim_gy);
+            pl->issim_group = ladder_group(be, pl->issim_gx * pl->issim_gy, 0);
             break;
         case GPUSSIM_STAGE_ANSNR: {
             TAKE(pl->ansnr_sig, (size_t)st->in_h * sizeof(float));
