@@ -85,9 +85,9 @@ float dis_inner(const int q, const float v[ANSNR_DIS_LEN])
 }
 
 // The 5x5 filter of N output rows of a column (from tile row ly0, column
-// lx) of the tile T(row, column) reads into ACC[N]. Input rows ascend, so each output adds its
-// filter rows in the spec's order; the inner sums no output of the column
-// reads are dead code once the loops are unrolled.
+// lx) of the tile T(row, column) reads into ACC[N]. Input rows ascend, so
+// each output adds its filter rows in the spec's order; the inner sums no
+// output of the column reads are dead code once the loops are unrolled.
 #define DIS_COLUMN(ACC, N, T)                                               \
     [[unroll]] for (int ir = 0; ir < N + ANSNR_DIS_LEN - 1; ir++) {         \
         float v[ANSNR_DIS_LEN];                                             \
@@ -126,8 +126,11 @@ layout(std430, binding = 3) writeonly buffer FiltD { float filt_d[]; };
 #define FR 4
 #define TILE_X (WG_X + 2 * HALO)
 #define TILE_Y (FR * WG_Y + 2 * HALO)
-shared float tile_r[TILE_Y][TILE_X], tile_d[TILE_Y][TILE_X];
+shared float tile_r[TILE_Y][TILE_X];
+#if DO_DIS
+shared float tile_d[TILE_Y][TILE_X];
 #define TILE_D(y, x) tile_d[y][x]
+#endif
 
 // the reference's outer rows (1 2 1) over tile row R, from the 3x3
 // window's first column inside the 5x5 margin
@@ -154,7 +157,9 @@ void main()
 #endif
         }
         tile_r[r][c] = rv;
+#if DO_DIS
         tile_d[r][c] = dv;
+#endif
     }
     barrier();
 
@@ -185,6 +190,30 @@ void main()
 }
 #endif
 
+#if defined(PASS_ROWS) || defined(PASS_NOISE)
+// A row's float chain: SUM += TERM(READ(c)) for c = 0 .. N - 1, left to
+// right. The values are read CHAIN_B at a time ahead of their adds, so
+// that the shared-memory latency is paid once per batch, not once per add;
+// the adds keep their order.
+#define CHAIN_B 16
+#define CHAIN_SUM(SUM, N, READ, TERM)                                       \
+    {                                                                       \
+        int c = 0;                                                          \
+        for (; c + CHAIN_B <= (N); c += CHAIN_B) {                          \
+            float v[CHAIN_B];                                               \
+            [[unroll]] for (int k = 0; k < CHAIN_B; k++)                    \
+                v[k] = READ(c + k);                                         \
+            [[unroll]] for (int k = 0; k < CHAIN_B; k++)                    \
+                SUM += TERM(v[k]);                                          \
+        }                                                                   \
+        for (; c < (N); c++) {                                              \
+            const float x = READ(c);                                        \
+            SUM += TERM(x);                                                 \
+        }                                                                   \
+    }
+#define SQUARE(x) ((x) * (x))
+#endif
+
 #ifdef PASS_ROWS
 // ANSNR_ROWS rows per workgroup of WG_X invocations (the host dispatches
 // WG_X / ANSNR_ROWS invocations per row), read in tiles of ANSNR_ROWS x
@@ -197,7 +226,6 @@ void main()
 #define ANSNR_ROWS 8
 #define TILE_W 256 /* a power of two: 2 x 8 x 256 floats are the 16 KiB every device has */
 #define LOADS (ANSNR_ROWS * TILE_W / WG_X)
-#define CHAIN_B 16 /* a chain's samples read per batch */
 layout(std430, binding = 2) readonly buffer FiltR { float filt_r[]; };
 #if DO_DIS
 layout(std430, binding = 3) readonly buffer FiltD { float filt_d[]; };
@@ -247,39 +275,14 @@ void main()
                 dv[k] = ok ? LOAD_D((i0 + r) * pc.w + c) : 0.0;
             }
         }
-        // The chain's samples are read CHAIN_B at a time ahead of their
-        // adds, so that the shared-memory latency is paid once per batch,
-        // not once per add; the adds keep their left-to-right order.
+        // the tile's part of the chains: r * r, (r - d)^2
         const int n = min(TILE_W, pc.w - c0);
-        if (sig && ci < nrows) {
-            int c = 0;
-            for (; c + CHAIN_B <= n; c += CHAIN_B) {
-                float r[CHAIN_B];
-                [[unroll]] for (int k = 0; k < CHAIN_B; k++)
-                    r[k] = tile_r[ci][SLOT(ci, c + k)];
-                [[unroll]] for (int k = 0; k < CHAIN_B; k++)
-                    sum += r[k] * r[k];
-            }
-            for (; c < n; c++) {
-                const float r = tile_r[ci][SLOT(ci, c)];
-                sum += r * r;
-            }
-        } else if (noise && ci < nrows) {
-            int c = 0;
-            for (; c + CHAIN_B <= n; c += CHAIN_B) {
-                float d[CHAIN_B];
-                [[unroll]] for (int k = 0; k < CHAIN_B; k++) {
-                    precise float diff = tile_r[ci][SLOT(ci, c + k)] - tile_d[ci][SLOT(ci, c + k)];
-                    d[k] = diff;
-                }
-                [[unroll]] for (int k = 0; k < CHAIN_B; k++)
-                    sum += d[k] * d[k];
-            }
-            for (; c < n; c++) {
-                precise float diff = tile_r[ci][SLOT(ci, c)] - tile_d[ci][SLOT(ci, c)];
-                sum += diff * diff;
-            }
-        }
+#define SIG_READ(c) tile_r[ci][SLOT(ci, c)]
+#define NOISE_READ(c) (tile_r[ci][SLOT(ci, c)] - tile_d[ci][SLOT(ci, c)])
+        if (sig && ci < nrows)
+            CHAIN_SUM(sum, n, SIG_READ, SQUARE)
+        else if (noise && ci < nrows)
+            CHAIN_SUM(sum, n, NOISE_READ, SQUARE)
     }
     if ((sig || noise) && ci < nrows)
         rows[DO_DIS != 0 ? 2 * (i0 + ci) + (noise ? 1 : 0) : i0 + ci] = sum;
@@ -319,7 +322,6 @@ void main()
 #define NT_X (NOISE_C + 2 * HALO)
 #define NT_ALL (NT_Y * NT_X)
 #define NOISE_LOADS ((NT_ALL + NOISE_WG - 1) / NOISE_WG)
-#define CHAIN_B 16
 #if NOISE_R > 32 || NOISE_R % NOISE_FR != 0 || 4 * (2 * NT_ALL + 2 * NOISE_R * (NOISE_C + 1)) > 16384
 #error "PASS_NOISE: a row per lane of one warp, whole filter invocations, 16 KiB of shared memory"
 #endif
@@ -409,18 +411,11 @@ void main()
                 nprod[b][ly0 + r][lx] = p;
             }
         } else if (chain && ch > 0) {
-            // the previous chunk's products, CHAIN_B read ahead of their adds
+            // the previous chunk's products
             const int n = min(NOISE_C, pc.w - (c0 - NOISE_C));
-            int c = 0;
-            for (; c + CHAIN_B <= n; c += CHAIN_B) {
-                float q[CHAIN_B];
-                [[unroll]] for (int k = 0; k < CHAIN_B; k++)
-                    q[k] = nprod[b ^ 1][cr][c + k];
-                [[unroll]] for (int k = 0; k < CHAIN_B; k++)
-                    sum += q[k];
-            }
-            for (; c < n; c++)
-                sum += nprod[b ^ 1][cr][c];
+#define PROD_READ(c) nprod[b ^ 1][cr][c]
+#define AS_IS(x) (x)
+            CHAIN_SUM(sum, n, PROD_READ, AS_IS)
         }
         if (more) {
             NOISE_STORE(b ^ 1)
