@@ -47,6 +47,53 @@ GPU_DEVICE double flush_residue(double a)
     return fabs(a) < 0x1p-100 ? 0.0 : a;
 }
 
+/*
+ * A horizontal filter pass over a tile of in_h rows of TW output columns
+ * and K taps, by nthreads threads: NQ sums per output, each over the taps
+ * from the left. A thread takes HC adjacent columns of a row:
+ * sample(r, c, v) gives the NQ values (type V) of tile sample (r, c),
+ * computed once for the HC columns that read it (K times with HC 1);
+ * add(a, q, t, x) adds value x of sum q at tap t to a (type A, from A());
+ * store(q, r, c, a) takes sum q of output (r, c). Consecutive threads take
+ * a row's next column group, then the next rows. The window kernels' passes
+ * (ssim_window.cu, issim.cu).
+ */
+template <int TW, int K, int HC, int NQ, typename A, typename V, typename S, typename ADD,
+          typename O>
+GPU_DEVICE void hpass_groups(int tid, int nthreads, int in_h, S sample, ADD add, O store)
+{
+    static_assert(TW % HC == 0, "whole column groups per tile row");
+    constexpr int G = TW / HC; /* column groups per row */
+    for (int i = tid; i < G * in_h; i += nthreads) {
+        const int r = i / G, c0 = i % G * HC;
+        A a[NQ][HC];
+#pragma unroll
+        for (int q = 0; q < NQ; q++)
+#pragma unroll
+            for (int j = 0; j < HC; j++)
+                a[q][j] = A();
+#pragma unroll
+        for (int u = 0; u < K + HC - 1; u++) {
+            V v[NQ];
+            sample(r, c0 + u, v);
+#pragma unroll
+            for (int j = 0; j < HC; j++) {
+                const int t = u - j; /* column c0 + j's tap */
+                if (t < 0 || t >= K)
+                    continue;
+#pragma unroll
+                for (int q = 0; q < NQ; q++)
+                    add(a[q][j], q, t, v[q]);
+            }
+        }
+#pragma unroll
+        for (int q = 0; q < NQ; q++)
+#pragma unroll
+            for (int j = 0; j < HC; j++)
+                store(q, r, c0 + j, a[q][j]);
+    }
+}
+
 /* Half-sample-symmetric mirror (spec §1.2), as kernels/c/scratch.h. */
 GPU_DEVICE int mirror_hss(int i, int n)
 {

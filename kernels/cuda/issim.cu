@@ -12,6 +12,9 @@
 #define ISSIM_IN_W (ISSIM_TW + 2 * ISSIM_R)
 #define ISSIM_IN_PITCH (ISSIM_IN_W + 1)
 #define ISSIM_IN_H(TH) ((TH) + 2 * ISSIM_R)
+/* a ladder's horizontal passes of its other pictures: adjacent columns
+ * per thread (issim_hpass()) */
+#define ISSIM_HC 4
 
 template <typename HM, int TH> struct issim_tile_smem {
     uint32_t in[2][ISSIM_IN_H(TH)][ISSIM_IN_PITCH];
@@ -53,29 +56,55 @@ __device__ __forceinline__ void issim_load(TS (*dst)[ISSIM_IN_PITCH], const raw_
 static_assert(ISSIM_TH / ISSIM_BY <= WSPLIT_TERMS && ISSIM_TH_U64 / ISSIM_BY <= WSPLIT_TERMS,
               "a thread's windows exceed the split sums' range");
 
+/* A thread's column gx of a w-column plane: its horizontal weight wsum_h
+ * (the taps inside the plane) and the constants c1, c2 of its windows
+ * clear of the top and bottom edges (vertical weight ISSIM_TAPS_SUM): the
+ * same for every such window and every picture, so computed once. */
+struct issim_column {
+    int64_t wsum_h;
+    double c1, c2;
+};
+
+__device__ __forceinline__ issim_column issim_column_of(int gx, int w, double c1base,
+                                                       double c2base)
+{
+    issim_column col;
+    col.wsum_h = 0;
+    for (int k = 0; k < ISSIM_K; k++)
+        if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
+            col.wsum_h += issim_taps[k];
+    const double W = (double)(ISSIM_TAPS_SUM * col.wsum_h);
+    col.c1 = c1base * W * W;
+    col.c2 = c2base * W * W;
+    return col;
+}
+
 /* One window's term (spec §4.5, grouping as kernels/c/issim_tmpl.c), added
  * to the thread's sums acc, scaled by 2^-ISSIM_TERM_E (the weights' sum is
  * the host's, gpussim_issim_weight_sum()): the window at row gy of
- * an h-row plane, its vertical weight from the taps inside the plane, wsum_h
- * the horizontal one; the moments mux, muy, mx2, mxy2, my2 are all below
- * 2^49, exact as signed integers and as doubles. The pair and the ladder
- * kernels both score their windows here. */
-__device__ __forceinline__ void issim_window_term(wacc *acc, int gy,
-                                                  int h, int64_t wsum_h, double c1base,
+ * an h-row plane in column col, its vertical weight from the taps inside
+ * the plane (c1 and c2 col's unless that is below ISSIM_TAPS_SUM: the same
+ * operations on the same W); the moments mux, muy, mx2, mxy2, my2 are all
+ * below 2^49, exact as signed integers and as doubles. The pair and the
+ * ladder kernels both score their windows here. */
+__device__ __forceinline__ void issim_window_term(wacc *acc, int gy, int h,
+                                                  issim_column col, double c1base,
                                                   double c2base, int64_t mux, int64_t muy,
                                                   int64_t mx2, int64_t mxy2, int64_t my2)
 {
     int64_t vw = ISSIM_TAPS_SUM;
+    double c1 = col.c1, c2 = col.c2;
     if (gy < ISSIM_R || gy + ISSIM_R >= h) {
         vw = 0;
         for (int k = 0; k < ISSIM_K; k++)
             if (gy + k - ISSIM_R >= 0 && gy + k - ISSIM_R < h)
                 vw += issim_taps[k];
+        const double We = (double)(vw * col.wsum_h);
+        c1 = c1base * We * We;
+        c2 = c2base * We * We;
     }
-    const int64_t mw = vw * wsum_h;
+    const int64_t mw = vw * col.wsum_h;
     const double W = (double)mw;
-    const double c1 = c1base * W * W;
-    const double c2 = c2base * W * W;
     const double mx2d = mux * (double)mux;
     const double mxyd = mux * (double)muy;
     const double my2d = muy * (double)muy;
@@ -85,6 +114,22 @@ __device__ __forceinline__ void issim_window_term(wacc *acc, int gy,
     const double term = mw * A * B / D;
     wsplit_term<ISSIM_TERM_E>(&acc->sp[GPUSSIM_WSUM_TERM], &acc->abs_sum[GPUSSIM_WSUM_TERM],
                               term);
+}
+
+/*
+ * A horizontal pass over a tile of in_h rows (hpass_groups(), HC adjacent
+ * columns per thread): NQ moments, each the exact integer sum of tap *
+ * value over the ISSIM_K taps; sample(r, c, v) gives the NQ values of tile
+ * sample (r, c) (the samples and their products), store(q, r, c, m) takes
+ * moment q of output (r, c). With ISSIM_IN_PITCH the loads of a warp hit
+ * distinct banks (32-bit tiles; HC 1, 2, 4).
+ */
+template <int HC, int NQ, typename HM, typename S, typename O>
+__device__ __forceinline__ void issim_hpass(int tid, int in_h, S sample, O store)
+{
+    hpass_groups<ISSIM_TW, ISSIM_K, HC, NQ, HM, HM>(
+        tid, ISSIM_BX * ISSIM_BY, in_h, sample,
+        [](HM &a, int, int t, HM x) { a += (HM)issim_taps[t] * x; }, store);
 }
 
 /*
@@ -149,31 +194,23 @@ __device__ __forceinline__ void issim_pair_passes(TS (*in_r)[ISSIM_IN_PITCH],
     }
     GPU_SYNC();
 
-    for (int i = tid; i < ISSIM_TW * IN_H; i += ISSIM_BX * ISSIM_BY) {
-        const int r = i / ISSIM_TW, c = i % ISSIM_TW;
-        HM a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
-        for (int k = 0; k < ISSIM_K; k++) {
-            const HM wk = (HM)issim_taps[k];
-            const uint32_t s = in_r[r][c + k], t = in_d[r][c + k];
-            a0 += wk * s;
-            a1 += wk * t;
-            a2 += wk * (HM)(s * s); /* s * s < 2^32 even for 16-bit samples */
-            a3 += wk * (HM)(s * t);
-            a4 += wk * (HM)(t * t);
-        }
-        mom[0][r][c] = a0;
-        mom[1][r][c] = a1;
-        mom[2][r][c] = a2;
-        mom[3][r][c] = a3;
-        mom[4][r][c] = a4;
-    }
+    /* the five horizontal moments, a column per thread (the ladder's
+     * column groups, ISSIM_HC, wait for the Vulkan shaders': BENCHMARKS.md) */
+    issim_hpass<1, 5, HM>(
+        tid, IN_H,
+        [&](int r, int c, HM *v) {
+            const uint32_t s = in_r[r][c], t = in_d[r][c];
+            v[0] = s;
+            v[1] = t;
+            v[2] = s * s; /* < 2^32 even for 16-bit samples */
+            v[3] = s * t;
+            v[4] = t * t;
+        },
+        [&](int q, int r, int c, HM m) { mom[q][r][c] = m; });
     GPU_SYNC();
 
     const int gx = x0 + tx;
-    int64_t wsum_h = 0;
-    for (int k = 0; k < ISSIM_K; k++)
-        if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
-            wsum_h += issim_taps[k];
+    const issim_column col = issim_column_of(gx, w, c1base, c2base);
     /* each pass, each thread computes RPT vertically adjacent outputs
      * (issim_vsums): rows g * ISSIM_BY * RPT + ty * RPT + j */
     for (int g = 0; g < TH / (ISSIM_BY * RPT); g++) {
@@ -189,7 +226,7 @@ __device__ __forceinline__ void issim_pair_passes(TS (*in_r)[ISSIM_IN_PITCH],
             }
             if (gx >= w || gy >= h)
                 continue;
-            issim_window_term(acc, gy, h, wsum_h, c1base, c2base, (int64_t)M[j][0],
+            issim_window_term(acc, gy, h, col, c1base, c2base, (int64_t)M[j][0],
                               (int64_t)M[j][1], (int64_t)M[j][2], (int64_t)M[j][3],
                               (int64_t)M[j][4]);
         }
@@ -261,10 +298,7 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
                                             (size_t)GPU_BID_Y * GPU_GDIM_X + GPU_BID_X);
 
     const int gx = x0 + tx;
-    int64_t wsum_h = 0;
-    for (int k = 0; k < ISSIM_K; k++)
-        if (gx + k - ISSIM_R >= 0 && gx + k - ISSIM_R < w)
-            wsum_h += issim_taps[k];
+    const issim_column col = issim_column_of(gx, w, c1base, c2base);
     for (int pic = r0 + 1; pic < r1; pic++) {
         const raw_plane dis = picture(pics, 1 + pic);
         /* the barrier: the previous picture's reduction is done with this
@@ -272,20 +306,16 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
         GPU_SYNC();
         issim_load<TH, TS>(sm.u.dis.in, dis, x0, y0, w, h, tid);
         GPU_SYNC();
-        for (int i = tid; i < ISSIM_TW * IN_H; i += ISSIM_BX * ISSIM_BY) {
-            const int r = i / ISSIM_TW, c = i % ISSIM_TW;
-            HM a1 = 0, a3 = 0, a4 = 0;
-            for (int k = 0; k < ISSIM_K; k++) {
-                const HM wk = (HM)issim_taps[k];
-                const uint32_t s = sm.in_ref[r][c + k], t = sm.u.dis.in[r][c + k];
-                a1 += wk * t;
-                a3 += wk * (HM)(s * t);
-                a4 += wk * (HM)(t * t);
-            }
-            sm.u.dis.mom[0][r][c] = a1;
-            sm.u.dis.mom[1][r][c] = a3;
-            sm.u.dis.mom[2][r][c] = a4;
-        }
+        /* moments 1, 3, 4 (mu_y, E[xy], E[y^2]) */
+        issim_hpass<ISSIM_HC, 3, HM>(
+            tid, IN_H,
+            [&](int r, int c, HM *v) {
+                const uint32_t s = sm.in_ref[r][c], t = sm.u.dis.in[r][c];
+                v[0] = t;
+                v[1] = s * t;
+                v[2] = t * t;
+            },
+            [&](int q, int r, int c, HM m) { sm.u.dis.mom[q][r][c] = m; });
         GPU_SYNC();
 
         wacc_zero<WQ_TERM>(&acc);
@@ -298,7 +328,7 @@ __device__ void issim_windows_ladder(const raw_pictures &pics, int r0, int r1, i
                 const int oy = oy0 + j, gy = y0 + oy;
                 if (gx >= w || gy >= h)
                     continue;
-                issim_window_term(&acc, gy, h, wsum_h, c1base, c2base,
+                issim_window_term(&acc, gy, h, col, c1base, c2base,
                                   (int64_t)sm.mom_ref[0][oy][tx], (int64_t)M[j][0],
                                   (int64_t)sm.mom_ref[1][oy][tx], (int64_t)M[j][1],
                                   (int64_t)M[j][2]);

@@ -14,6 +14,9 @@
  * small on large planes; TH = 8 spreads small planes over more blocks. */
 #define WIN_IN_W (WIN_TW + SSIM_K - 1)
 #define WIN_IN_PITCH (WIN_IN_W + 1)
+/* a ladder's horizontal passes: adjacent columns per thread
+ * (hpass_columns()) */
+#define WIN_HC 2
 static_assert(WIN_TH_TALL / WIN_BY <= WSPLIT_TERMS && WIN_TH_SHORT / WIN_BY <= WSPLIT_TERMS,
               "a thread's windows exceed the split sums' range");
 
@@ -80,6 +83,28 @@ template <bool NN> GPU_DEVICE double unresidue(double a)
     return NN ? flush_residue(a) : a;
 }
 
+/*
+ * A horizontal pass (spec §1.4) over a tile of in_h rows (hpass_groups(),
+ * HC adjacent columns per thread): NQ moments, each a double sum of float
+ * products value * tap, left to right; sample(r, c, v) gives the NQ values
+ * of tile sample (r, c) (the samples and their products), store(q, r, c, m)
+ * takes moment q of output (r, c). Moments in IMASK are widened as
+ * widen<NN>(), the others on the conversion unit (widen<false>). With
+ * WIN_IN_PITCH the loads of a warp hit distinct banks (HC 1, 2, 4).
+ */
+template <int HC, int NQ, unsigned IMASK, bool NN, typename S, typename O>
+GPU_DEVICE void hpass_columns(int tid, int in_h, S sample, O store)
+{
+    hpass_groups<WIN_TW, SSIM_K, HC, NQ, double, float>(
+        tid, WIN_BX * WIN_BY, in_h, sample,
+        [](double &a, int q, int t, float x) {
+            a += (IMASK >> q & 1u) ? widen<NN>(x * gauss11[t]) : widen<false>(x * gauss11[t]);
+        },
+        [&](int q, int r, int c, double a) {
+            store(q, r, c, (float)((IMASK >> q & 1u) ? unresidue<NN>(a) : unresidue<false>(a)));
+        });
+}
+
 /* The vertical pass of one horizontal-moment plane (spec §1.4) at column tx
  * from row oy: a double sum of float products, top to bottom, widened as
  * widen<NN>(). */
@@ -103,8 +128,9 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
      * idle pipes); the vertical pass widens with integers where NN holds.
      * That balances the pipes (H100: MS-SSIM level 0 -3 % for the
      * vertical pass; H200, 2160p 8-bit, all four metrics of a pair: 762 ->
-     * 749 us for the cross moment; bit-identical). */
-    constexpr bool HN = false, HI = NN, VN = NN;
+     * 749 us for the cross moment; bit-identical): hpass_columns()'s
+     * IMASK holds the cross moment, HI says whether it widens as NN. */
+    constexpr bool HI = NN, VN = NN;
     __shared__ __align__(16) ssim_smem<TH> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * WIN_BX + tx;
     const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * TH;
@@ -123,25 +149,20 @@ __device__ void ssim_windows(const T &ref, const T &dis, int w, int h, float inv
     }
     GPU_SYNC();
 
-    /* horizontal pass (spec §1.4): double sum of float products, left to right */
-    for (int i = tid; i < WIN_TW * WIN_IN_H; i += WIN_BX * WIN_BY) {
-        const int r = i / WIN_TW, c = i % WIN_TW;
-        double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
-        for (int u = 0; u < SSIM_K; u++) {
-            const float k = gauss11[u];
-            const float rv = sm.tile.in[0][r][c + u], dv = sm.tile.in[1][r][c + u];
-            a0 += widen<HN>(rv * k);
-            a1 += widen<HN>(dv * k);
-            a2 += widen<HN>((rv * rv) * k);
-            a3 += widen<HN>((dv * dv) * k);
-            a4 += widen<HI>((rv * dv) * k);
-        }
-        sm.tile.mom[0][r][c] = (float)unresidue<HN>(a0);
-        sm.tile.mom[1][r][c] = (float)unresidue<HN>(a1);
-        sm.tile.mom[2][r][c] = (float)unresidue<HN>(a2);
-        sm.tile.mom[3][r][c] = (float)unresidue<HN>(a3);
-        sm.tile.mom[4][r][c] = (float)unresidue<HI>(a4);
-    }
+    /* horizontal pass (spec §1.4): the five moments, a column per thread
+     * (the ladder's column groups, WIN_HC, wait for the Vulkan shaders':
+     * BENCHMARKS.md) */
+    hpass_columns<1, 5, 1u << 4, HI>(
+        tid, WIN_IN_H,
+        [&](int r, int c, float *v) {
+            const float rv = sm.tile.in[0][r][c], dv = sm.tile.in[1][r][c];
+            v[0] = rv;
+            v[1] = dv;
+            v[2] = rv * rv;
+            v[3] = dv * dv;
+            v[4] = rv * dv;
+        },
+        [&](int q, int r, int c, float m) { sm.tile.mom[q][r][c] = m; });
     GPU_SYNC();
 
     wacc acc;
@@ -218,7 +239,7 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
      * integers where NN holds: the reference's E[x^2] and each distorted
      * picture's E[xy] (H200, 2160p 8-bit, a ladder of 4: 2326 -> 2288 us;
      * E[y^2] as well: 2295 us) */
-    constexpr bool HN = false, HI = NN, VN = NN;
+    constexpr bool HI = NN, VN = NN;
     __shared__ __align__(16) ssim_ladder_smem<TH> sm;
     const int tx = GPU_TID_X, ty = GPU_TID_Y, tid = ty * WIN_BX + tx;
     const int x0 = GPU_BID_X * WIN_TW, y0 = GPU_BID_Y * TH;
@@ -233,18 +254,14 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
     }
     GPU_SYNC();
     /* the reference's horizontal moments 0 and 2 (spec §1.4) */
-    for (int i = tid; i < WIN_TW * WIN_IN_H; i += WIN_BX * WIN_BY) {
-        const int r = i / WIN_TW, c = i % WIN_TW;
-        double a0 = 0.0, a2 = 0.0;
-        for (int u = 0; u < SSIM_K; u++) {
-            const float k = gauss11[u];
-            const float rv = sm.in_ref[r][c + u];
-            a0 += widen<HN>(rv * k);
-            a2 += widen<HI>((rv * rv) * k);
-        }
-        sm.u.dis.mom[0][r][c] = (float)unresidue<HN>(a0);
-        sm.u.dis.mom[1][r][c] = (float)unresidue<HI>(a2);
-    }
+    hpass_columns<WIN_HC, 2, 1u << 1, HI>(
+        tid, WIN_IN_H,
+        [&](int r, int c, float *v) {
+            const float rv = sm.in_ref[r][c];
+            v[0] = rv;
+            v[1] = rv * rv;
+        },
+        [&](int q, int r, int c, float m) { sm.u.dis.mom[q][r][c] = m; });
     GPU_SYNC();
     /* the reference's mu_x and variance, once for every distorted picture */
     for (int k = 0; k < TH / WIN_BY; k++) {
@@ -268,20 +285,15 @@ __device__ void ssim_windows_ladder(const P &pics, int r0, int r1, int w, int h,
         }
         GPU_SYNC();
         /* moments 1, 3, 4 (mu_y, E[y^2], E[xy]) */
-        for (int i = tid; i < WIN_TW * WIN_IN_H; i += WIN_BX * WIN_BY) {
-            const int r = i / WIN_TW, c = i % WIN_TW;
-            double a1 = 0.0, a3 = 0.0, a4 = 0.0;
-            for (int u = 0; u < SSIM_K; u++) {
-                const float k = gauss11[u];
-                const float rv = sm.in_ref[r][c + u], dv = sm.u.dis.in[r][c + u];
-                a1 += widen<HN>(dv * k);
-                a3 += widen<HN>((dv * dv) * k);
-                a4 += widen<HI>((rv * dv) * k);
-            }
-            sm.u.dis.mom[0][r][c] = (float)unresidue<HN>(a1);
-            sm.u.dis.mom[1][r][c] = (float)unresidue<HN>(a3);
-            sm.u.dis.mom[2][r][c] = (float)unresidue<HI>(a4);
-        }
+        hpass_columns<WIN_HC, 3, 1u << 2, HI>(
+            tid, WIN_IN_H,
+            [&](int r, int c, float *v) {
+                const float rv = sm.in_ref[r][c], dv = sm.u.dis.in[r][c];
+                v[0] = dv;
+                v[1] = dv * dv;
+                v[2] = rv * dv;
+            },
+            [&](int q, int r, int c, float m) { sm.u.dis.mom[q][r][c] = m; });
         GPU_SYNC();
 
         wacc acc;
