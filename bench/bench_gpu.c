@@ -25,7 +25,10 @@
  * sharing the reference's terms). Distorted pictures rotate over
  * NB_DIS_PICS, so up to that many renditions of a frame are distinct.
  * --metric NAME runs one row (float_ssim, float_ms_ssim, float_ansnr, ssim,
- * all).
+ * all); --size W one width (16:9, the height even: 1920 and 3840 give 1080p
+ * and 2160p) and --depth D one depth, in place of the defaults. A value
+ * that would select nothing is a usage error (exit 2), not an empty table;
+ * a row that cannot be measured prints its error and the exit status is 1.
  *
  * Never part of make check: no timed assertion anywhere.
  */
@@ -38,6 +41,10 @@
 #include "config.h"
 #include "gpussim/gpussim.h"
 #include "bench/bench_util.h"
+
+/* --size W: the widths taken */
+#define BENCH_MIN_W 64
+#define BENCH_MAX_W 7680
 #include "gpussim/gpussim_cuda.h"
 #include "src/bench_hooks.h"
 #if HAVE_CUDA
@@ -332,12 +339,27 @@ int main(int argc, char **argv)
         else
             backend = NULL; /* unknown option: usage */
     }
+    /* a filter that matches nothing is an error, not an empty table */
+    int metric_known = !only_metric;
+    for (size_t mi = 0; mi < NB_BENCH_METRICS && !metric_known; mi++)
+        metric_known = !strcmp(only_metric, bench_metrics[mi].name);
+    if (backend && backend_type(backend) == GPUSSIM_BACKEND_CPU) {
+        fprintf(stderr, "bench_gpu: the cpu backend has no device time; bench/bench_cpu measures "
+                        "it\n");
+        return 2;
+    }
     if (!backend || backend_type(backend) == GPUSSIM_BACKEND_AUTO || frames < 1 || warmup < 1 ||
-        (ladder && (ladder < 2 || ladder > GPUSSIM_MAX_DISTORTED))) {
+        (ladder && (ladder < 2 || ladder > GPUSSIM_MAX_DISTORTED)) ||
+        (only_w && (only_w < BENCH_MIN_W || only_w > BENCH_MAX_W || only_w % 2)) ||
+        (only_d && (only_d < 8 || only_d > 16)) || !metric_known) {
         fprintf(stderr,
-                "usage: %s cuda|vulkan|hip|ze|cpu [--frames N] [--warmup N] [--quick] "
-                "[--size W] [--depth D] [--metric NAME] [--ladder N (2..%d)]\n",
-                argv[0], GPUSSIM_MAX_DISTORTED);
+                "usage: %s cuda|vulkan|hip|ze [--frames N] [--warmup N] [--quick] "
+                "[--size W (even, %d..%d; 1920 and 3840 by default)] [--depth D (8..16; 8 and 10 "
+                "by default)] [--metric NAME] [--ladder N (2..%d)]\n  metrics:",
+                argv[0], BENCH_MIN_W, BENCH_MAX_W, GPUSSIM_MAX_DISTORTED);
+        for (size_t mi = 0; mi < NB_BENCH_METRICS; mi++)
+            fprintf(stderr, " %s", bench_metrics[mi].name);
+        fprintf(stderr, "\n");
         return 2;
     }
 #if HAVE_CUDA
@@ -346,7 +368,20 @@ int main(int argc, char **argv)
         return 77;
     }
 #endif
-    static const struct { int w, h; } sizes[] = { { 1920, 1080 }, { 3840, 2160 } };
+    /* the sizes measured: 1080p and 2160p, or --size W at 16:9 (the height
+     * even, as 4:2:0 needs) */
+    struct {
+        int w, h;
+    } sizes[2] = { { 1920, 1080 }, { 3840, 2160 } };
+    size_t nb_sizes = 2;
+    if (only_w) {
+        sizes[0].w = only_w;
+        sizes[0].h = only_w == 1920 ? 1080 : only_w == 3840 ? 2160 : only_w * 9 / 16 / 2 * 2;
+        nb_sizes = 1;
+    }
+    const int depths[2] = { only_d ? only_d : 8, 10 };
+    const int nb_depths = only_d ? 1 : 2;
+    int failed = 0;
     double *times = malloc(sizeof(double) * (size_t)frames);
     if (!times)
         return 1;
@@ -360,11 +395,10 @@ int main(int argc, char **argv)
     else
         printf("%-10s %-5s %-14s %-8s %10s %10s %10s %10s\n", "size", "depth", "metric", "frames",
                "median_us", "p10_us", "p90_us", "wall_fps");
-    for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
-        for (int bd = 8; bd <= 10; bd += 2) {
+    for (size_t si = 0; si < nb_sizes; si++)
+        for (int di = 0; di < nb_depths; di++) {
+            const int bd = depths[di];
             struct bench_frames bf;
-            if ((only_w && only_w != sizes[si].w) || (only_d && only_d != bd))
-                continue;
             if (make_frames(&bf, backend, sizes[si].w, sizes[si].h, bd) < 0) {
                 fprintf(stderr, "cannot make frames\n");
                 return 1;
@@ -385,6 +419,7 @@ int main(int argc, char **argv)
                 if (err < 0) {
                     printf("%-10s %-5d %-14s error %s\n", size, bd, bench_metrics[mi].name,
                            gpussim_strerror(err));
+                    failed = 1;
                     continue;
                 }
                 if (ladder)
@@ -415,6 +450,7 @@ int main(int argc, char **argv)
                 snprintf(what, sizeof(what), " ladder of %d", n);
             if (err < 0) {
                 printf("2160p feature=all%s: error %s\n", what, gpussim_strerror(err));
+                failed = 1;
                 continue;
             }
             printf("2160p 8-bit feature=all%s: create -> first result %.1f ms (%s frames)\n", what,
@@ -427,5 +463,5 @@ int main(int argc, char **argv)
         free_frames(&bf);
     }
     free(times);
-    return 0;
+    return failed; /* 1 when a row could not be measured (its line says why) */
 }

@@ -7,8 +7,11 @@
  * pipelined throughput with host pictures (staging copy + upload + compute +
  * host sums, frames kept in flight as an application would).
  *
- *   bench_vulkan [--frames N] [--warmup N] [--depth 8|10] [--sizes 1080,2160] [--device I] [--steps]
- *                [--ladder N]
+ *   bench_vulkan [--frames N] [--warmup N] [--depth 8..16] [--sizes 1080,2160] [--device I]
+ *                [--steps] [--ladder N]
+ *
+ * --sizes: heights, 16:9 (1080 and 2160 give 1920 and 3840 wide). An
+ * unknown option or a value out of range is a usage error (exit 2).
  *
  * --steps also prints the device time of every dispatch of the last frame.
  * --ladder N: all four metrics, a ladder frame (one reference, N distorted
@@ -142,31 +145,48 @@ static int run_frames(const struct gpussim_params *p, int nb_dis, int frames, in
 
 int main(int argc, char **argv)
 {
-    int frames = 200, warmup = 20, depth = 8, device = 0, steps = 0, ladder = 0;
+    int frames = 200, warmup = 20, depth = 8, device = 0, steps = 0, ladder = 0, bad = 0;
     const char *sizes = "1080,2160";
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc && !bad; i++) {
         if (!strcmp(argv[i], "--steps")) {
             steps = 1;
             setenv("GPUSSIM_VK_STEP_TIMES", "1", 1);
+            continue;
         }
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--steps"))
-            i--;
-        else if (!strcmp(argv[i], "--frames"))
-            frames = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--warmup"))
-            warmup = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--depth"))
-            depth = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--sizes"))
-            sizes = argv[i + 1];
-        else if (!strcmp(argv[i], "--device"))
-            device = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--ladder"))
-            ladder = atoi(argv[i + 1]);
+        const char *v = i + 1 < argc ? argv[++i] : NULL;
+        if (!v)
+            bad = 1;
+        else if (!strcmp(argv[i - 1], "--frames"))
+            frames = atoi(v);
+        else if (!strcmp(argv[i - 1], "--warmup"))
+            warmup = atoi(v);
+        else if (!strcmp(argv[i - 1], "--depth"))
+            depth = atoi(v);
+        else if (!strcmp(argv[i - 1], "--sizes"))
+            sizes = v;
+        else if (!strcmp(argv[i - 1], "--device"))
+            device = atoi(v);
+        else if (!strcmp(argv[i - 1], "--ladder"))
+            ladder = atoi(v);
+        else
+            bad = 1; /* unknown option */
     }
-    if (ladder == 1 || ladder < 0 || ladder > GPUSSIM_MAX_DISTORTED) {
-        fprintf(stderr, "--ladder takes 2..%d distorted pictures\n", GPUSSIM_MAX_DISTORTED);
+    /* --sizes: heights 36..4320, comma-separated */
+    for (const char *t = sizes; !bad;) {
+        char *end;
+        const long hh = strtol(t, &end, 10);
+        bad = end == t || hh < 36 || hh > 4320 || (*end && *end != ',') || (*end && !end[1]);
+        if (!*end)
+            break;
+        t = end + 1;
+    }
+    if (bad || frames < 1 || warmup < 1 || depth < 8 || depth > 16 || device < 0 || ladder == 1 ||
+        ladder < 0 || ladder > GPUSSIM_MAX_DISTORTED) {
+        fprintf(stderr,
+                "usage: %s [--frames N] [--warmup N] [--depth 8..16] "
+                "[--sizes H,H,... (heights 36..4320)] [--device I] [--steps] "
+                "[--ladder N (2..%d)]\n",
+                argv[0], GPUSSIM_MAX_DISTORTED);
         return 2;
     }
     static const struct {
