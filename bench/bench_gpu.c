@@ -41,10 +41,6 @@
 #include "config.h"
 #include "gpussim/gpussim.h"
 #include "bench/bench_util.h"
-
-/* --size W: the widths taken */
-#define BENCH_MIN_W 64
-#define BENCH_MAX_W 7680
 #include "gpussim/gpussim_cuda.h"
 #include "src/bench_hooks.h"
 #if HAVE_CUDA
@@ -52,6 +48,9 @@
 #endif
 
 #define NB_PAIRS 4
+/* --size W: the widths taken */
+#define BENCH_MIN_W 64
+#define BENCH_MAX_W 7680
 #define NB_DIS_PICS 8 /* distorted pictures: frame i's rendition k is (i + k) % NB_DIS_PICS */
 
 
