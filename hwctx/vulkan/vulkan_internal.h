@@ -66,6 +66,7 @@ enum vk_shader {
     SH_ISSIM_V32,
     SH_ISSIM_H8,
     SH_ISSIM_V8,
+    SH_ISSIM_HV8, /* a pair's both passes in one, 8 bits */
     /* a ladder frame's: ssim_window_ladder.comp, ansnr.comp (SIDE_REF, SIDE_DIS),
      * issim.comp (LADDER) */
     SH_SSIM_LAD_REF,
@@ -81,12 +82,14 @@ enum vk_shader {
     SH_ISSIM_LAD_V32,
     SH_ISSIM_LAD_H8,
     SH_ISSIM_LAD_V8,
+    SH_ISSIM_LAD_HV8, /* a ladder's both passes in one, 8 bits */
     SH_COUNT
 };
 
 struct vk_pipe {
     enum vk_shader shader;
-    int spec2; /* specialization constant 2 (bytes per sample, box factor, window_spec(), LEVEL0) */
+    int spec2; /* specialization constant 2 (bytes per sample, box factor, window_spec(), LEVEL0,
+               * integer SSIM's tiles per workgroup) */
     VkPipeline pipeline;
 };
 

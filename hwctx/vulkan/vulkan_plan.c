@@ -44,6 +44,7 @@
 #include "kernels/vulkan/spv_issim_v32.h"
 #include "kernels/vulkan/spv_issim_h8.h"
 #include "kernels/vulkan/spv_issim_v8.h"
+#include "kernels/vulkan/spv_issim_hv8.h"
 #include "kernels/vulkan/spv_ssim_lad_ref.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_h.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_v.h"
@@ -57,10 +58,18 @@
 #include "kernels/vulkan/spv_issim_lad_v32.h"
 #include "kernels/vulkan/spv_issim_lad_h8.h"
 #include "kernels/vulkan/spv_issim_lad_v8.h"
+#include "kernels/vulkan/spv_issim_lad_hv8.h"
 
 #define UNPACK_N 4  /* samples per invocation, as kernels/vulkan/unpack.comp */
 #define ISSIM_H_N 4 /* issim_h*: pixels per invocation, as kernels/vulkan/issim.comp's H_N */
 #define ISSIM_RPT 2 /* issim_v*: stacked pixels per invocation, issim.comp's RPT */
+/* issim_hv8: a workgroup's tiles of issim_v (specialization constant 2);
+ * the shared memory of issim_hv8 (4 moment planes of 32 x 33 words, the
+ * tree) and issim_lad_hv8 (5 planes of 24 x 33 words, the tree), bytes
+ * (issim.comp's PASS_HV) */
+#define ISSIM_HV_STRIP 4
+#define ISSIM_HV_SHARED (4 * 32 * 33 * 4 + ROW_WX * ROW_WY * 8)
+#define ISSIM_LAD_HV_SHARED (5 * 24 * 33 * 4 + ROW_WX * ROW_WY * 8)
 /* The workgroups of the unpacks, ANSNR's filters and integer SSIM: a warp's
  * 32 invocations read and write one row's 128 bytes of a plane, one cache
  * line, where a 16-wide shape touched two half lines. Integer SSIM's pair
@@ -107,6 +116,7 @@ static const struct {
     SH(SH_ISSIM_V32, issim_v32, ROW_WX, ROW_WY),
     SH(SH_ISSIM_H8, issim_h8, ROW_WX, ROW_WY),
     SH(SH_ISSIM_V8, issim_v8, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_HV8, issim_hv8, ROW_WX, ROW_WY),
     SH(SH_SSIM_LAD_REF, ssim_lad_ref, WG, WG),
     SH(SH_SSIM_LAD_DIS_H, ssim_lad_dis_h, WG, WG),
     SH(SH_SSIM_LAD_DIS_V, ssim_lad_dis_v, WG, WG),
@@ -120,6 +130,7 @@ static const struct {
     SH(SH_ISSIM_LAD_V32, issim_lad_v32, ROW_WX, ROW_WY),
     SH(SH_ISSIM_LAD_H8, issim_lad_h8, ROW_WX, ROW_WY),
     SH(SH_ISSIM_LAD_V8, issim_lad_v8, ROW_WX, ROW_WY),
+    SH(SH_ISSIM_LAD_HV8, issim_lad_hv8, ROW_WX, ROW_WY),
 #undef SH
 };
 
@@ -151,13 +162,15 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_ISSIM_V:
     case SH_ISSIM_V32:
     case SH_ISSIM_V8:
+    case SH_ISSIM_HV8:
     case SH_SSIM_LAD_DIS_V:
     case SH_SSIM_LAD_DIS_HV:
     case SH_ANSNR_LAD_REF_ROWS:
     case SH_ANSNR_LAD_NOISE:
     case SH_ISSIM_LAD_V:
     case SH_ISSIM_LAD_V32:
-    case SH_ISSIM_LAD_V8: return 1u << VK_OUT_BINDING;
+    case SH_ISSIM_LAD_V8:
+    case SH_ISSIM_LAD_HV8: return 1u << VK_OUT_BINDING;
     /* a ladder's: the reference's two terms, a distorted picture's three */
     case SH_SSIM_LAD_REF: return (1u << 2) | (1u << 3);
     case SH_SSIM_LAD_DIS_H: return 0x7u << 2;
@@ -402,6 +415,18 @@ static int windows_fused(const struct vk_backend *be)
     return be->props.limits.maxComputeSharedMemorySize >= HV_SHARED;
 }
 
+/* Whether integer SSIM at bit_depth takes issim_hv8 / issim_lad_hv8 (both
+ * passes in one dispatch, a pair's and a ladder's): at 8 bits, on a device
+ * with their shared memory (every desktop GPU and lavapipe; Vulkan promises
+ * 16 KiB); else issim_h* + issim_v* (kernels/vulkan/issim.comp's PASS_HV
+ * says why not above 8 bits). */
+static int issim_fused(const struct vk_backend *be, int bit_depth)
+{
+    const uint32_t need =
+        ISSIM_HV_SHARED > ISSIM_LAD_HV_SHARED ? ISSIM_HV_SHARED : ISSIM_LAD_HV_SHARED;
+    return bit_depth <= 8 && be->props.limits.maxComputeSharedMemorySize >= need;
+}
+
 /* The window shaders' specialization constant 2 for a windows stage: bit 0
  * NONNEG, the planes' samples are +0 or >= 2^-8 / scale^2 (a picture's
  * samples or their box decimation; the pyramid's levels 1-4 can be
@@ -552,6 +577,21 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     }
     case GPUSSIM_STAGE_ISSIM: {
         const struct pc_issim pc = { st->c1base, st->c2base, w, h, st->scaler };
+        be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
+        if (issim_fused(be, st->bit_depth)) {
+            /* both passes in one dispatch, the moments in shared memory; the
+             * partials of issim_v's workgroups, ISSIM_HV_STRIP of them a
+             * workgroup, one below the other */
+            struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
+            err = add_result(be, idx, issim_workgroups(w, h), sizeof(double), res_top,
+                             &b[VK_OUT_BINDING]);
+            if (err < 0)
+                return err;
+            const uint32_t tiles = div_up((uint32_t)h, ISSIM_RPT * ROW_WY);
+            err = add_step(be, SH_ISSIM_HV8, ISSIM_HV_STRIP, b, &pc, sizeof(pc), (uint32_t)w,
+                           div_up(tiles, ISSIM_HV_STRIP) * ROW_WY, 0);
+            return err < 0 ? err : 0;
+        }
         const VkDeviceSize msize = (VkDeviceSize)w * h * issim_moment_size(st->bit_depth);
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
         bind_moments(b, tmp, msize);
@@ -567,10 +607,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
             return err;
         err = add_step(be, issim_variant(st->bit_depth, SH_ISSIM_V8, SH_ISSIM_V32, SH_ISSIM_V), 0,
                        bv, &pc, sizeof(pc), (uint32_t)w, div_up((uint32_t)h, ISSIM_RPT), 0);
-        if (err < 0)
-            return err;
-        be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
-        return 0;
+        return err < 0 ? err : 0;
     }
     case GPUSSIM_STAGE_UNPACK:
     case GPUSSIM_STAGE_CONVERT:
@@ -826,7 +863,10 @@ static int build_program(struct vk_backend *be)
             t = windows_fused(be) ? 0 : (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
             break;
         case GPUSSIM_STAGE_ANSNR: t = n * sizeof(float); break;
-        case GPUSSIM_STAGE_ISSIM: t = n * issim_moment_size(st->bit_depth); break;
+        case GPUSSIM_STAGE_ISSIM:
+            /* issim_hv8 keeps its moments in shared memory */
+            t = issim_fused(be, st->bit_depth) ? 0 : n * issim_moment_size(st->bit_depth);
+            break;
         default: break;
         }
         tmp_max = t > tmp_max ? t : tmp_max;
@@ -1152,6 +1192,32 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const enum vk_shader sh_v =
             issim_variant(st->bit_depth, SH_ISSIM_LAD_V8, SH_ISSIM_LAD_V32, SH_ISSIM_LAD_V);
         const uint32_t nwg = issim_workgroups(w, h);
+        be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
+        if (issim_fused(be, st->bit_depth)) {
+            /* both passes in one dispatch, issim_v's workgroups (one tile
+             * each) for every picture of the group */
+            struct vk_bind part[VK_MAX_PICS];
+            for (int k = 1; k < n; k++) {
+                err = add_result(be, idx, nwg, sizeof(double), res_top, &part[k]);
+                if (err < 0)
+                    return err;
+                result_of(be, k);
+            }
+            const struct vk_bind *const regs[] = { in, part };
+            for (int k0 = 1, g; k0 < n; k0 += g) {
+                g = group_size(be, regs, 2, k0, n);
+                struct pc_issim_lad pcl = pc;
+                pcl.nb_dis = g;
+                struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], span_of(in, k0, g, sizeof(float),
+                                                                           &pcl.s_in) };
+                b[VK_OUT_BINDING] = span_of(part, k0, g, sizeof(double), &pcl.s_part);
+                err = add_step(be, SH_ISSIM_LAD_HV8, 0, b, &pcl, sizeof(pcl), (uint32_t)w,
+                               div_up((uint32_t)h, ISSIM_RPT * ROW_WY) * ROW_WY, 0);
+                if (err < 0)
+                    return err;
+            }
+            return 0;
+        }
         struct vk_bind part[VK_MAX_PICS], my[VK_MAX_PICS], mxy[VK_MAX_PICS], myy[VK_MAX_PICS];
         for (int k = 1; k < n; k++) {
             err = add_result(be, idx, nwg, sizeof(double), res_top, &part[k]);
@@ -1270,7 +1336,10 @@ static int build_ladder_program(struct vk_backend *be)
             ds = windows_fused(be) ? 0 : (VkDeviceSize)st->out_w * st->in_h * sizeof(float);
             break;
         case GPUSSIM_STAGE_ANSNR: rs = nw * sizeof(float); break;
-        case GPUSSIM_STAGE_ISSIM: rs = ds = nw * issim_moment_size(st->bit_depth); break;
+        case GPUSSIM_STAGE_ISSIM:
+            /* issim_lad_hv8 keeps its moments in shared memory */
+            rs = ds = issim_fused(be, st->bit_depth) ? 0 : nw * issim_moment_size(st->bit_depth);
+            break;
         default: break;
         }
         ref_size[t] = max_size(ref_size[t], rs);

@@ -76,8 +76,8 @@ double issim_term(int64_t mux, int64_t muy, int64_t mx2, int64_t mxy, int64_t my
 }
 
 // The workgroup's partial: a fixed tree over its invocations, in lid order,
-// stored at base + the workgroup's index.
-void store_partial(double my_term, uint base)
+// stored at element idx.
+void store_partial(double my_term, uint idx)
 {
     const uint lid = gl_LocalInvocationIndex;
     red[lid] = my_term;
@@ -90,7 +90,7 @@ void store_partial(double my_term, uint base)
         barrier();
     }
     if (lid == 0u)
-        partial[base + gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = red[0];
+        partial[idx] = red[0];
 }
 
 // The weight of the taps inside [0, n) around i: their sum, 256 (spec
@@ -114,11 +114,32 @@ int64_t issim_weight(int x, int y)
     return int64_t(edge_weight(x, pc.w)) * int64_t(edge_weight(y, pc.h));
 }
 
-#ifdef PASS_H
+// acc += the terms of the invocation's pixels (x, y0 + j) from their
+// vertical sums mux[j] .. my2[j], top to bottom; then the tree. The pair
+// (PASS_V and PASS_HV) and the ladder alike, so that their partials match.
+#define ADD_TERMS(acc)                                                      \
+    [[unroll]] for (int j = 0; j < RPT; j++) {                              \
+        if (y0 + j >= pc.h)                                                 \
+            continue;                                                       \
+        precise double t = acc + issim_term(int64_t(mux[j]), int64_t(muy[j]), \
+                                            int64_t(mx2[j]), int64_t(mxy[j]), \
+                                            int64_t(my2[j]), issim_weight(x, y0 + j)); \
+        acc = t;                                                            \
+    }
+
+// The workgroup's index in its dispatch (a pair's partial, or a ladder
+// picture's from its base)
+uint wg_index()
+{
+    return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+}
+
+#if defined(PASS_H) || defined(PASS_HV)
 // H_N horizontally adjacent pixels per invocation (the host dispatches
 // ceil(w / H_N) columns: vulkan_plan.c's ISSIM_H_N): their H_N + 2R samples
 // are loaded and converted once, as vectors where the rows start at
-// multiples of 4 floats, and their moments leave as vectors too.
+// multiples of 4 floats, and their moments leave as vectors too (PASS_HV:
+// to shared memory).
 #define H_N 4
 #define H_IN (H_N + 2 * R)
 #if (2 * R) % 4 != 0
@@ -128,6 +149,7 @@ layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 layout(std430, binding = 0) readonly buffer Ref4 { vec4 ref4[]; };
 layout(std430, binding = 1) readonly buffer Dis4 { vec4 dis4[]; };
+#ifdef PASS_H
 // the five horizontal moment planes (x, y, x*x, x*y, y*y), w x h each (a
 // ladder: x and x*x the reference's, the others each distorted picture's)
 layout(std430, binding = 2) writeonly buffer M0 { HMOM mom0[]; };
@@ -141,6 +163,7 @@ layout(std430, binding = 3) writeonly buffer M1v { uvec4 mom1v[]; };
 layout(std430, binding = 4) writeonly buffer M2v { uvec4 mom2v[]; };
 layout(std430, binding = 5) writeonly buffer M3v { uvec4 mom3v[]; };
 layout(std430, binding = 6) writeonly buffer M4v { uvec4 mom4v[]; };
+#endif
 #endif
 
 // The samples x0 - R .. x0 + H_N - 1 + R of row `row` of plane P (vector
@@ -181,6 +204,7 @@ layout(std430, binding = 6) writeonly buffer M4v { uvec4 mom4v[]; };
 #endif
 
 #ifdef LADDER
+#ifdef PASS_H
 // The reference's samples, x and x*x once; each distorted picture's
 // samples (at k * s_in), y, x*y and y*y (to k * s_mom) in turn.
 void main()
@@ -221,18 +245,17 @@ void main()
         STORE_MOMS(mom4, mom4v, od, a4)
     }
 }
+#endif
 #else
-// The pair's loads and stores are written out rather than through
-// LOAD_SAMPLES and STORE_MOMS: both pictures' vectors under one test, all
-// stores under one. Through the macros the pass measured slower on an H200
-// (integer SSIM 2160p 8-bit 0.167 -> 0.172 ms).
-void main()
+// The horizontal moments of a pair's pixels (x0 + j, y), j < H_N, of its
+// row starting at element `row`. vec: the plane's rows start at multiples
+// of 4 floats, and so does x0. The loads are written out rather than
+// through LOAD_SAMPLES: both pictures' vectors under one test. Through the
+// macros (and the stores through STORE_MOMS) PASS_H measured slower on an
+// H200 (integer SSIM 2160p 8-bit 0.167 -> 0.172 ms).
+void pair_moments(int row, int x0, bool vec, out HMOM a0[H_N], out HMOM a1[H_N],
+                  out HMOM a2[H_N], out HMOM a3[H_N], out HMOM a4[H_N])
 {
-    const int x0 = H_N * int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
-    if (x0 >= pc.w || y >= pc.h)
-        return;
-    const bool vec = (pc.w & 3) == 0; // then x0 and every row start are multiples of 4
-    const int row = y * pc.w;
     // samples x0 - R .. x0 + H_N - 1 + R; 0 outside the row, whose taps
     // then add nothing (the reference skips them: the same integer sums)
     uint s[H_IN], t[H_IN];
@@ -257,7 +280,6 @@ void main()
             t[k] = in_row ? uint(dis[row + xx] * pc.scaler) : 0u;
         }
     }
-    HMOM a0[H_N], a1[H_N], a2[H_N], a3[H_N], a4[H_N];
     [[unroll]] for (int j = 0; j < H_N; j++) {
         a0[j] = a1[j] = a2[j] = a3[j] = a4[j] = HMOM(0);
         [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
@@ -270,12 +292,23 @@ void main()
             a4[j] += wk * tv * tv;
         }
     }
-    const int o = row + x0;
 #ifdef NARROW8
-    /* x and y both below 256 * 255 < 2^16: one plane (plane 1 unused) */
+    /* x and y both below 256 * 255 < 2^16: one moment (a1 unused) */
     [[unroll]] for (int j = 0; j < H_N; j++)
         a0[j] |= a1[j] << 16;
 #endif
+}
+
+#ifdef PASS_H
+void main()
+{
+    const int x0 = H_N * int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    if (x0 >= pc.w || y >= pc.h)
+        return;
+    const bool vec = (pc.w & 3) == 0; // then x0 and every row start are multiples of 4
+    const int row = y * pc.w, o = row + x0;
+    HMOM a0[H_N], a1[H_N], a2[H_N], a3[H_N], a4[H_N];
+    pair_moments(row, x0, vec, a0, a1, a2, a3, a4);
 #ifdef NARROW
     if (vec) {
         mom0v[o >> 2] = uvec4(a0[0], a0[1], a0[2], a0[3]);
@@ -302,6 +335,207 @@ void main()
 }
 #endif
 #endif
+#endif
+
+#ifdef PASS_HV
+// Both passes in one, 8 bits: the horizontal moments go to shared memory,
+// not through planes in device memory (a pair's x and y packed as in
+// PASS_H; the host checks the device's shared memory: vulkan_plan.c's
+// ISSIM_HV_SHARED).
+// A pair's workgroup scores HV_STRIP tiles one below the other, each a tile
+// of PASS_V (T_W x T_H pixels) with PASS_V's invocations, pixels, term
+// order, tree and partial index, so the partials are PASS_V's (and a
+// ladder's) bit for bit. The moment rows live in a ring of HV_RING rows: a
+// tile needs T_H + 2R, the first tile of the strip computes them all, every
+// next one its T_H new rows (the 2R it shares with the tile above stay).
+// Rows outside the picture hold 0, which adds nothing to the vertical sums
+// (PASS_V skips them: the same integers). The host's grid: vulkan_plan.c's
+// ISSIM_HV_STRIP.
+// Above 8 bits the pair and the ladder keep PASS_H + PASS_V: a 10-bit
+// pair in one dispatch was faster (H200, 2160p, all four 1.003 -> 0.947
+// ms), but the ladder's one-dispatch form was not (its tiles recompute
+// every picture's margin rows), which took a ladder of 4 to 3.10x its pair
+// (BENCHMARKS.md).
+#ifndef NARROW8
+#error "PASS_HV keeps 8-bit moments (NARROW8) in shared memory"
+#endif
+// specialization constant 2: the tiles of a workgroup (the host's ISSIM_HV_STRIP)
+layout(constant_id = 2) const int HV_STRIP = 4;
+#define T_W 32                // = WG_X, the host's ROW_WX
+#define T_H (RPT * 8)         // = RPT * WG_Y, the host's ISSIM_RPT * ROW_WY
+#define HV_RING 32            // >= T_H + 2R, a power of 2
+#define HV_PITCH (T_W + 1)    // a warp's stores (8 groups of H_N columns x 4 rows) on 32 banks
+#define HV_GROUPS (T_W / H_N) // column groups of a moment row
+
+#ifdef LADDER
+// A ladder's workgroup scores one tile of PASS_V for each distorted picture
+// (at k * s_in), with PASS_V's invocations, pixels, term order, tree and
+// partial index (picture k's at k * s_part): bit for bit a pair's. Its
+// T_H + 2R moment rows: the reference's x and x*x once, then each picture's
+// y, x*y and y*y over the same rows. (No strips: the next tile's rows would
+// need every picture's moments kept.)
+#define HV_ROWS_L (T_H + 2 * R)
+shared uint hm[5][HV_ROWS_L][HV_PITCH]; // x, x*x, then the picture's y, x*y, y*y
+
+// OUT[j]: the vertical sum at pixel (x, y0 + j), j < RPT, of shared plane P
+// (its rows outside the picture hold 0)
+#define HV_VSUMS(OUT, P)                                                    \
+    [[unroll]] for (int j = 0; j < RPT; j++)                                \
+        OUT[j] = VSUM(0);                                                   \
+    [[unroll]] for (int k = 0; k < ISSIM_LEN + RPT - 1; k++) {              \
+        const VSUM m = VSUM(hm[P][ty * RPT + k][tx]);                       \
+        [[unroll]] for (int j = 0; j < RPT; j++)                            \
+            if (k - j >= 0 && k - j < ISSIM_LEN)                            \
+                OUT[j] += VSUM(ISSIM_TAPS[k - j]) * m;                      \
+    }
+
+void main()
+{
+    const int lid = int(gl_LocalInvocationIndex);
+    const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
+    const int xt = int(gl_WorkGroupID.x) * T_W, yt = int(gl_WorkGroupID.y) * T_H;
+    const bool vec = (pc.w & 3) == 0; // then every row start and group is a multiple of 4
+    // the reference's moments of rows yt - R .. yt + T_H - 1 + R
+    for (int i = lid; i < HV_ROWS_L * HV_GROUPS; i += WG_X * WG_Y) {
+        const int r = i / HV_GROUPS, c = (i % HV_GROUPS) * H_N;
+        const int y = yt - R + r, x0 = xt + c, row = y * pc.w;
+        HMOM a0[H_N], a2[H_N];
+        [[unroll]] for (int j = 0; j < H_N; j++)
+            a0[j] = a2[j] = HMOM(0);
+        if (y >= 0 && y < pc.h && x0 < pc.w) {
+            uint s[H_IN];
+            LOAD_SAMPLES(s, ref, ref4, 0)
+            [[unroll]] for (int j = 0; j < H_N; j++) {
+                [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
+                    const HMOM wk = HMOM(ISSIM_TAPS[k]), sv = HMOM(s[j + k]);
+                    a0[j] += wk * sv;
+                    a2[j] += wk * sv * sv;
+                }
+            }
+        }
+        [[unroll]] for (int j = 0; j < H_N; j++) {
+            hm[0][r][c + j] = a0[j];
+            hm[1][r][c + j] = a2[j];
+        }
+    }
+    const int x = xt + tx, y0 = yt + ty * RPT;
+    const bool inside = x < pc.w && y0 < pc.h;
+    VSUM mux[RPT], muy[RPT], mx2[RPT], mxy[RPT], my2[RPT];
+    for (int d = 0; d < pc.nb_dis; d++) {
+        for (int i = lid; i < HV_ROWS_L * HV_GROUPS; i += WG_X * WG_Y) {
+            const int r = i / HV_GROUPS, c = (i % HV_GROUPS) * H_N;
+            const int y = yt - R + r, x0 = xt + c, row = y * pc.w;
+            HMOM a1[H_N], a3[H_N], a4[H_N];
+            [[unroll]] for (int j = 0; j < H_N; j++)
+                a1[j] = a3[j] = a4[j] = HMOM(0);
+            if (y >= 0 && y < pc.h && x0 < pc.w) {
+                uint s[H_IN], t[H_IN];
+                LOAD_SAMPLES(s, ref, ref4, 0)
+                LOAD_SAMPLES(t, dis, dis4, d * pc.s_in)
+                [[unroll]] for (int j = 0; j < H_N; j++) {
+                    [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
+                        const HMOM wk = HMOM(ISSIM_TAPS[k]);
+                        const HMOM sv = HMOM(s[j + k]), tv = HMOM(t[j + k]);
+                        a1[j] += wk * tv;
+                        a3[j] += wk * sv * tv;
+                        a4[j] += wk * tv * tv;
+                    }
+                }
+            }
+            [[unroll]] for (int j = 0; j < H_N; j++) {
+                hm[2][r][c + j] = a1[j];
+                hm[3][r][c + j] = a3[j];
+                hm[4][r][c + j] = a4[j];
+            }
+        }
+        barrier();
+        double my_term = 0.0lf;
+        if (inside) {
+            if (d == 0) {
+                HV_VSUMS(mux, 0)
+                HV_VSUMS(mx2, 1)
+            }
+            HV_VSUMS(muy, 2)
+            HV_VSUMS(mxy, 3)
+            HV_VSUMS(my2, 4)
+            ADD_TERMS(my_term)
+        }
+        // its barriers also keep the next picture's moments from the tile
+        // until every invocation has read this one's
+        store_partial(my_term, uint(d * pc.s_part) + wg_index());
+    }
+}
+#else
+shared uint hm[4][HV_RING][HV_PITCH]; // x | y << 16, x*x, x*y, y*y
+
+void main()
+{
+    const int lid = int(gl_LocalInvocationIndex);
+    const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
+    const int xt = int(gl_WorkGroupID.x) * T_W;
+    const int nty = (pc.h + T_H - 1) / T_H;
+    const int tile0 = int(gl_WorkGroupID.y) * HV_STRIP;
+    const int ring0 = tile0 * T_H - R; // the moment row in ring slot 0
+    const bool vec = (pc.w & 3) == 0;  // then every row start and group is a multiple of 4
+    for (int ts = 0; ts < HV_STRIP; ts++) {
+        const int tile = tile0 + ts;
+        if (tile >= nty) // the same for the whole workgroup
+            break;
+        const int yt = tile * T_H;
+        // the tile's new moment rows, all of them in column groups
+        const int first = ts == 0 ? yt - R : yt + R;
+        const int nrows = ts == 0 ? T_H + 2 * R : T_H;
+        for (int i = lid; i < nrows * HV_GROUPS; i += WG_X * WG_Y) {
+            const int y = first + i / HV_GROUPS, c = (i % HV_GROUPS) * H_N;
+            const int slot = (y - ring0) & (HV_RING - 1), x0 = xt + c;
+            HMOM a0[H_N], a1[H_N], a2[H_N], a3[H_N], a4[H_N];
+            if (y >= 0 && y < pc.h && x0 < pc.w) {
+                pair_moments(y * pc.w, x0, vec, a0, a1, a2, a3, a4);
+            } else {
+                [[unroll]] for (int j = 0; j < H_N; j++)
+                    a0[j] = a1[j] = a2[j] = a3[j] = a4[j] = 0u;
+            }
+            [[unroll]] for (int j = 0; j < H_N; j++) {
+                hm[0][slot][c + j] = a0[j];
+                hm[1][slot][c + j] = a2[j];
+                hm[2][slot][c + j] = a3[j];
+                hm[3][slot][c + j] = a4[j];
+            }
+        }
+        barrier();
+
+        // PASS_V's pixels (x, y0 + j), j < RPT, from the ring
+        const int x = xt + tx, y0 = yt + ty * RPT;
+        double my_term = 0.0lf;
+        if (x < pc.w && y0 < pc.h) {
+            VSUM mux[RPT], muy[RPT], mx2[RPT], mxy[RPT], my2[RPT];
+            [[unroll]] for (int j = 0; j < RPT; j++)
+                mux[j] = muy[j] = mx2[j] = mxy[j] = my2[j] = VSUM(0);
+            [[unroll]] for (int k = 0; k < ISSIM_LEN + RPT - 1; k++) {
+                const int slot = (y0 + k - R - ring0) & (HV_RING - 1);
+                const uint m01 = hm[0][slot][tx];
+                const VSUM m0 = m01 & 0xffffu, m1 = m01 >> 16;
+                const VSUM m2 = hm[1][slot][tx], m3 = hm[2][slot][tx], m4 = hm[3][slot][tx];
+                [[unroll]] for (int j = 0; j < RPT; j++) {
+                    if (k - j < 0 || k - j >= ISSIM_LEN)
+                        continue;
+                    const VSUM wk = VSUM(ISSIM_TAPS[k - j]);
+                    mux[j] += wk * m0;
+                    muy[j] += wk * m1;
+                    mx2[j] += wk * m2;
+                    mxy[j] += wk * m3;
+                    my2[j] += wk * m4;
+                }
+            }
+            ADD_TERMS(my_term)
+        }
+        // its barriers also keep the next tile's rows from the ring until
+        // every invocation has read this tile's
+        store_partial(my_term, uint(tile) * gl_NumWorkGroups.x + gl_WorkGroupID.x);
+    }
+}
+#endif
+#endif
 
 #ifdef PASS_V
 layout(std430, binding = 2) readonly buffer M0 { HMOM mom0[]; };
@@ -309,19 +543,6 @@ layout(std430, binding = 3) readonly buffer M1 { HMOM mom1[]; };
 layout(std430, binding = 4) readonly buffer M2 { HMOM mom2[]; };
 layout(std430, binding = 5) readonly buffer M3 { HMOM mom3[]; };
 layout(std430, binding = 6) readonly buffer M4 { HMOM mom4[]; };
-
-// acc += the terms of the invocation's pixels (x, y0 + j) from their
-// vertical sums mux[j] .. my2[j], top to bottom; then the tree. The pair
-// and the ladder alike, so that their partials match.
-#define ADD_TERMS(acc)                                                      \
-    [[unroll]] for (int j = 0; j < RPT; j++) {                              \
-        if (y0 + j >= pc.h)                                                 \
-            continue;                                                       \
-        precise double t = acc + issim_term(int64_t(mux[j]), int64_t(muy[j]), \
-                                            int64_t(mx2[j]), int64_t(mxy[j]), \
-                                            int64_t(my2[j]), issim_weight(x, y0 + j)); \
-        acc = t;                                                            \
-    }
 
 #ifdef LADDER
 // OUT[j]: the vertical sum at pixel (x, y0 + j), j < RPT, of plane MOM at
@@ -359,7 +580,7 @@ void main()
             VSUMS(my2, mom4, off)
             ADD_TERMS(my_term)
         }
-        store_partial(my_term, uint(d * pc.s_part));
+        store_partial(my_term, uint(d * pc.s_part) + wg_index());
     }
 }
 #else
@@ -398,7 +619,7 @@ void main()
         }
         ADD_TERMS(my_term)
     }
-    store_partial(my_term, 0u);
+    store_partial(my_term, wg_index());
 }
 #endif
 #endif

@@ -64,6 +64,12 @@ static const struct ladder_case cases[] = {
       0, 0, GPUSSIM_PACKING_SEMIPLANAR_VU, 0, 0 },
     { "10-bit p010 planes=all", 384, 360, 10, GPUSSIM_CHROMA_420, GPUSSIM_PLANES_ALL,
       PATTERN_GRADIENT, 1, 0, GPUSSIM_PACKING_SEMIPLANAR_UV, 1, 0 },
+    /* integer SSIM alone at 8 bits (one dispatch, a pair's workgroup 4
+     * tiles of 32 x 16 pixels one below the other): rows and columns no
+     * multiple of them (150 rows: 10 tiles, a last workgroup of 2), widths
+     * no multiple of 4 (scalar loads: 190 and the chroma's 95) */
+    { "8-bit random 422 planes=all ssim 190x150", 190, 150, 8, GPUSSIM_CHROMA_422,
+      GPUSSIM_PLANES_ALL, PATTERN_RANDOM, 0, 0, GPUSSIM_PACKING_PLANAR, 0, GPUSSIM_METRIC_SSIM },
     /* ANSNR alone on planes narrower than a chunk of the Vulkan noise pass
      * (64 columns and a 2-column margin: one chunk reflected at both
      * ends), with one chunk away from both edges (132 = 2 x 64 + 4) and
