@@ -78,18 +78,22 @@ float div_rn(float a, float b)
 
 // (float)sqrt((double)p) of the reference for a float p >= 0 (or -0.0): the
 // correctly rounded float square root of p (again innocuous double rounding).
-// GLSL promises neither a correctly rounded float nor double sqrt, so take
-// any close candidate and fix it exactly: y is the correctly rounded root iff
-// p lies between the squares of the midpoints to y's float neighbours; those
+// GLSL promises neither a correctly rounded float nor double sqrt (a double
+// sqrt only as precise as a float one: a few float ulps), so take the double
+// sqrt's candidate and fix it exactly: y is the correctly rounded root iff p
+// lies between the squares of the midpoints to y's float neighbours; those
 // midpoints have 25 significant bits, so their squares are exact in double.
 // (No tie is possible: an odd 25-bit midpoint squared needs 49 bits.)
+// Outside, y moves one float towards the root and is checked again, as many
+// times as the candidate was off (up to a few ulps within Vulkan's
+// precision; NVIDIA's and lavapipe's are correctly rounded: one check).
 float sqrt_rn(float p)
 {
     if (!(p > 0.0))
         return float(sqrt(double(p))); // +-0 (and the NaN of a NaN input) as the reference
     float y = float(sqrt(double(p)));
     const double pd = double(p);
-    [[unroll]] for (int it = 0; it < 2; it++) {
+    for (int it = 0; it < 16; it++) {
         const uint yb = floatBitsToUint(y);
         precise double lo = (double(y) + double(uintBitsToFloat(yb - 1u))) * 0.5lf;
         precise double hi = (double(y) + double(uintBitsToFloat(yb + 1u))) * 0.5lf;
@@ -99,6 +103,8 @@ float sqrt_rn(float p)
             y = uintBitsToFloat(yb - 1u);
         else if (pd > hi2)
             y = uintBitsToFloat(yb + 1u);
+        else
+            break;
     }
     return y;
 }
