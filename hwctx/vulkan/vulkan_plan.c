@@ -961,6 +961,20 @@ static void result_of(struct vk_backend *be, int k)
     be->results_map[be->nb_results - 1].dis = k - 1;
 }
 
+/* For each distorted picture k of n - 1 a new result of ladder stage idx,
+ * count partials of elem bytes, bound at part[k]. */
+static int add_ladder_results(struct vk_backend *be, int idx, int n, uint32_t count, size_t elem,
+                              VkDeviceSize *res_top, struct vk_bind part[])
+{
+    for (int k = 1; k < n; k++) {
+        const int err = add_result(be, idx, count, elem, res_top, &part[k]);
+        if (err < 0)
+            return err;
+        result_of(be, k);
+    }
+    return 0;
+}
+
 /*
  * A ladder's per-picture passes cover several distorted pictures a dispatch
  * (gl_WorkGroupID.z): their regions of one kind lie at a fixed distance
@@ -1078,13 +1092,10 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
              * dispatch */
             const uint32_t gy = div_up((uint32_t)oh, HV_ROWS * WG);
             struct vk_bind part[VK_MAX_PICS];
-            for (int k = 1; k < n; k++) {
-                err = add_result(be, idx, div_up((uint32_t)ow, WG) * gy, 4 * sizeof(double),
-                                 res_top, &part[k]);
-                if (err < 0)
-                    return err;
-                result_of(be, k);
-            }
+            err = add_ladder_results(be, idx, n, div_up((uint32_t)ow, WG) * gy, 4 * sizeof(double),
+                                     res_top, part);
+            if (err < 0)
+                return err;
             const struct vk_bind *const regs[] = { in, part };
             for (int k0 = 1, g; k0 < n; k0 += g) {
                 g = group_size(be, regs, 2, k0, n);
@@ -1197,12 +1208,9 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
             /* both passes in one dispatch, issim_v's workgroups (one tile
              * each) for every picture of the group */
             struct vk_bind part[VK_MAX_PICS];
-            for (int k = 1; k < n; k++) {
-                err = add_result(be, idx, nwg, sizeof(double), res_top, &part[k]);
-                if (err < 0)
-                    return err;
-                result_of(be, k);
-            }
+            err = add_ladder_results(be, idx, n, nwg, sizeof(double), res_top, part);
+            if (err < 0)
+                return err;
             const struct vk_bind *const regs[] = { in, part };
             for (int k0 = 1, g; k0 < n; k0 += g) {
                 g = group_size(be, regs, 2, k0, n);
