@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // Copyright (c) 2026 The gpussim authors
 #extension GL_GOOGLE_include_directive : require
-// Integer SSIM (spec §4), as in kernels/c/issim_tmpl.c, in two passes:
+// Integer SSIM (spec §4), as in kernels/c/issim_tmpl.c, in two passes (at
+// 8 bits both in one, PASS_HV, below, where the device has the shared
+// memory):
 //   PASS_H  horizontal 9-tap moments per pixel, taps outside the row
 //           skipped (truncation), to moment planes
 //   PASS_V  vertical moments with truncation, the per-pixel double term
