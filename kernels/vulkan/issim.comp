@@ -206,6 +206,36 @@ layout(std430, binding = 6) writeonly buffer M4v { uvec4 mom4v[]; };
 #endif
 
 #ifdef LADDER
+// A ladder's horizontal moments of pixels x0 + j, j < H_N, from their
+// samples x0 - R .. x0 + H_N - 1 + R: the reference's x and x*x (samples s),
+// a distorted picture's y, x*y and y*y (samples t). PASS_H and PASS_HV.
+void ref_moments(const uint s[H_IN], out HMOM a0[H_N], out HMOM a2[H_N])
+{
+    [[unroll]] for (int j = 0; j < H_N; j++) {
+        a0[j] = a2[j] = HMOM(0);
+        [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
+            const HMOM wk = HMOM(ISSIM_TAPS[k]), sv = HMOM(s[j + k]);
+            a0[j] += wk * sv;
+            a2[j] += wk * sv * sv;
+        }
+    }
+}
+
+void dis_moments(const uint s[H_IN], const uint t[H_IN], out HMOM a1[H_N], out HMOM a3[H_N],
+                 out HMOM a4[H_N])
+{
+    [[unroll]] for (int j = 0; j < H_N; j++) {
+        a1[j] = a3[j] = a4[j] = HMOM(0);
+        [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
+            const HMOM wk = HMOM(ISSIM_TAPS[k]);
+            const HMOM sv = HMOM(s[j + k]), tv = HMOM(t[j + k]);
+            a1[j] += wk * tv;
+            a3[j] += wk * sv * tv;
+            a4[j] += wk * tv * tv;
+        }
+    }
+}
+
 #ifdef PASS_H
 // The reference's samples, x and x*x once; each distorted picture's
 // samples (at k * s_in), y, x*y and y*y (to k * s_mom) in turn.
@@ -219,28 +249,12 @@ void main()
     uint s[H_IN], t[H_IN];
     LOAD_SAMPLES(s, ref, ref4, 0)
     HMOM a0[H_N], a1[H_N], a2[H_N], a3[H_N], a4[H_N];
-    [[unroll]] for (int j = 0; j < H_N; j++) {
-        a0[j] = a2[j] = HMOM(0);
-        [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
-            const HMOM wk = HMOM(ISSIM_TAPS[k]), sv = HMOM(s[j + k]);
-            a0[j] += wk * sv;
-            a2[j] += wk * sv * sv;
-        }
-    }
+    ref_moments(s, a0, a2);
     STORE_MOMS(mom0, mom0v, o, a0)
     STORE_MOMS(mom2, mom2v, o, a2)
     for (int d = 0; d < pc.nb_dis; d++) {
         LOAD_SAMPLES(t, dis, dis4, d * pc.s_in)
-        [[unroll]] for (int j = 0; j < H_N; j++) {
-            a1[j] = a3[j] = a4[j] = HMOM(0);
-            [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
-                const HMOM wk = HMOM(ISSIM_TAPS[k]);
-                const HMOM sv = HMOM(s[j + k]), tv = HMOM(t[j + k]);
-                a1[j] += wk * tv;
-                a3[j] += wk * sv * tv;
-                a4[j] += wk * tv * tv;
-            }
-        }
+        dis_moments(s, t, a1, a3, a4);
         const int od = d * pc.s_mom + o;
         STORE_MOMS(mom1, mom1v, od, a1)
         STORE_MOMS(mom3, mom3v, od, a3)
@@ -402,18 +416,13 @@ void main()
         const int r = i / HV_GROUPS, c = (i % HV_GROUPS) * H_N;
         const int y = yt - R + r, x0 = xt + c, row = y * pc.w;
         HMOM a0[H_N], a2[H_N];
-        [[unroll]] for (int j = 0; j < H_N; j++)
-            a0[j] = a2[j] = HMOM(0);
         if (y >= 0 && y < pc.h && x0 < pc.w) {
             uint s[H_IN];
             LOAD_SAMPLES(s, ref, ref4, 0)
-            [[unroll]] for (int j = 0; j < H_N; j++) {
-                [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
-                    const HMOM wk = HMOM(ISSIM_TAPS[k]), sv = HMOM(s[j + k]);
-                    a0[j] += wk * sv;
-                    a2[j] += wk * sv * sv;
-                }
-            }
+            ref_moments(s, a0, a2);
+        } else {
+            [[unroll]] for (int j = 0; j < H_N; j++)
+                a0[j] = a2[j] = HMOM(0);
         }
         [[unroll]] for (int j = 0; j < H_N; j++) {
             hm[0][r][c + j] = a0[j];
@@ -428,21 +437,14 @@ void main()
             const int r = i / HV_GROUPS, c = (i % HV_GROUPS) * H_N;
             const int y = yt - R + r, x0 = xt + c, row = y * pc.w;
             HMOM a1[H_N], a3[H_N], a4[H_N];
-            [[unroll]] for (int j = 0; j < H_N; j++)
-                a1[j] = a3[j] = a4[j] = HMOM(0);
             if (y >= 0 && y < pc.h && x0 < pc.w) {
                 uint s[H_IN], t[H_IN];
                 LOAD_SAMPLES(s, ref, ref4, 0)
                 LOAD_SAMPLES(t, dis, dis4, d * pc.s_in)
-                [[unroll]] for (int j = 0; j < H_N; j++) {
-                    [[unroll]] for (int k = 0; k < ISSIM_LEN; k++) {
-                        const HMOM wk = HMOM(ISSIM_TAPS[k]);
-                        const HMOM sv = HMOM(s[j + k]), tv = HMOM(t[j + k]);
-                        a1[j] += wk * tv;
-                        a3[j] += wk * sv * tv;
-                        a4[j] += wk * tv * tv;
-                    }
-                }
+                dis_moments(s, t, a1, a3, a4);
+            } else {
+                [[unroll]] for (int j = 0; j < H_N; j++)
+                    a1[j] = a3[j] = a4[j] = HMOM(0);
             }
             [[unroll]] for (int j = 0; j < H_N; j++) {
                 hm[2][r][c + j] = a1[j];
