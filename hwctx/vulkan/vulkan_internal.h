@@ -90,6 +90,7 @@ struct vk_pipe {
     enum vk_shader shader;
     int spec2; /* specialization constant 2 (bytes per sample, box factor, window_spec(), LEVEL0,
                * integer SSIM's tiles per workgroup) */
+    int spec3; /* specialization constant 3: RAW_BPS (kernels/vulkan/common.glsl) */
     VkPipeline pipeline;
 };
 
@@ -185,6 +186,9 @@ struct vk_backend {
     struct vk_step *steps;
     int nb_steps, max_steps;
     int first_compute_step; /* steps before it are the unpacks */
+    /* a pair's level 0 is read from the staged words (no unpack steps;
+     * Vulkan frames are packed into them): their bytes per sample */
+    int raw_level0;
     struct vk_unpack unpacks[VK_MAX_PICS * GPUSSIM_MAX_SCORE_PLANES];
     int nb_unpacks;
     struct vk_result *results_map;

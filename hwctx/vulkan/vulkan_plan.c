@@ -185,21 +185,33 @@ struct pc_unpack {
     uint32_t shift, mask;
     float inv_scaler;
 };
+/* the end of a block of a shader that reads a pair's level 0 from the
+ * staged words (RAW_BPS; common.glsl's RAW_PARAMS): where a plane's
+ * samples are (32-bit words) and how to take them out */
+struct pc_raw {
+    int32_t off0, off1, stride, first, step;
+    uint32_t shift, mask;
+    float inv_scaler;
+};
 struct pc_decimate {
     int32_t w, h, sw, sh;
     float k;                  /* the box's tap */
     float scaler, inv_scaler; /* the box's input: samples v / scaler */
+    struct pc_raw raw;
 };
 struct pc_ssim {
     int32_t w, h, ow, oh;
+    struct pc_raw raw;
 };
 struct pc_ansnr {
     int32_t w, h;
+    struct pc_raw raw;
 };
 struct pc_issim {
     double c1base, c2base;
     int32_t w, h;
     float scaler;
+    struct pc_raw raw;
 };
 /* a ladder's passes over several distorted pictures (gl_WorkGroupID.z):
  * the distance from one picture's region to the next, in elements */
@@ -254,12 +266,12 @@ static VkDeviceSize carve(VkDeviceSize *top, VkDeviceSize size)
 
 /* ---- pipelines ---------------------------------------------------------------- */
 
-static int get_pipe(struct vk_backend *be, enum vk_shader sh, int spec2)
+static int get_pipe(struct vk_backend *be, enum vk_shader sh, int spec2, int spec3)
 {
     const struct vk_fns *f = &be->fns;
     VkResult res;
     for (int i = 0; i < be->nb_pipes; i++)
-        if (be->pipes[i].shader == sh && be->pipes[i].spec2 == spec2)
+        if (be->pipes[i].shader == sh && be->pipes[i].spec2 == spec2 && be->pipes[i].spec3 == spec3)
             return i;
     if (be->nb_pipes == VK_MAX_PIPES)
         return -ENOMEM;
@@ -273,14 +285,15 @@ static int get_pipe(struct vk_backend *be, enum vk_shader sh, int spec2)
         if (res != VK_SUCCESS)
             return vk_err(be, res, "vkCreateShaderModule");
     }
-    const int32_t spec[3] = { shaders[sh].wg_x, shaders[sh].wg_y, spec2 };
-    const VkSpecializationMapEntry map[3] = {
+    const int32_t spec[4] = { shaders[sh].wg_x, shaders[sh].wg_y, spec2, spec3 };
+    const VkSpecializationMapEntry map[4] = {
         { 0, 0, sizeof(int32_t) },
         { 1, sizeof(int32_t), sizeof(int32_t) },
         { 2, 2 * sizeof(int32_t), sizeof(int32_t) },
+        { 3, 3 * sizeof(int32_t), sizeof(int32_t) },
     };
     const VkSpecializationInfo si = {
-        .mapEntryCount = 3,
+        .mapEntryCount = 4,
         .pMapEntries = map,
         .dataSize = sizeof(spec),
         .pData = spec,
@@ -302,6 +315,7 @@ static int get_pipe(struct vk_backend *be, enum vk_shader sh, int spec2)
         return vk_err(be, res, "vkCreateComputePipelines");
     p->shader = sh;
     p->spec2 = spec2;
+    p->spec3 = spec3;
     return be->nb_pipes++;
 }
 
@@ -309,7 +323,8 @@ int vk_unpack_image_pipe(struct vk_backend *be, int two_components, int sixteen_
 {
     const enum vk_shader sh = two_components ? (sixteen_bit ? SH_UNPACK_RG16 : SH_UNPACK_RG8)
                                              : (sixteen_bit ? SH_UNPACK_R16 : SH_UNPACK_R8);
-    return get_pipe(be, sh, 0);
+    /* a pair's program packs the frame into the staged words */
+    return get_pipe(be, sh, 0, be->raw_level0);
 }
 
 /* ---- steps ---------------------------------------------------------------------- */
@@ -352,17 +367,18 @@ static void write_step_sets(struct vk_backend *be)
     }
 }
 
-/* Appends a dispatch; binds[i].buf == NULL leaves binding i unused.
- * barrier: a barrier before it; build_program's steps pass 0 and
- * schedule_steps() places their barriers. */
-static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
-                    const struct vk_bind binds[VK_NB_BUFFER_BINDINGS], const void *pc,
-                    uint32_t pc_size, uint32_t nx, uint32_t ny, int barrier)
+/* Appends a dispatch of shader sh with specialization constants 2 and 3
+ * (RAW_BPS); binds[i].buf == NULL leaves binding i unused. barrier: a
+ * barrier before it; build_program's steps pass 0 and schedule_steps()
+ * places their barriers. */
+static int add_step3(struct vk_backend *be, enum vk_shader sh, int spec2, int spec3,
+                     const struct vk_bind binds[VK_NB_BUFFER_BINDINGS], const void *pc,
+                     uint32_t pc_size, uint32_t nx, uint32_t ny, int barrier)
 {
     if (be->nb_steps == be->max_steps)
         return -ENOMEM;
     struct vk_step *st = &be->steps[be->nb_steps];
-    int err = get_pipe(be, sh, spec2);
+    int err = get_pipe(be, sh, spec2, spec3);
     if (err < 0)
         return err;
     st->pipe = err;
@@ -378,6 +394,14 @@ static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
     st->gz = 1;
     st->barrier = barrier;
     return be->nb_steps++;
+}
+
+/* A dispatch of a shader without RAW_BPS, or with level 0 from float planes. */
+static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
+                    const struct vk_bind binds[VK_NB_BUFFER_BINDINGS], const void *pc,
+                    uint32_t pc_size, uint32_t nx, uint32_t ny, int barrier)
+{
+    return add_step3(be, sh, spec2, 0, binds, pc, pc_size, nx, ny, barrier);
 }
 
 /* A new result for the partials of plan stage `producer`. */
@@ -438,13 +462,15 @@ static int window_spec(const struct gpussim_plan_stage *st)
 }
 
 /* The SSIM window passes over a w x h pair of planes, partials into a new
- * result for plan stage `producer`; spec: window_spec(). */
+ * result for plan stage `producer`; spec: window_spec(); raw_bps and raw:
+ * stage_raw()'s. */
 static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, int h, int spec,
+                           int raw_bps, const struct pc_raw *raw,
                            const struct vk_bind tmp[VK_NB_MOMENTS], int producer,
                            VkDeviceSize *res_top)
 {
     const int ow = w - (GPUSSIM_GAUSSIAN11_LEN - 1), oh = h - (GPUSSIM_GAUSSIAN11_LEN - 1);
-    const struct pc_ssim pc = { w, h, ow, oh };
+    const struct pc_ssim pc = { w, h, ow, oh, *raw };
     const VkDeviceSize msize = (VkDeviceSize)ow * h * sizeof(float);
     int err;
     if (windows_fused(be)) {
@@ -455,11 +481,12 @@ static int add_ssim_window(struct vk_backend *be, struct vk_bind src[2], int w, 
                          &b[VK_OUT_BINDING]);
         if (err < 0)
             return err;
-        return add_step(be, SH_SSIM_HV, spec, b, &pc, sizeof(pc), (uint32_t)ow, gy * WG, 0);
+        return add_step3(be, SH_SSIM_HV, spec, raw_bps, b, &pc, sizeof(pc), (uint32_t)ow, gy * WG,
+                         0);
     }
     struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { src[0], src[1] };
     bind_moments(b, tmp, msize);
-    err = add_step(be, SH_SSIM_H, spec, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 0);
+    err = add_step3(be, SH_SSIM_H, spec, raw_bps, b, &pc, sizeof(pc), (uint32_t)ow, (uint32_t)h, 0);
     if (err < 0)
         return err;
     struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -477,11 +504,27 @@ static struct vk_bind scratch_region(struct vk_backend *be, VkDeviceSize *top, V
     return b;
 }
 
-/* The working planes of the frame program, per picture. */
+/* The working planes of the frame program, per picture. Level 0 is the
+ * staged words (fplane: all of them) when raw_bps is set, raw[] saying
+ * where each scored plane's samples are. */
 struct vk_planes {
     struct vk_bind fplane[2][GPUSSIM_MAX_SCORE_PLANES]; /* unpacked floats = level 0 */
     struct vk_bind box[2], pyr[2][GPUSSIM_MSSSIM_SCALES];
+    int raw_bps;
+    struct pc_raw raw[GPUSSIM_MAX_SCORE_PLANES];
 };
+
+/* A pair's stage st: its RAW_BPS (0 where its input is not level 0 or
+ * level 0 is float planes), and then the end of its push constants. */
+static int stage_raw(const struct vk_planes *vp, const struct gpussim_plan_stage *st,
+                     struct pc_raw *raw)
+{
+    memset(raw, 0, sizeof(*raw));
+    if (!vp->raw_bps || st->in == GPUSSIM_BUF_BOX || st->in == GPUSSIM_BUF_LEVEL)
+        return 0;
+    *raw = vp->raw[st->plane];
+    return vp->raw_bps;
+}
 
 /* The region holding plan buffer b of picture k; the unpack writes floats
  * (CONVERT is fused into it) and the ANSNR filter applies the -128 offset
@@ -526,6 +569,8 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     const struct vk_bind *tmp = tmps[tmp_set_of(st)];
     const int p = st->plane, w = st->in_w, h = st->in_h;
     struct vk_bind in[2], out[2];
+    struct pc_raw raw;
+    const int raw_bps = stage_raw(vp, st, &raw);
     int err;
     for (int k = 0; k < 2; k++) {
         in[k] = plan_buf(vp, p, st->in, st->in_level, k);
@@ -533,22 +578,22 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     }
     switch (st->kind) {
     case GPUSSIM_STAGE_DECIMATE_BOX: {
-        const struct pc_decimate pc = { w,           h,          st->out_w,     st->out_h,
-                                        st->box_tap, st->scaler, st->inv_scaler };
+        const struct pc_decimate pc = { w,          h,          st->out_w,      st->out_h, st->box_tap,
+                                        st->scaler, st->inv_scaler, raw };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
-        err = add_step(be, SH_DECIMATE_BOX, st->factor, b, &pc, sizeof(pc), (uint32_t)st->out_w,
-                       (uint32_t)st->out_h, 0);
+        err = add_step3(be, SH_DECIMATE_BOX, st->factor, raw_bps, b, &pc, sizeof(pc),
+                        (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
         if (err < 0)
             return err;
         be->steps[err].gz = 2; /* both pictures */
         return 0;
     }
     case GPUSSIM_STAGE_DECIMATE_LPF: {
-        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, 0.0f, 0.0f, 0.0f };
+        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, 0.0f, 0.0f, 0.0f, raw };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         /* LEVEL0: the input is the pictures' samples (exact sums) */
-        err = add_step(be, SH_DECIMATE_LPF, st->in != GPUSSIM_BUF_LEVEL, b, &pc, sizeof(pc),
-                       (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
+        err = add_step3(be, SH_DECIMATE_LPF, st->in != GPUSSIM_BUF_LEVEL, raw_bps, b, &pc,
+                        sizeof(pc), (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
         if (err < 0)
             return err;
         /* both pictures: in every invocation at level 0, else per workgroup z */
@@ -556,14 +601,14 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         return 0;
     }
     case GPUSSIM_STAGE_SSIM_WINDOWS:
-        return add_ssim_window(be, in, w, h, window_spec(st), tmp, idx, res_top);
+        return add_ssim_window(be, in, w, h, window_spec(st), raw_bps, &raw, tmp, idx, res_top);
     case GPUSSIM_STAGE_ANSNR: {
-        const struct pc_ansnr pc = { w, h };
+        const struct pc_ansnr pc = { w, h, raw };
         const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1], tmp[0], tmp[1] };
         b[2].size = b[3].size = fsize;
-        err = add_step(be, SH_ANSNR_FILTER, 0, b, &pc, sizeof(pc), (uint32_t)w,
-                       div_up((uint32_t)h, ANSNR_FR), 0);
+        err = add_step3(be, SH_ANSNR_FILTER, 0, raw_bps, b, &pc, sizeof(pc), (uint32_t)w,
+                        div_up((uint32_t)h, ANSNR_FR), 0);
         if (err < 0)
             return err;
         struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { { 0 }, { 0 }, b[2], b[3] };
@@ -576,7 +621,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         return err < 0 ? err : 0;
     }
     case GPUSSIM_STAGE_ISSIM: {
-        const struct pc_issim pc = { st->c1base, st->c2base, w, h, st->scaler };
+        const struct pc_issim pc = { st->c1base, st->c2base, w, h, st->scaler, raw };
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
         if (issim_fused(be, st->bit_depth)) {
             /* both passes in one dispatch, the moments in shared memory; the
@@ -588,15 +633,15 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
             if (err < 0)
                 return err;
             const uint32_t tiles = div_up((uint32_t)h, ISSIM_RPT * ROW_WY);
-            err = add_step(be, SH_ISSIM_HV8, ISSIM_HV_STRIP, b, &pc, sizeof(pc), (uint32_t)w,
-                           div_up(tiles, ISSIM_HV_STRIP) * ROW_WY, 0);
+            err = add_step3(be, SH_ISSIM_HV8, ISSIM_HV_STRIP, raw_bps, b, &pc, sizeof(pc),
+                            (uint32_t)w, div_up(tiles, ISSIM_HV_STRIP) * ROW_WY, 0);
             return err < 0 ? err : 0;
         }
         const VkDeviceSize msize = (VkDeviceSize)w * h * issim_moment_size(st->bit_depth);
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
         bind_moments(b, tmp, msize);
-        err = add_step(be, issim_variant(st->bit_depth, SH_ISSIM_H8, SH_ISSIM_H32, SH_ISSIM_H), 0,
-                       b, &pc, sizeof(pc), div_up((uint32_t)w, ISSIM_H_N), (uint32_t)h, 0);
+        err = add_step3(be, issim_variant(st->bit_depth, SH_ISSIM_H8, SH_ISSIM_H32, SH_ISSIM_H), 0,
+                        raw_bps, b, &pc, sizeof(pc), div_up((uint32_t)w, ISSIM_H_N), (uint32_t)h, 0);
         if (err < 0)
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -778,7 +823,9 @@ static int check_ranges(struct vk_backend *be, VkDeviceSize tmp_max, VkDeviceSiz
 }
 
 /* Unpacks picture k's plane of UNPACK stage st from the staged words bound as
- * raw (which start at word raw_start of the staging) to floats in dst. */
+ * raw (which start at word raw_start of the staging) to floats in dst. With
+ * raw_level0 (a pair) only what a Vulkan frame's pack needs is noted: its
+ * plane, into the staged words dst. */
 static int add_unpack(struct vk_backend *be, const struct gpussim_plan_stage *st, int k,
                       struct vk_bind raw, uint32_t raw_start, struct vk_bind dst)
 {
@@ -788,6 +835,8 @@ static int add_unpack(struct vk_backend *be, const struct gpussim_plan_stage *st
     u->first = st->src.first, u->step_x = st->src.step;
     u->dst_off = dst.off;
     u->dst_size = dst.size;
+    if (be->raw_level0)
+        return 0;
     const struct pc_unpack pc = {
         st->in_w,
         st->in_h,
@@ -830,23 +879,36 @@ static int build_program(struct vk_backend *be)
     be->raw_off = carve(&top, be->raw_size);
     const struct vk_bind raw = { &be->scratch, be->raw_off, be->raw_size };
 
-    /* unpacked float planes, then working buffers shared by all planes:
-     * the largest decimated plane, pyramid level, and per set (tmp_set_of)
-     * intermediate plane (one of five moments, or one of the two filtered
-     * ANSNR planes) */
+    /* Level 0 is the staged words themselves: every shader reading it
+     * takes its samples out of them (RAW_BPS, kernels/vulkan/raw.glsl) and
+     * no unpack runs (Vulkan frames are packed into them). H100, 2160p
+     * 8-bit, all four: the unpacks alone took 29 us of a 0.938 ms frame. */
+    be->raw_level0 = bps;
+
+    /* then working buffers shared by all planes: the largest decimated
+     * plane, pyramid level, and per set (tmp_set_of) intermediate plane
+     * (one of five moments, or one of the two filtered ANSNR planes) */
     struct vk_planes vp;
     VkDeviceSize box_max = 0, tmp_max = 0, pyr_max[GPUSSIM_MSSSIM_SCALES] = { 0 };
     VkDeviceSize tmp_size[TMP_SETS] = { 0 };
     memset(&vp, 0, sizeof(vp));
+    vp.raw_bps = bps;
     for (int i = 0; i < plan->nb_stages; i++) {
         const struct gpussim_plan_stage *st = &plan->stage[i];
         const VkDeviceSize n = (VkDeviceSize)st->in_w * st->in_h;
         VkDeviceSize t = 0;
         switch (st->kind) {
-        case GPUSSIM_STAGE_UNPACK:
+        case GPUSSIM_STAGE_UNPACK: {
+            const int s = st->src.src_plane;
             for (int k = 0; k < 2; k++)
-                vp.fplane[k][st->plane] = scratch_region(be, &top, n * sizeof(float));
+                vp.fplane[k][st->plane] = raw;
+            vp.raw[st->plane] = (struct pc_raw){
+                (int32_t)be->raw_plane_off[0][s], (int32_t)be->raw_plane_off[1][s],
+                (int32_t)be->raw_plane_stride[0][s], st->src.first, st->src.step,
+                (uint32_t)st->src.shift, st->src.mask, st->inv_scaler,
+            };
             break;
+        }
         case GPUSSIM_STAGE_DECIMATE_BOX:
             t = (VkDeviceSize)st->out_w * st->out_h * sizeof(float);
             box_max = t > box_max ? t : box_max;
@@ -893,13 +955,13 @@ static int build_program(struct vk_backend *be)
     if (err < 0)
         return err;
 
-    /* 1. unpack every (picture, plane) from the staged bytes, to floats */
+    /* 1. note the (picture, plane)s a Vulkan frame's pack writes */
     for (int i = 0; i < plan->nb_stages; i++) {
         const struct gpussim_plan_stage *st = &plan->stage[i];
         if (st->kind != GPUSSIM_STAGE_UNPACK)
             continue;
         for (int k = 0; k < 2; k++) {
-            err = add_unpack(be, st, k, raw, 0, vp.fplane[k][st->plane]);
+            err = add_unpack(be, st, k, raw, 0, raw);
             if (err < 0)
                 return err;
         }
@@ -1043,7 +1105,8 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                                         st->out_h,
                                         box ? st->box_tap : 0.0f,
                                         box ? st->scaler : 0.0f,
-                                        box ? st->inv_scaler : 0.0f };
+                                        box ? st->inv_scaler : 0.0f,
+                                        { 0 } };
         for (int k = 0; k < n; k += 2) {
             const int k2 = k + 1 < n ? k + 1 : k;
             /* a picture per workgroup z, except the level-0 low-pass: both in
@@ -1151,7 +1214,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         /* the reference's filtered plane and signal row sums once
          * (ansnr.comp's SIDE_REF), then each distorted picture's noise row
          * sums in one pass (PASS_NOISE), a picture per gl_WorkGroupID.z */
-        const struct pc_ansnr pc = { w, h };
+        const struct pc_ansnr pc = { w, h, { 0 } };
         const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
         const struct vk_bind filt_r = sized(tmp[0][0], fsize);
         const struct vk_bind bf[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, filt_r };
@@ -1297,7 +1360,9 @@ static int build_ladder_program(struct vk_backend *be)
     uint32_t pic_words[VK_MAX_PICS], pic_start[VK_MAX_PICS];
     int err;
 
-    /* staged pictures, each from an aligned offset: its unpacks bind it alone */
+    /* staged pictures, each from an aligned offset: its unpacks bind it
+     * alone, to float planes (level 0) */
+    be->raw_level0 = 0;
     be->nb_src_planes = plan->nb_pic_planes;
     uint32_t words = 0;
     for (int k = 0; k < n; k++) {
@@ -1617,7 +1682,34 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
     if (s->query_pool)
         f->vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, s->query_pool, 0);
 
-    if (fs) {
+    if (fs && be->raw_level0) {
+        /* a pair: each picture plane into the staged words, once (the two
+         * chroma planes of an interleaved one share it) */
+        const struct gpussim_plan *plan = &be->cfg.plan;
+        for (int u = 0; u < be->nb_unpacks; u++) {
+            const struct vk_unpack *up = &be->unpacks[u];
+            int seen = 0;
+            for (int v = 0; v < u; v++)
+                seen |= be->unpacks[v].pic == up->pic && be->unpacks[v].src_plane == up->src_plane;
+            if (seen)
+                continue;
+            const int sp = up->src_plane;
+            const struct pc_unpack pc = {
+                plan->pic_row_samples[sp],
+                plan->pic_rows[sp],
+                (int32_t)be->raw_plane_off[up->pic][sp],
+                (int32_t)be->raw_plane_stride[up->pic][sp],
+                0,
+                0,
+                0u,
+                0u,
+                0.0f,
+            };
+            dispatch(be, cmd, s->img_pipe[up->pic][up->plane], s->img_set[up->pic][up->plane], &pc,
+                     sizeof(pc), div_up(be->raw_plane_stride[up->pic][sp], ROW_WX),
+                     div_up(be->raw_plane_rows[up->pic][sp], ROW_WY), 1, &bound);
+        }
+    } else if (fs) {
         const struct gpussim_format *fmt = &be->cfg.params.format;
         for (int u = 0; u < be->nb_unpacks; u++) {
             const struct vk_unpack *up = &be->unpacks[u];

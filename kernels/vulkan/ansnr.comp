@@ -13,7 +13,8 @@
 //                invocation, ANSNR_ROWS rows per workgroup, the whole
 //                workgroup streaming the rows through shared memory; the
 //                host adds the rows' floats in row order (spec §3 hint).
-// Inputs are the offset-0 float planes; the -128 offset is applied on read
+// Inputs are the offset-0 float planes, or a pair's staged picture words
+// (RAW_BPS, raw.glsl: the same floats); the -128 offset is applied on read
 // (f - 128 equals the reference's (float)v / scaler + (-128) exactly).
 //
 // A ladder frame (one reference, several distorted pictures) splits the
@@ -30,6 +31,10 @@
 #define DO_DIS 1
 #endif
 
+#if !defined(SIDE_REF) && !defined(SIDE_DIS)
+#define PAIR
+#endif
+
 layout(push_constant) uniform Params {
     int w, h;
 #ifdef SIDE_DIS
@@ -37,7 +42,13 @@ layout(push_constant) uniform Params {
     // z * s_in, its row sums at z * s_out
     int s_in, s_out;
 #endif
+#ifdef PAIR
+    RAW_PARAMS; // RAW_BPS: PASS_FILTER's input is the staged words
+#endif
 } pc;
+#if defined(PAIR) && defined(PASS_FILTER)
+#include "raw.glsl"
+#endif
 
 #ifdef SIDE_DIS
 #define Z_IN (int(gl_WorkGroupID.z) * pc.s_in)
@@ -150,11 +161,20 @@ void main()
         // positions no output needs are not read (the reflection would
         // leave the plane past 2n - 1)
         if (ii <= pc.h + HALO - 1 && jj <= pc.w + HALO - 1) {
-            const int o = ansnr_reflect(ii, pc.h) * pc.w + ansnr_reflect(jj, pc.w);
-            rv = ref[o] - 128.0;
-#if DO_DIS
-            dv = dis[o] - 128.0;
+            const int ri = ansnr_reflect(ii, pc.h), rj = ansnr_reflect(jj, pc.w);
+#ifdef PAIR
+            if (RAW_BPS != 0) {
+                rv = raw_f(pc.raw_off0, rj, ri) - 128.0;
+                dv = raw_f(pc.raw_off1, rj, ri) - 128.0;
+            } else
 #endif
+            {
+                const int o = ri * pc.w + rj;
+                rv = ref[o] - 128.0;
+#if DO_DIS
+                dv = dis[o] - 128.0;
+#endif
+            }
         }
         tile_r[r][c] = rv;
 #if DO_DIS

@@ -24,6 +24,17 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
 layout(constant_id = 0) const int WG_X = 16;
 layout(constant_id = 1) const int WG_Y = 16;
 
+// RAW_BPS (specialization constant 3): a pair's level 0 is read from the
+// staged picture words (1 or 2 bytes a sample), not from a float plane (0);
+// raw.glsl reads them. Such a shader's push constants end with RAW_PARAMS.
+layout(constant_id = 3) const int RAW_BPS = 0;
+#define RAW_PARAMS                                                               \
+    int raw_off0, raw_off1; /* the plane's first word in picture 0 / 1 */        \
+    int raw_stride;         /* words a row */                                    \
+    int raw_first, raw_step; /* sample x of a row is sample first + x * step */  \
+    uint raw_shift, raw_mask; /* its value: (stored >> shift) & mask */          \
+    float raw_inv_scaler    /* 1 / scaler: the float plane's value v / scaler */
+
 // Half-sample-symmetric mirror of spec §1.2 (edge sample repeated).
 int mirror_hss(int i, int n)
 {

@@ -5,6 +5,8 @@
 // The two decimations of the reference, one output sample per invocation:
 //   default  float_ssim's box filter of size FACTOR (spec §1.2)
 //   MSSSIM_LPF  MS-SSIM's 2:1 9x9 low-pass table (spec §2.3)
+// A pair's level 0 comes straight from the staged picture words (RAW_BPS,
+// raw.glsl): the same values as the float planes.
 // One dispatch decimates both pictures: workgroup z selects ref (0) or dis
 // (1), except in the level-0 low-pass, whose invocations do both.
 // The low-pass reads its workgroup's input window once into shared memory
@@ -20,7 +22,9 @@ layout(push_constant) uniform Params {
     int sw, sh;   // output
     float k;      // box tap 1.0f / (FACTOR * FACTOR), computed on the host in C
     float scaler, inv_scaler; // the box's input is samples v / scaler (2^(bd-8), spec §0)
+    RAW_PARAMS;   // RAW_BPS: the input is the staged words (a pair's level 0)
 } pc;
+#include "raw.glsl"
 
 #ifdef MSSSIM_LPF
 // LEVEL0: the input is a picture's samples (+0 or >= 2^-8): every tap is
@@ -69,10 +73,17 @@ void main()
         const int iy = 2 * y0 - LPF_R + r, ix = 2 * x0 - LPF_R + c;
         float v0 = 0.0, v1 = 0.0;
         if (iy <= 2 * pc.sh + 2 && ix <= 2 * pc.sw + 2) {
-            const int o = mirror_hss(iy, pc.h) * pc.w + mirror_hss(ix, pc.w);
-            v0 = both || first ? src0[o] : src1[o];
-            if (both)
-                v1 = src1[o];
+            const int my = mirror_hss(iy, pc.h), mx = mirror_hss(ix, pc.w);
+            if (RAW_BPS != 0) {
+                v0 = raw_f(both || first ? pc.raw_off0 : pc.raw_off1, mx, my);
+                if (both)
+                    v1 = raw_f(pc.raw_off1, mx, my);
+            } else {
+                const int o = my * pc.w + mx;
+                v0 = both || first ? src0[o] : src1[o];
+                if (both)
+                    v1 = src1[o];
+            }
         }
         tile[0][c & 1][r][c >> 1] = v0;
         if (both)
@@ -159,18 +170,42 @@ layout(std430, binding = 2) readonly buffer Src1v4 { vec4 src1v4[]; };
         }                                                                                \
     }
 
+// The same sum from the staged words of the picture at word OFF (RAW_BPS):
+// 8-bit samples four to a word where the box's row lies inside the plane
+// and starts at a word's first sample.
+#define BOX_USUM_RAW(OFF)                                                              \
+    for (int v = BOX_LO; v <= BOX_HI; v++) {                                           \
+        const int row = mirror_hss(y * FACTOR + v, pc.h);                              \
+        if (raw_vec) {                                                                 \
+            const int o = raw_word(OFF, x0, row);                                      \
+            [[unroll]] for (int u = 0; u < FACTOR / 4; u++) {                          \
+                const uint word = raw_words[o + u];                                    \
+                [[unroll]] for (int j = 0; j < 4; j++)                                 \
+                    usum += raw_sample(word, x0 + 4 * u + j);                          \
+            }                                                                          \
+        } else {                                                                       \
+            for (int u = BOX_LO; u <= BOX_HI; u++)                                     \
+                usum += raw_u(OFF, mirror_hss(x * FACTOR + u, pc.w), row);             \
+        }                                                                              \
+    }
+
 // Any other FACTOR: the reference's double sum of the float terms. They are
 // +0 or >= 2^-8 / FACTOR^2; the FACTOR^2 residues of nonneg_f2d() stay below
 // half an ulp of any of them (FACTOR < 2^16), so it widens exactly
 // (common.glsl).
-#define BOX_SUM(SRC)                                                                    \
+// LOAD(row, column): the sample's float.
+#define BOX_SUM(LOAD)                                                                   \
     for (int v = BOX_LO; v <= BOX_HI; v++) {                                            \
-        const int row = mirror_hss(y * FACTOR + v, pc.h) * pc.w;                        \
+        const int row = mirror_hss(y * FACTOR + v, pc.h);                               \
         for (int u = BOX_LO; u <= BOX_HI; u++) {                                        \
-            precise float p = SRC[row + mirror_hss(x * FACTOR + u, pc.w)] * pc.k;       \
+            precise float p = LOAD(row, mirror_hss(x * FACTOR + u, pc.w)) * pc.k;       \
             acc += nonneg_f2d(p);                                                       \
         }                                                                               \
     }
+#define LOAD_SRC0(r, c) src0[(r) * pc.w + (c)]
+#define LOAD_SRC1(r, c) src1[(r) * pc.w + (c)]
+#define LOAD_RAW0(r, c) raw_f(pc.raw_off0, c, r)
+#define LOAD_RAW1(r, c) raw_f(pc.raw_off1, c, r)
 
 void main()
 {
@@ -182,8 +217,12 @@ void main()
     if (POW2) {
         const int x0 = x * FACTOR + BOX_LO;
         const bool vec_ok = VW > 1 && pc.w % VW == 0 && x0 >= 0 && x0 + FACTOR <= pc.w;
+        const bool raw_vec = RAW_BPS == 1 && FACTOR % 4 == 0 && pc.raw_step == 1 &&
+                             ((pc.raw_first + x0) & 3) == 0 && x0 >= 0 && x0 + FACTOR <= pc.w;
         uint usum = 0u;
-        if (first) {
+        if (RAW_BPS != 0) {
+            BOX_USUM_RAW(first ? pc.raw_off0 : pc.raw_off1)
+        } else if (first) {
             BOX_USUM(src0, src0v2, src0v4)
         } else {
             BOX_USUM(src1, src1v2, src1v4)
@@ -193,10 +232,16 @@ void main()
         res = r;
     } else {
         precise double acc = 0.0lf;
-        if (first) {
-            BOX_SUM(src0)
+        if (RAW_BPS != 0) {
+            if (first) {
+                BOX_SUM(LOAD_RAW0)
+            } else {
+                BOX_SUM(LOAD_RAW1)
+            }
+        } else if (first) {
+            BOX_SUM(LOAD_SRC0)
         } else {
-            BOX_SUM(src1)
+            BOX_SUM(LOAD_SRC1)
         }
         res = float(flush_residue(acc));
     }

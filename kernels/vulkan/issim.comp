@@ -17,8 +17,8 @@
 // PASS_V scores every pixel in the invocation, workgroup and tree of the
 // pair's PASS_V, so a ladder's partials equal a pair's bit for bit.
 // The weight sum does not depend on the pixels: the host computes it once,
-// exactly. Raw samples are recovered exactly from the unpacked float plane:
-// v = f * scaler.
+// exactly. Raw samples are recovered exactly from the unpacked float plane,
+// v = f * scaler, or read from the staged picture words (a pair's, RAW_BPS).
 // NARROW (depths up to 12 bits): the horizontal moments are exact in uint32
 // (256 * 4095^2 < 2^32), as in the C reference, which halves their traffic.
 // NARROW8 (8 bits): the vertical sums are too (65536 * 255^2 < 2^32), which
@@ -52,8 +52,13 @@ layout(push_constant) uniform Params {
     // its moment planes at k * s_mom (bindings 3, 5, 6), its partials at
     // k * s_part (binding 7)
     int s_in, s_mom, s_part, nb_dis;
+#else
+    RAW_PARAMS; // RAW_BPS: a pair's samples are the staged words (raw.glsl)
 #endif
 } pc;
+#if !defined(LADDER) && (defined(PASS_H) || defined(PASS_HV))
+#include "raw.glsl"
+#endif
 
 #define R (ISSIM_LEN / 2)
 layout(std430, binding = 7) writeonly buffer Partials { double partial[]; };
@@ -263,19 +268,42 @@ void main()
 }
 #endif
 #else
-// The horizontal moments of a pair's pixels (x0 + j, y), j < H_N, of its
-// row starting at element `row`. vec: the plane's rows start at multiples
-// of 4 floats, and so does x0. The loads are written out rather than
+// The horizontal moments of a pair's pixels (x0 + j, y), j < H_N. vec: the
+// plane's rows start at multiples of 4 floats, and so does x0 (with the
+// staged words, RAW_BPS: the row's samples fill whole words from a word's
+// first, so 4 / RAW_BPS samples come in one word). The loads are written out rather than
 // through LOAD_SAMPLES: both pictures' vectors under one test. Through the
 // macros (and the stores through STORE_MOMS) PASS_H measured slower on an
 // H200 (integer SSIM 2160p 8-bit 0.167 -> 0.172 ms).
-void pair_moments(int row, int x0, bool vec, out HMOM a0[H_N], out HMOM a1[H_N],
+void pair_moments(int y, int x0, bool vec, out HMOM a0[H_N], out HMOM a1[H_N],
                   out HMOM a2[H_N], out HMOM a3[H_N], out HMOM a4[H_N])
 {
     // samples x0 - R .. x0 + H_N - 1 + R; 0 outside the row, whose taps
     // then add nothing (the reference skips them: the same integer sums)
     uint s[H_IN], t[H_IN];
-    if (vec) {
+    const int row = y * pc.w;
+    const int SPW = RAW_BPS == 1 ? 4 : 2; // samples a staged word
+    if (RAW_BPS != 0 && vec && pc.raw_step == 1 && (pc.raw_first & 3) == 0) {
+        [[unroll]] for (int q = 0; q < H_IN / SPW; q++) {
+            const int xx = x0 - R + SPW * q;
+            uint a = 0u, b = 0u;
+            if (xx >= 0 && xx < pc.w) {
+                a = raw_words[raw_word(pc.raw_off0, xx, y)];
+                b = raw_words[raw_word(pc.raw_off1, xx, y)];
+            }
+            [[unroll]] for (int k = 0; k < SPW; k++) {
+                s[SPW * q + k] = raw_sample(a, xx + k);
+                t[SPW * q + k] = raw_sample(b, xx + k);
+            }
+        }
+    } else if (RAW_BPS != 0) {
+        [[unroll]] for (int k = 0; k < H_IN; k++) {
+            const int xx = x0 - R + k;
+            const bool in_row = xx >= 0 && xx < pc.w;
+            s[k] = in_row ? raw_u(pc.raw_off0, xx, y) : 0u;
+            t[k] = in_row ? raw_u(pc.raw_off1, xx, y) : 0u;
+        }
+    } else if (vec) {
         [[unroll]] for (int q = 0; q < H_IN / 4; q++) {
             const int xx = x0 - R + 4 * q;
             vec4 a = vec4(0.0), b = vec4(0.0);
@@ -324,7 +352,7 @@ void main()
     const bool vec = (pc.w & 3) == 0; // then x0 and every row start are multiples of 4
     const int row = y * pc.w, o = row + x0;
     HMOM a0[H_N], a1[H_N], a2[H_N], a3[H_N], a4[H_N];
-    pair_moments(row, x0, vec, a0, a1, a2, a3, a4);
+    pair_moments(y, x0, vec, a0, a1, a2, a3, a4);
 #ifdef NARROW
     if (vec) {
         mom0v[o >> 2] = uvec4(a0[0], a0[1], a0[2], a0[3]);
@@ -494,7 +522,7 @@ void main()
             const int slot = (y - ring0) & (HV_RING - 1), x0 = xt + c;
             HMOM a0[H_N], a1[H_N], a2[H_N], a3[H_N], a4[H_N];
             if (y >= 0 && y < pc.h && x0 < pc.w) {
-                pair_moments(y * pc.w, x0, vec, a0, a1, a2, a3, a4);
+                pair_moments(y, x0, vec, a0, a1, a2, a3, a4);
             } else {
                 [[unroll]] for (int j = 0; j < H_N; j++)
                     a0[j] = a1[j] = a2[j] = a3[j] = a4[j] = 0u;

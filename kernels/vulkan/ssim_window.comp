@@ -26,7 +26,9 @@
 // in the vertical pass, 0.947 with only x*y horizontally and all five
 // vertically (in an older form, the horizontal pass all on the conversion
 // unit and four of five vertical ones on the integer pipes measured 7 %
-// slower). MS-SSIM's
+// slower). A pair's level 0 (MS-SSIM's, or float_ssim's undecimated
+// plane) comes straight from the staged picture words (RAW_BPS, raw.glsl):
+// the same values as the float planes. MS-SSIM's
 // levels 1-4 have negative samples (the pyramid filter has negative taps):
 // NONNEG is 0 there.
 #include "common.glsl"
@@ -41,7 +43,11 @@ const int SUMS = (WIN_SPEC >> 1) & 15;
 layout(push_constant) uniform Params {
     int w, h;      // input plane (PASS_H) / moment rows (PASS_V: h rows of ow)
     int ow, oh;    // valid-mode output: w - 10, h - 10
+    RAW_PARAMS;    // RAW_BPS: the input is the staged words (a pair's level 0)
 } pc;
+#if defined(PASS_H) || defined(PASS_HV)
+#include "raw.glsl"
+#endif
 
 #ifdef PASS_H
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
@@ -62,7 +68,8 @@ void main()
     const int base = y * pc.w + x;
     [[unroll]] for (int u = 0; u < GAUSS_LEN; u++) {
         const float k = GAUSS[u];
-        const float rv = ref[base + u], dv = dis[base + u];
+        const float rv = RAW_BPS != 0 ? raw_f(pc.raw_off0, x + u, y) : ref[base + u];
+        const float dv = RAW_BPS != 0 ? raw_f(pc.raw_off1, x + u, y) : dis[base + u];
         // the moment products are float products made before filtering
         precise float rr = rv * rv, dd = dv * dv, rd = rv * dv;
         precise float p0 = rv * k, p1 = dv * k, p2 = rr * k, p3 = dd * k, p4 = rd * k;
@@ -151,8 +158,13 @@ void main()
         const int r = i / HV_IN_W, c = i % HV_IN_W;
         const int gx = x0 + c, gy = y0 + r;
         const bool ok = gx < pc.w && gy < pc.h;
-        tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
-        tin[1][r][c] = ok ? dis[gy * pc.w + gx] : 0.0;
+        if (RAW_BPS != 0) {
+            tin[0][r][c] = ok ? raw_f(pc.raw_off0, gx, gy) : 0.0;
+            tin[1][r][c] = ok ? raw_f(pc.raw_off1, gx, gy) : 0.0;
+        } else {
+            tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
+            tin[1][r][c] = ok ? dis[gy * pc.w + gx] : 0.0;
+        }
     }
     barrier();
 

@@ -14,6 +14,12 @@
 //   IMG_FMT=...   a per-plane storage image view of a Vulkan frame, with an
 //                 explicit format (r8, r16, rg8, rg16): UNORM texels, the
 //                 integer recovered exactly by rounding f * (2^bits - 1).
+// An image variant with RAW_BPS (specialization constant 3) packs instead:
+// it writes a frame's plane into the staged words, exactly as a host
+// picture's plane is staged (stored values, RAW_BPS bytes each, both
+// components of interleaved chroma), which a pair's shaders read as their
+// level 0 (raw.glsl). Then w is the row's samples, h its rows, src_off and
+// src_stride the plane's first word and words a row in the staging.
 #include "common.glsl"
 
 layout(push_constant) uniform Params {
@@ -37,6 +43,28 @@ layout(std430, binding = 1) writeonly buffer Dst4 { vec4 dst4[]; };
 
 #ifdef IMG_FMT
 layout(binding = 8, IMG_FMT) uniform readonly image2D img;
+layout(std430, binding = 1) writeonly buffer RawOut { uint raw_out[]; };
+
+// one staged word per invocation: RAW_BPS-byte samples 4 / RAW_BPS of
+// them, sample i of the row from texel i / IMG_COMPS, component i %
+// IMG_COMPS; the padding past the row's samples 0
+void pack()
+{
+    const int wi = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    if (wi >= pc.src_stride || y >= pc.h)
+        return;
+    const int spw = 4 / RAW_BPS;
+    uint word = 0u;
+    [[unroll]] for (int j = 0; j < 4; j++) {
+        const int i = wi * spw + j;
+        if (j < spw && i < pc.w) {
+            const vec4 t = imageLoad(img, ivec2(i / IMG_COMPS, y));
+            const uint v = uint(round((i % IMG_COMPS == 0 ? t.r : t.g) * IMG_MAX));
+            word |= v << (8 * RAW_BPS * j);
+        }
+    }
+    raw_out[pc.src_off + y * pc.src_stride + wi] = word;
+}
 #else
 layout(std430, binding = 0) readonly buffer Src { uint src[]; };
 #endif
@@ -60,6 +88,12 @@ uint load_sample(int x, int y)
 
 void main()
 {
+#ifdef IMG_FMT
+    if (RAW_BPS != 0) {
+        pack();
+        return;
+    }
+#endif
     const int x0 = UNPACK_N * int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
     if (x0 >= pc.w || y >= pc.h)
         return;
