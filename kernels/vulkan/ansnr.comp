@@ -154,32 +154,60 @@ void main()
 {
     const int lid = int(gl_LocalInvocationIndex);
     const int j0 = int(gl_WorkGroupID.x) * WG_X, i0 = int(gl_WorkGroupID.y) * FR * WG_Y;
-    for (int e = lid; e < TILE_X * TILE_Y; e += WG_X * WG_Y) {
-        const int r = e / TILE_X, c = e % TILE_X;
-        const int ii = i0 - HALO + r, jj = j0 - HALO + c;
-        float rv = 0.0, dv = 0.0;
-        // positions no output needs are not read (the reflection would
-        // leave the plane past 2n - 1)
-        if (ii <= pc.h + HALO - 1 && jj <= pc.w + HALO - 1) {
-            const int ri = ansnr_reflect(ii, pc.h), rj = ansnr_reflect(jj, pc.w);
 #ifdef PAIR
-            if (RAW_BPS != 0) {
-                rv = raw_f(pc.raw_off0, rj, ri) - 128.0;
-                dv = raw_f(pc.raw_off1, rj, ri) - 128.0;
-            } else
-#endif
-            {
-                const int o = ri * pc.w + rj;
-                rv = ref[o] - 128.0;
-#if DO_DIS
-                dv = dis[o] - 128.0;
-#endif
+    // inside the plane's columns, from the staged words: a word (RAW_SPW
+    // samples from column j0 - RAW_SPW) per picture and invocation
+    const int cw0 = j0 - RAW_SPW;
+    if (raw_words_from(cw0) && cw0 >= 0 && j0 + TILE_X <= pc.w) {
+        const int NW = (TILE_X + 2 * RAW_SPW - 1) / RAW_SPW;
+        for (int e = lid; e < NW * TILE_Y; e += WG_X * WG_Y) {
+            const int r = e / NW, x = cw0 + RAW_SPW * (e % NW);
+            const int ii = i0 - HALO + r;
+            uint a = 0u, b = 0u;
+            if (ii <= pc.h + HALO - 1) {
+                const int ri = ansnr_reflect(ii, pc.h);
+                a = raw_words[raw_word(pc.raw_off0, x, ri)];
+                b = raw_words[raw_word(pc.raw_off1, x, ri)];
+            }
+            [[unroll]] for (int j = 0; j < RAW_SPW; j++) {
+                const int c = x + j - (j0 - HALO);
+                if (c >= 0 && c < TILE_X) {
+                    // rows no output needs hold 0 (as below)
+                    tile_r[r][c] = ii <= pc.h + HALO - 1 ? raw_float(raw_sample(a, x + j)) - 128.0 : 0.0;
+                    tile_d[r][c] = ii <= pc.h + HALO - 1 ? raw_float(raw_sample(b, x + j)) - 128.0 : 0.0;
+                }
             }
         }
-        tile_r[r][c] = rv;
-#if DO_DIS
-        tile_d[r][c] = dv;
+    } else
 #endif
+    {
+        for (int e = lid; e < TILE_X * TILE_Y; e += WG_X * WG_Y) {
+            const int r = e / TILE_X, c = e % TILE_X;
+            const int ii = i0 - HALO + r, jj = j0 - HALO + c;
+            float rv = 0.0, dv = 0.0;
+            // positions no output needs are not read (the reflection would
+            // leave the plane past 2n - 1)
+            if (ii <= pc.h + HALO - 1 && jj <= pc.w + HALO - 1) {
+                const int ri = ansnr_reflect(ii, pc.h), rj = ansnr_reflect(jj, pc.w);
+#ifdef PAIR
+                if (RAW_BPS != 0) {
+                    rv = raw_f(pc.raw_off0, rj, ri) - 128.0;
+                    dv = raw_f(pc.raw_off1, rj, ri) - 128.0;
+                } else
+#endif
+                {
+                    const int o = ri * pc.w + rj;
+                    rv = ref[o] - 128.0;
+#if DO_DIS
+                    dv = dis[o] - 128.0;
+#endif
+                }
+            }
+            tile_r[r][c] = rv;
+#if DO_DIS
+            tile_d[r][c] = dv;
+#endif
+        }
     }
     barrier();
 

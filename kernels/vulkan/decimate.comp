@@ -68,26 +68,50 @@ void main()
     const bool both = LEVEL0 != 0, first = gl_WorkGroupID.z == 0u;
     // input column 2*x0 - R + c, row 2*y0 - R + r; positions no output needs
     // (past 2*sw + 2 / 2*sh + 2) are not read, so the mirror stays inside
-    for (int i = lid; i < IN_H * 2 * IN_HALF; i += WG_X * WG_Y) {
-        const int r = i / (2 * IN_HALF), c = i % (2 * IN_HALF);
-        const int iy = 2 * y0 - LPF_R + r, ix = 2 * x0 - LPF_R + c;
-        float v0 = 0.0, v1 = 0.0;
-        if (iy <= 2 * pc.sh + 2 && ix <= 2 * pc.sw + 2) {
-            const int my = mirror_hss(iy, pc.h), mx = mirror_hss(ix, pc.w);
-            if (RAW_BPS != 0) {
-                v0 = raw_f(both || first ? pc.raw_off0 : pc.raw_off1, mx, my);
+    const int cx0 = 2 * x0 - LPF_R; // the window's first column
+    if (raw_words_from(cx0) && cx0 >= 0 && cx0 + 2 * IN_HALF <= pc.w) {
+        // inside the plane's columns: a word (RAW_SPW samples) per picture
+        // and invocation (the columns past 2 * sw + 2 no output needs, read)
+        const int NW = 2 * IN_HALF / RAW_SPW;
+        for (int i = lid; i < IN_H * NW; i += WG_X * WG_Y) {
+            const int r = i / NW, c0 = RAW_SPW * (i % NW);
+            const int iy = 2 * y0 - LPF_R + r;
+            uint a = 0u, b = 0u;
+            if (iy <= 2 * pc.sh + 2) {
+                const int my = mirror_hss(iy, pc.h);
+                a = raw_words[raw_word(both || first ? pc.raw_off0 : pc.raw_off1, cx0 + c0, my)];
                 if (both)
-                    v1 = raw_f(pc.raw_off1, mx, my);
-            } else {
-                const int o = my * pc.w + mx;
-                v0 = both || first ? src0[o] : src1[o];
+                    b = raw_words[raw_word(pc.raw_off1, cx0 + c0, my)];
+            }
+            [[unroll]] for (int j = 0; j < RAW_SPW; j++) {
+                const int c = c0 + j;
+                tile[0][c & 1][r][c >> 1] = raw_float(raw_sample(a, cx0 + c));
                 if (both)
-                    v1 = src1[o];
+                    tile[1][c & 1][r][c >> 1] = raw_float(raw_sample(b, cx0 + c));
             }
         }
-        tile[0][c & 1][r][c >> 1] = v0;
-        if (both)
-            tile[1][c & 1][r][c >> 1] = v1;
+    } else {
+        for (int i = lid; i < IN_H * 2 * IN_HALF; i += WG_X * WG_Y) {
+            const int r = i / (2 * IN_HALF), c = i % (2 * IN_HALF);
+            const int iy = 2 * y0 - LPF_R + r, ix = 2 * x0 - LPF_R + c;
+            float v0 = 0.0, v1 = 0.0;
+            if (iy <= 2 * pc.sh + 2 && ix <= 2 * pc.sw + 2) {
+                const int my = mirror_hss(iy, pc.h), mx = mirror_hss(ix, pc.w);
+                if (RAW_BPS != 0) {
+                    v0 = raw_f(both || first ? pc.raw_off0 : pc.raw_off1, mx, my);
+                    if (both)
+                        v1 = raw_f(pc.raw_off1, mx, my);
+                } else {
+                    const int o = my * pc.w + mx;
+                    v0 = both || first ? src0[o] : src1[o];
+                    if (both)
+                        v1 = src1[o];
+                }
+            }
+            tile[0][c & 1][r][c >> 1] = v0;
+            if (both)
+                tile[1][c & 1][r][c >> 1] = v1;
+        }
     }
     barrier();
 

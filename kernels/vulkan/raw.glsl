@@ -28,10 +28,24 @@ uint raw_sample(uint word, int x)
     return (v >> pc.raw_shift) & pc.raw_mask;
 }
 
+// v < 2^16: 2^23 + v is exact, so its float minus 2^23 is float(v), with
+// a float add instead of the conversion instruction (NVIDIA: a quarter of
+// the float rate, and the SSIM windows convert a lot already); then the
+// exact product by 1 / scaler
 float raw_float(uint v)
 {
-    precise float f = float(v) * pc.raw_inv_scaler;
+    precise float u = uintBitsToFloat(0x4B000000u | v) - 8388608.0;
+    precise float f = u * pc.raw_inv_scaler;
     return f;
+}
+
+// The words of a row segment that starts at sample x0: where the samples
+// are consecutive (step 1) and x0 is a word's first sample, a word's
+// RAW_SPW samples are x0 + RAW_SPW * q + j, j < RAW_SPW.
+const int RAW_SPW = RAW_BPS == 2 ? 2 : 4;
+bool raw_words_from(int x0)
+{
+    return RAW_BPS != 0 && pc.raw_step == 1 && ((pc.raw_first + x0) & (RAW_SPW - 1)) == 0;
 }
 
 // sample (x, y) of the plane at word off: its value, its float

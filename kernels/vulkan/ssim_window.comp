@@ -154,16 +154,37 @@ void main()
     const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
     const int x0 = int(gl_WorkGroupID.x) * HV_TW, y0 = int(gl_WorkGroupID.y) * HV_TH;
 
-    for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
-        const int r = i / HV_IN_W, c = i % HV_IN_W;
-        const int gx = x0 + c, gy = y0 + r;
-        const bool ok = gx < pc.w && gy < pc.h;
-        if (RAW_BPS != 0) {
-            tin[0][r][c] = ok ? raw_f(pc.raw_off0, gx, gy) : 0.0;
-            tin[1][r][c] = ok ? raw_f(pc.raw_off1, gx, gy) : 0.0;
-        } else {
-            tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
-            tin[1][r][c] = ok ? dis[gy * pc.w + gx] : 0.0;
+    if (raw_words_from(x0)) {
+        // a word (RAW_SPW samples) per picture and invocation
+        const int NW = (HV_IN_W + RAW_SPW - 1) / RAW_SPW;
+        for (int i = lid; i < NW * HV_IN_H; i += WG_X * WG_Y) {
+            const int r = i / NW, gx = x0 + RAW_SPW * (i % NW), gy = y0 + r;
+            uint a = 0u, b = 0u;
+            if (gx < pc.w && gy < pc.h) {
+                a = raw_words[raw_word(pc.raw_off0, gx, gy)];
+                b = raw_words[raw_word(pc.raw_off1, gx, gy)];
+            }
+            [[unroll]] for (int j = 0; j < RAW_SPW; j++) {
+                const int c = gx - x0 + j;
+                const bool ok = gx + j < pc.w && gy < pc.h;
+                if (c < HV_IN_W) {
+                    tin[0][r][c] = ok ? raw_float(raw_sample(a, gx + j)) : 0.0;
+                    tin[1][r][c] = ok ? raw_float(raw_sample(b, gx + j)) : 0.0;
+                }
+            }
+        }
+    } else {
+        for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
+            const int r = i / HV_IN_W, c = i % HV_IN_W;
+            const int gx = x0 + c, gy = y0 + r;
+            const bool ok = gx < pc.w && gy < pc.h;
+            if (RAW_BPS != 0) {
+                tin[0][r][c] = ok ? raw_f(pc.raw_off0, gx, gy) : 0.0;
+                tin[1][r][c] = ok ? raw_f(pc.raw_off1, gx, gy) : 0.0;
+            } else {
+                tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
+                tin[1][r][c] = ok ? dis[gy * pc.w + gx] : 0.0;
+            }
         }
     }
     barrier();
