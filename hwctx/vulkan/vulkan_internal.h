@@ -23,11 +23,11 @@
 #include "src/backend.h"
 
 #define VK_MAX_STEPS 160 /* a pair's frame; a ladder's: per picture (be->max_steps) */
-#define VK_MAX_PIPES 32
+#define VK_MAX_PIPES 48
 #define VK_MAX_RESULTS 64 /* a pair's frame; a ladder's: per distorted picture */
 /* pictures of one frame: the reference and up to GPUSSIM_MAX_DISTORTED */
 #define VK_MAX_PICS (1 + GPUSSIM_MAX_DISTORTED)
-#define VK_PC_MAX 64
+#define VK_PC_MAX 128
 /* descriptor bindings shared by every shader (kernels/vulkan/common.glsl) */
 #define VK_NB_BUFFER_BINDINGS 8
 #define VK_IMAGE_BINDING 8
@@ -112,6 +112,7 @@ struct vk_unpack {
     int src_plane;   /* picture plane it reads */
     int first, step_x;
     VkDeviceSize dst_off, dst_size;
+    uint32_t raw_start; /* raw_level0: the staged word dst starts at */
 };
 
 /* Where one reduction's partials land in the results buffer. */

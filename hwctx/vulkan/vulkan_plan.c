@@ -217,15 +217,18 @@ struct pc_issim {
  * the distance from one picture's region to the next, in elements */
 struct pc_ssim_lad {
     int32_t w, h, ow, oh, s_dis, s_part;
+    struct pc_raw raw;
 };
 struct pc_ansnr_lad {
     int32_t w, h, s_in, s_out;
+    struct pc_raw raw;
 };
 struct pc_issim_lad {
     double c1base, c2base;
     int32_t w, h;
     float scaler;
     int32_t s_in, s_mom, s_part, nb_dis;
+    struct pc_raw raw;
 };
 
 /* Integer SSIM's shader variant for a depth: uint32 vertical sums (and, in
@@ -835,6 +838,7 @@ static int add_unpack(struct vk_backend *be, const struct gpussim_plan_stage *st
     u->first = st->src.first, u->step_x = st->src.step;
     u->dst_off = dst.off;
     u->dst_size = dst.size;
+    u->raw_start = raw_start;
     if (be->raw_level0)
         return 0;
     const struct pc_unpack pc = {
@@ -992,7 +996,11 @@ static int build_program(struct vk_backend *be)
  * pair's, split by pipeline (schedule_steps).
  */
 struct vk_ladder_planes {
-    struct vk_bind fplane[VK_MAX_PICS][GPUSSIM_MAX_SCORE_PLANES]; /* unpacked floats = level 0 */
+    /* level 0: each picture's staged words, raw[] saying where a scored
+     * plane's samples are in them (the same place in every picture) */
+    struct vk_bind fplane[VK_MAX_PICS][GPUSSIM_MAX_SCORE_PLANES];
+    int raw_bps;
+    struct pc_raw raw[GPUSSIM_MAX_SCORE_PLANES];
     struct vk_bind box[VK_MAX_PICS], pyr[VK_MAX_PICS][GPUSSIM_MSSSIM_SCALES];
     /* intermediate planes per set (tmp_set_of): the reference's terms
      * (tmp[set][0][0..1]; ANSNR's filtered plane) and each distorted
@@ -1087,6 +1095,11 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
     const struct vk_bind(*tmp)[3] = lp->tmp[tmp_set_of(st)];
     const int p = st->plane, w = st->in_w, h = st->in_h, n = be->nb_pics;
     struct vk_bind in[VK_MAX_PICS], out[VK_MAX_PICS];
+    struct pc_raw raw;
+    memset(&raw, 0, sizeof(raw));
+    const int raw_bps = st->in != GPUSSIM_BUF_BOX && st->in != GPUSSIM_BUF_LEVEL ? lp->raw_bps : 0;
+    if (raw_bps)
+        raw = lp->raw[p];
     int err;
     for (int k = 0; k < n; k++) {
         in[k] = ladder_buf(lp, p, st->in, st->in_level, k);
@@ -1106,7 +1119,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                                         box ? st->box_tap : 0.0f,
                                         box ? st->scaler : 0.0f,
                                         box ? st->inv_scaler : 0.0f,
-                                        { 0 } };
+                                        raw };
         for (int k = 0; k < n; k += 2) {
             const int k2 = k + 1 < n ? k + 1 : k;
             /* a picture per workgroup z, except the level-0 low-pass: both in
@@ -1115,8 +1128,9 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
              * the reference's order gives the same float) */
             const int both = !box && st->in != GPUSSIM_BUF_LEVEL && k2 > k;
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[k], out[k], in[k2], out[k2] };
-            err = add_step(be, box ? SH_DECIMATE_BOX : SH_DECIMATE_LPF, box ? st->factor : both, b,
-                           &pc, sizeof(pc), (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
+            err = add_step3(be, box ? SH_DECIMATE_BOX : SH_DECIMATE_LPF, box ? st->factor : both,
+                            raw_bps, b, &pc, sizeof(pc), (uint32_t)st->out_w, (uint32_t)st->out_h,
+                            0);
             if (err < 0)
                 return err;
             be->steps[err].gz = !both && k2 > k ? 2 : 1;
@@ -1125,7 +1139,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
     }
     case GPUSSIM_STAGE_SSIM_WINDOWS: {
         const int ow = st->out_w, oh = st->out_h;
-        const struct pc_ssim_lad pc = { w, h, ow, oh, 0, 0 };
+        const struct pc_ssim_lad pc = { w, h, ow, oh, 0, 0, raw };
         const int spec = window_spec(st);
         if (st->same_as >= 0) {
             /* the same planes and kernel as stage same_as: its partials serve */
@@ -1145,7 +1159,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const struct vk_bind mu = sized(tmp[0][0], vsize), exx = sized(tmp[0][1], vsize);
         /* the reference's two moments */
         const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mu, exx };
-        err = add_step(be, SH_SSIM_LAD_REF, spec, br, &pc, sizeof(pc), (uint32_t)ow,
+        err = add_step3(be, SH_SSIM_LAD_REF, spec, raw_bps, br, &pc, sizeof(pc), (uint32_t)ow,
                        div_up((uint32_t)oh, REF_ROWS), 0);
         if (err < 0)
             return err;
@@ -1162,14 +1176,14 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
             const struct vk_bind *const regs[] = { in, part };
             for (int k0 = 1, g; k0 < n; k0 += g) {
                 g = group_size(be, regs, 2, k0, n);
-                struct pc_ssim_lad pcl = { w, h, ow, oh, 0, 0 };
+                struct pc_ssim_lad pcl = { w, h, ow, oh, 0, 0, raw };
                 const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
                     in[0], span_of(in, k0, g, sizeof(float), &pcl.s_dis),
                     { 0 }, { 0 },
                     { 0 }, mu,
                     exx,   span_of(part, k0, g, sizeof(double), &pcl.s_part),
                 };
-                err = add_step(be, SH_SSIM_LAD_DIS_HV, spec, b, &pcl, sizeof(pcl), (uint32_t)ow,
+                err = add_step3(be, SH_SSIM_LAD_DIS_HV, spec, raw_bps, b, &pcl, sizeof(pcl), (uint32_t)ow,
                                gy * WG, 0);
                 if (err < 0)
                     return err;
@@ -1187,7 +1201,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                 sized(tmp[k][1], hsize),
                 sized(tmp[k][2], hsize),
             };
-            err = add_step(be, SH_SSIM_LAD_DIS_H, spec, b, &pc, sizeof(pc), (uint32_t)ow,
+            err = add_step3(be, SH_SSIM_LAD_DIS_H, spec, raw_bps, b, &pc, sizeof(pc), (uint32_t)ow,
                            (uint32_t)h, 0);
         }
         const uint32_t nwg = div_up((uint32_t)ow, WG) * div_up((uint32_t)oh, WG);
@@ -1214,11 +1228,11 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         /* the reference's filtered plane and signal row sums once
          * (ansnr.comp's SIDE_REF), then each distorted picture's noise row
          * sums in one pass (PASS_NOISE), a picture per gl_WorkGroupID.z */
-        const struct pc_ansnr pc = { w, h, { 0 } };
+        const struct pc_ansnr pc = { w, h, raw };
         const VkDeviceSize fsize = (VkDeviceSize)w * h * sizeof(float);
         const struct vk_bind filt_r = sized(tmp[0][0], fsize);
         const struct vk_bind bf[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, filt_r };
-        err = add_step(be, SH_ANSNR_LAD_REF_FILTER, 0, bf, &pc, sizeof(pc), (uint32_t)w,
+        err = add_step3(be, SH_ANSNR_LAD_REF_FILTER, 0, raw_bps, bf, &pc, sizeof(pc), (uint32_t)w,
                        div_up((uint32_t)h, ANSNR_FR), 0);
         if (err < 0)
             return err;
@@ -1242,10 +1256,10 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const struct vk_bind *const nregs[] = { in, rows };
         for (int k0 = 1, g; k0 < n; k0 += g) {
             g = group_size(be, nregs, 2, k0, n);
-            struct pc_ansnr_lad pcl = { w, h, 0, 0 };
+            struct pc_ansnr_lad pcl = { w, h, 0, 0, raw };
             b[1] = span_of(in, k0, g, sizeof(float), &pcl.s_in);
             b[VK_OUT_BINDING] = span_of(rows, k0, g, sizeof(float), &pcl.s_out);
-            err = add_step(be, SH_ANSNR_LAD_NOISE, 0, b, &pcl, sizeof(pcl),
+            err = add_step3(be, SH_ANSNR_LAD_NOISE, 0, raw_bps, b, &pcl, sizeof(pcl),
                            div_up((uint32_t)h, ANSNR_NOISE_R) * ANSNR_NOISE_WG, 1, 0);
             if (err < 0)
                 return err;
@@ -1258,7 +1272,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
          * reference's x and x*x once and each distorted picture's y, x*y
          * and y*y (tmp[k][0..2]); the vertical pass sums the reference's
          * once and scores the distorted pictures in turn */
-        const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0, 0 };
+        const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0, 0, raw };
         const size_t msz = issim_moment_size(st->bit_depth);
         const VkDeviceSize msize = (VkDeviceSize)w * h * msz;
         const enum vk_shader sh_h =
@@ -1282,7 +1296,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                 struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], span_of(in, k0, g, sizeof(float),
                                                                            &pcl.s_in) };
                 b[VK_OUT_BINDING] = span_of(part, k0, g, sizeof(double), &pcl.s_part);
-                err = add_step(be, SH_ISSIM_LAD_HV8, 0, b, &pcl, sizeof(pcl), (uint32_t)w,
+                err = add_step3(be, SH_ISSIM_LAD_HV8, 0, raw_bps, b, &pcl, sizeof(pcl), (uint32_t)w,
                                div_up((uint32_t)h, ISSIM_RPT * ROW_WY) * ROW_WY, 0);
                 if (err < 0)
                     return err;
@@ -1323,7 +1337,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                             (int)pcl.s_mom, (int)s_xy, (int)s_yy);
                 return -EINVAL;
             }
-            err = add_step(be, sh_h, 0, b, &pcl, sizeof(pcl), div_up((uint32_t)w, ISSIM_H_N),
+            err = add_step3(be, sh_h, 0, raw_bps, b, &pcl, sizeof(pcl), div_up((uint32_t)w, ISSIM_H_N),
                            (uint32_t)h, 0);
             if (err < 0)
                 return err;
@@ -1360,9 +1374,9 @@ static int build_ladder_program(struct vk_backend *be)
     uint32_t pic_words[VK_MAX_PICS], pic_start[VK_MAX_PICS];
     int err;
 
-    /* staged pictures, each from an aligned offset: its unpacks bind it
-     * alone, to float planes (level 0) */
-    be->raw_level0 = 0;
+    /* staged pictures, each from an aligned offset: level 0 of its steps
+     * (as a pair's), bound alone or with the next pictures' */
+    be->raw_level0 = bps;
     be->nb_src_planes = plan->nb_pic_planes;
     uint32_t words = 0;
     for (int k = 0; k < n; k++) {
@@ -1389,6 +1403,7 @@ static int build_ladder_program(struct vk_backend *be)
     VkDeviceSize box_max = 0, ref_max = 0, dis_max = 0, pyr_max[GPUSSIM_MSSSIM_SCALES] = { 0 };
     VkDeviceSize ref_size[TMP_SETS] = { 0 }, dis_size[TMP_SETS] = { 0 };
     memset(&lp, 0, sizeof(lp));
+    lp.raw_bps = bps;
     for (int i = 0; i < plan->nb_stages; i++) {
         const struct gpussim_plan_stage *st = &plan->stage[i];
         const VkDeviceSize nw = (VkDeviceSize)st->in_w * st->in_h;
@@ -1396,10 +1411,19 @@ static int build_ladder_program(struct vk_backend *be)
         const int t = tmp_set_of(st);
         VkDeviceSize rs = 0, ds = 0;
         switch (st->kind) {
-        case GPUSSIM_STAGE_UNPACK:
+        case GPUSSIM_STAGE_UNPACK: {
+            const int s = st->src.src_plane;
             for (int k = 0; k < n; k++)
-                lp.fplane[k][st->plane] = scratch_region(be, &top, nw * sizeof(float));
+                lp.fplane[k][st->plane] =
+                    (struct vk_bind){ &be->scratch, be->raw_off + (VkDeviceSize)pic_start[k] * 4,
+                                      (VkDeviceSize)pic_words[k] * 4 };
+            const int32_t off = (int32_t)(be->raw_plane_off[0][s] - pic_start[0]);
+            lp.raw[st->plane] = (struct pc_raw){
+                off,           off, (int32_t)be->raw_plane_stride[0][s], st->src.first, st->src.step,
+                (uint32_t)st->src.shift, st->src.mask, st->inv_scaler,
+            };
             break;
+        }
         case GPUSSIM_STAGE_DECIMATE_BOX: box_max = max_size(box_max, no * sizeof(float)); break;
         case GPUSSIM_STAGE_DECIMATE_LPF:
             pyr_max[st->out_level] = max_size(pyr_max[st->out_level], no * sizeof(float));
@@ -1443,15 +1467,14 @@ static int build_ladder_program(struct vk_backend *be)
     if (err < 0)
         return err;
 
-    /* 1. unpack every (picture, plane) from the staged bytes, to floats */
+    /* 1. note the (picture, plane)s a Vulkan frame's pack writes */
     for (int i = 0; i < plan->nb_stages; i++) {
         const struct gpussim_plan_stage *st = &plan->stage[i];
         if (st->kind != GPUSSIM_STAGE_UNPACK)
             continue;
         for (int k = 0; k < n; k++) {
-            const struct vk_bind raw = { &be->scratch, be->raw_off + (VkDeviceSize)pic_start[k] * 4,
-                                         (VkDeviceSize)pic_words[k] * 4 };
-            err = add_unpack(be, st, k, raw, pic_start[k], lp.fplane[k][st->plane]);
+            const struct vk_bind raw = lp.fplane[k][st->plane];
+            err = add_unpack(be, st, k, raw, pic_start[k], raw);
             if (err < 0)
                 return err;
         }
@@ -1683,8 +1706,8 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
         f->vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, s->query_pool, 0);
 
     if (fs && be->raw_level0) {
-        /* a pair: each picture plane into the staged words, once (the two
-         * chroma planes of an interleaved one share it) */
+        /* each picture plane into the staged words, once (the two chroma
+         * planes of an interleaved one share it) */
         const struct gpussim_plan *plan = &be->cfg.plan;
         for (int u = 0; u < be->nb_unpacks; u++) {
             const struct vk_unpack *up = &be->unpacks[u];
@@ -1697,7 +1720,7 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
             const struct pc_unpack pc = {
                 plan->pic_row_samples[sp],
                 plan->pic_rows[sp],
-                (int32_t)be->raw_plane_off[up->pic][sp],
+                (int32_t)(be->raw_plane_off[up->pic][sp] - up->raw_start),
                 (int32_t)be->raw_plane_stride[up->pic][sp],
                 0,
                 0,

@@ -31,10 +31,6 @@
 #define DO_DIS 1
 #endif
 
-#if !defined(SIDE_REF) && !defined(SIDE_DIS)
-#define PAIR
-#endif
-
 layout(push_constant) uniform Params {
     int w, h;
 #ifdef SIDE_DIS
@@ -42,11 +38,9 @@ layout(push_constant) uniform Params {
     // z * s_in, its row sums at z * s_out
     int s_in, s_out;
 #endif
-#ifdef PAIR
-    RAW_PARAMS; // RAW_BPS: PASS_FILTER's input is the staged words
-#endif
+    RAW_PARAMS; // RAW_BPS: the input is the staged words (raw.glsl)
 } pc;
-#if defined(PAIR) && defined(PASS_FILTER)
+#if defined(PASS_FILTER) || defined(PASS_NOISE)
 #include "raw.glsl"
 #endif
 
@@ -154,7 +148,6 @@ void main()
 {
     const int lid = int(gl_LocalInvocationIndex);
     const int j0 = int(gl_WorkGroupID.x) * WG_X, i0 = int(gl_WorkGroupID.y) * FR * WG_Y;
-#ifdef PAIR
     // inside the plane's columns, from the staged words: a word (RAW_SPW
     // samples from column j0 - RAW_SPW) per picture and invocation
     const int cw0 = j0 - RAW_SPW;
@@ -167,20 +160,22 @@ void main()
             if (ii <= pc.h + HALO - 1) {
                 const int ri = ansnr_reflect(ii, pc.h);
                 a = raw_words[raw_word(pc.raw_off0, x, ri)];
-                b = raw_words[raw_word(pc.raw_off1, x, ri)];
+#if DO_DIS
+                b = raw_words1[raw_word(pc.raw_off1, x, ri)];
+#endif
             }
             [[unroll]] for (int j = 0; j < RAW_SPW; j++) {
                 const int c = x + j - (j0 - HALO);
                 if (c >= 0 && c < TILE_X) {
                     // rows no output needs hold 0 (as below)
                     tile_r[r][c] = ii <= pc.h + HALO - 1 ? raw_float(raw_sample(a, x + j)) - 128.0 : 0.0;
+#if DO_DIS
                     tile_d[r][c] = ii <= pc.h + HALO - 1 ? raw_float(raw_sample(b, x + j)) - 128.0 : 0.0;
+#endif
                 }
             }
         }
-    } else
-#endif
-    {
+    } else {
         for (int e = lid; e < TILE_X * TILE_Y; e += WG_X * WG_Y) {
             const int r = e / TILE_X, c = e % TILE_X;
             const int ii = i0 - HALO + r, jj = j0 - HALO + c;
@@ -189,13 +184,12 @@ void main()
             // leave the plane past 2n - 1)
             if (ii <= pc.h + HALO - 1 && jj <= pc.w + HALO - 1) {
                 const int ri = ansnr_reflect(ii, pc.h), rj = ansnr_reflect(jj, pc.w);
-#ifdef PAIR
                 if (RAW_BPS != 0) {
                     rv = raw_f(pc.raw_off0, rj, ri) - 128.0;
-                    dv = raw_f(pc.raw_off1, rj, ri) - 128.0;
-                } else
+#if DO_DIS
+                    dv = raw_f1(pc.raw_off1, rj, ri) - 128.0;
 #endif
-                {
+                } else {
                     const int o = ri * pc.w + rj;
                     rv = ref[o] - 128.0;
 #if DO_DIS
@@ -388,18 +382,34 @@ void main()
     const int i0 = int(gl_WorkGroupID.x) * NOISE_R;
     const int nchunks = (pc.w + NOISE_C - 1) / NOISE_C;
 
-    // the load slots: window position k * NOISE_WG + lid
+    // the load slots: window position k * NOISE_WG + lid (with the staged
+    // words, RAW_BPS: off[] is its row's first word)
     int off[NOISE_LOADS];
     [[unroll]] for (int k = 0; k < NOISE_LOADS; k++) {
         const int e = k * NOISE_WG + lid, ii = i0 - HALO + e / NT_X;
-        off[k] = Z_IN + (ii <= pc.h + HALO - 1 ? ansnr_reflect(ii, pc.h) * pc.w : 0) + e % NT_X -
-                 HALO;
+        const int row = ii <= pc.h + HALO - 1 ? ansnr_reflect(ii, pc.h) : 0;
+        if (RAW_BPS != 0)
+            off[k] = Z_IN + pc.raw_off1 + row * pc.raw_stride;
+        else
+            off[k] = Z_IN + row * pc.w + e % NT_X - HALO;
     }
     const bool last_slot = (NOISE_LOADS - 1) * NOISE_WG + lid < NT_ALL;
     float nv[NOISE_LOADS];
+    // the staged words: a slot's word and its sample's bit position, the
+    // value taken out when it is stored
+    uint nw[NOISE_LOADS], npos[NOISE_LOADS];
     // the chunk from column C0: its window's columns C0 - HALO ..
 #define NOISE_FETCH(C0)                                                           \
-    if ((C0) >= HALO && (C0) + NOISE_C + HALO <= pc.w) {                          \
+    if (RAW_BPS != 0) {                                                           \
+        [[unroll]] for (int k = 0; k < NOISE_LOADS; k++) {                        \
+            const int x = (k * NOISE_WG + lid) % NT_X;                            \
+            int jj = abs((C0) + x - HALO);                                        \
+            jj = max(jj >= pc.w ? 2 * pc.w - 1 - jj : jj, 0);                     \
+            npos[k] = raw_bit_pos(jj);                                            \
+            if (k < NOISE_LOADS - 1 || last_slot)                                 \
+                nw[k] = raw_words1[off[k] + raw_word_in_row(jj)];                 \
+        }                                                                         \
+    } else if ((C0) >= HALO && (C0) + NOISE_C + HALO <= pc.w) {                   \
         [[unroll]] for (int k = 0; k < NOISE_LOADS; k++)                          \
             if (k < NOISE_LOADS - 1 || last_slot)                                 \
                 nv[k] = dis[off[k] + (C0)];                                       \
@@ -415,7 +425,8 @@ void main()
 #define NOISE_STORE(B)                                                            \
     [[unroll]] for (int k = 0; k < NOISE_LOADS; k++)                              \
         if (k < NOISE_LOADS - 1 || last_slot)                                     \
-            ntile[(B) * NT_ALL + k * NOISE_WG + lid] = nv[k] - 128.0;
+            ntile[(B) * NT_ALL + k * NOISE_WG + lid] =                            \
+                (RAW_BPS != 0 ? raw_float(raw_sample_at(nw[k], npos[k])) : nv[k]) - 128.0;
 
     // filter invocations: column lx, rows ly0 .. ly0 + NOISE_FR - 1, and
     // the reference's filtered outputs there (the plane's last row for

@@ -5,7 +5,7 @@
 // The two decimations of the reference, one output sample per invocation:
 //   default  float_ssim's box filter of size FACTOR (spec §1.2)
 //   MSSSIM_LPF  MS-SSIM's 2:1 9x9 low-pass table (spec §2.3)
-// A pair's level 0 comes straight from the staged picture words (RAW_BPS,
+// Level 0 comes straight from the staged picture words (RAW_BPS,
 // raw.glsl): the same values as the float planes.
 // One dispatch decimates both pictures: workgroup z selects ref (0) or dis
 // (1), except in the level-0 low-pass, whose invocations do both.
@@ -22,8 +22,9 @@ layout(push_constant) uniform Params {
     int sw, sh;   // output
     float k;      // box tap 1.0f / (FACTOR * FACTOR), computed on the host in C
     float scaler, inv_scaler; // the box's input is samples v / scaler (2^(bd-8), spec §0)
-    RAW_PARAMS;   // RAW_BPS: the input is the staged words (a pair's level 0)
+    RAW_PARAMS;   // RAW_BPS: the input is the staged words (level 0)
 } pc;
+#define RAW_BINDING1 2 // the second picture's input
 #include "raw.glsl"
 
 #ifdef MSSSIM_LPF
@@ -79,9 +80,12 @@ void main()
             uint a = 0u, b = 0u;
             if (iy <= 2 * pc.sh + 2) {
                 const int my = mirror_hss(iy, pc.h);
-                a = raw_words[raw_word(both || first ? pc.raw_off0 : pc.raw_off1, cx0 + c0, my)];
+                if (both || first)
+                    a = raw_words[raw_word(pc.raw_off0, cx0 + c0, my)];
+                else
+                    a = raw_words1[raw_word(pc.raw_off1, cx0 + c0, my)];
                 if (both)
-                    b = raw_words[raw_word(pc.raw_off1, cx0 + c0, my)];
+                    b = raw_words1[raw_word(pc.raw_off1, cx0 + c0, my)];
             }
             [[unroll]] for (int j = 0; j < RAW_SPW; j++) {
                 const int c = c0 + j;
@@ -98,9 +102,9 @@ void main()
             if (iy <= 2 * pc.sh + 2 && ix <= 2 * pc.sw + 2) {
                 const int my = mirror_hss(iy, pc.h), mx = mirror_hss(ix, pc.w);
                 if (RAW_BPS != 0) {
-                    v0 = raw_f(both || first ? pc.raw_off0 : pc.raw_off1, mx, my);
+                    v0 = both || first ? raw_f(pc.raw_off0, mx, my) : raw_f1(pc.raw_off1, mx, my);
                     if (both)
-                        v1 = raw_f(pc.raw_off1, mx, my);
+                        v1 = raw_f1(pc.raw_off1, mx, my);
                 } else {
                     const int o = my * pc.w + mx;
                     v0 = both || first ? src0[o] : src1[o];
@@ -194,22 +198,22 @@ layout(std430, binding = 2) readonly buffer Src1v4 { vec4 src1v4[]; };
         }                                                                                \
     }
 
-// The same sum from the staged words of the picture at word OFF (RAW_BPS):
-// 8-bit samples four to a word where the box's row lies inside the plane
-// and starts at a word's first sample.
-#define BOX_USUM_RAW(OFF)                                                              \
+// The same sum from the staged words (RAW_BPS) WORDS, the plane at word
+// OFF, U its raw_u: 8-bit samples four to a word where the box's row lies
+// inside the plane and starts at a word's first sample.
+#define BOX_USUM_RAW(WORDS, U, OFF)                                                    \
     for (int v = BOX_LO; v <= BOX_HI; v++) {                                           \
         const int row = mirror_hss(y * FACTOR + v, pc.h);                              \
         if (raw_vec) {                                                                 \
             const int o = raw_word(OFF, x0, row);                                      \
             [[unroll]] for (int u = 0; u < FACTOR / 4; u++) {                          \
-                const uint word = raw_words[o + u];                                    \
+                const uint word = WORDS[o + u];                                        \
                 [[unroll]] for (int j = 0; j < 4; j++)                                 \
                     usum += raw_sample(word, x0 + 4 * u + j);                          \
             }                                                                          \
         } else {                                                                       \
             for (int u = BOX_LO; u <= BOX_HI; u++)                                     \
-                usum += raw_u(OFF, mirror_hss(x * FACTOR + u, pc.w), row);             \
+                usum += U(OFF, mirror_hss(x * FACTOR + u, pc.w), row);                 \
         }                                                                              \
     }
 
@@ -229,7 +233,7 @@ layout(std430, binding = 2) readonly buffer Src1v4 { vec4 src1v4[]; };
 #define LOAD_SRC0(r, c) src0[(r) * pc.w + (c)]
 #define LOAD_SRC1(r, c) src1[(r) * pc.w + (c)]
 #define LOAD_RAW0(r, c) raw_f(pc.raw_off0, c, r)
-#define LOAD_RAW1(r, c) raw_f(pc.raw_off1, c, r)
+#define LOAD_RAW1(r, c) raw_f1(pc.raw_off1, c, r)
 
 void main()
 {
@@ -244,8 +248,10 @@ void main()
         const bool raw_vec = RAW_BPS == 1 && FACTOR % 4 == 0 && pc.raw_step == 1 &&
                              ((pc.raw_first + x0) & 3) == 0 && x0 >= 0 && x0 + FACTOR <= pc.w;
         uint usum = 0u;
-        if (RAW_BPS != 0) {
-            BOX_USUM_RAW(first ? pc.raw_off0 : pc.raw_off1)
+        if (RAW_BPS != 0 && first) {
+            BOX_USUM_RAW(raw_words, raw_u, pc.raw_off0)
+        } else if (RAW_BPS != 0) {
+            BOX_USUM_RAW(raw_words1, raw_u1, pc.raw_off1)
         } else if (first) {
             BOX_USUM(src0, src0v2, src0v4)
         } else {

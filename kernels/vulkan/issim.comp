@@ -52,11 +52,10 @@ layout(push_constant) uniform Params {
     // its moment planes at k * s_mom (bindings 3, 5, 6), its partials at
     // k * s_part (binding 7)
     int s_in, s_mom, s_part, nb_dis;
-#else
-    RAW_PARAMS; // RAW_BPS: a pair's samples are the staged words (raw.glsl)
 #endif
+    RAW_PARAMS; // RAW_BPS: the samples are the staged words (raw.glsl)
 } pc;
-#if !defined(LADDER) && (defined(PASS_H) || defined(PASS_HV))
+#if defined(PASS_H) || defined(PASS_HV)
 #include "raw.glsl"
 #endif
 
@@ -173,12 +172,29 @@ layout(std430, binding = 6) writeonly buffer M4v { uvec4 mom4v[]; };
 #endif
 #endif
 
-// The samples x0 - R .. x0 + H_N - 1 + R of row `row` of plane P (vector
-// plane P4) at `base` into v; 0 outside the row, whose taps then add
-// nothing (the reference skips them: the same integer sums). vec: the
-// plane's rows start at multiples of 4 floats, and so does x0.
-#define LOAD_SAMPLES(v, P, P4, base)                                        \
-    if (vec) {                                                              \
+// The samples x0 - R .. x0 + H_N - 1 + R of row `row` (y) of plane P
+// (vector plane P4) at `base` into v; 0 outside the row, whose taps then
+// add nothing (the reference skips them: the same integer sums). vec: the
+// plane's rows start at multiples of 4 floats, and so does x0. With the
+// staged words (RAW_BPS): the plane at word base + ROFF of WORDS, a word
+// (RAW_SPW samples) at a time where vec holds and the row's samples start
+// at a word's first.
+#define LOAD_SAMPLES(v, P, P4, base, WORDS, ROFF)                           \
+    if (RAW_BPS != 0 && vec && raw_words_from(0)) {                         \
+        [[unroll]] for (int q = 0; q < H_IN / RAW_SPW; q++) {               \
+            const int xx = x0 - R + RAW_SPW * q;                            \
+            uint wd = 0u;                                                   \
+            if (xx >= 0 && xx < pc.w)                                       \
+                wd = WORDS[raw_word((base) + (ROFF), xx, y)];               \
+            [[unroll]] for (int k = 0; k < RAW_SPW; k++)                    \
+                v[RAW_SPW * q + k] = raw_sample(wd, xx + k);                \
+        }                                                                   \
+    } else if (RAW_BPS != 0) {                                              \
+        [[unroll]] for (int k = 0; k < H_IN; k++) {                         \
+            const int xx = x0 - R + k;                                      \
+            v[k] = xx >= 0 && xx < pc.w ? raw_sample(WORDS[raw_word((base) + (ROFF), xx, y)], xx) : 0u; \
+        }                                                                   \
+    } else if (vec) {                                                       \
         [[unroll]] for (int q = 0; q < H_IN / 4; q++) {                     \
             const int xx = x0 - R + 4 * q;                                  \
             vec4 f = vec4(0.0);                                             \
@@ -252,13 +268,13 @@ void main()
     const bool vec = (pc.w & 3) == 0; // then x0 and every row start are multiples of 4
     const int row = y * pc.w, o = row + x0;
     uint s[H_IN], t[H_IN];
-    LOAD_SAMPLES(s, ref, ref4, 0)
+    LOAD_SAMPLES(s, ref, ref4, 0, raw_words, pc.raw_off0)
     HMOM a0[H_N], a1[H_N], a2[H_N], a3[H_N], a4[H_N];
     ref_moments(s, a0, a2);
     STORE_MOMS(mom0, mom0v, o, a0)
     STORE_MOMS(mom2, mom2v, o, a2)
     for (int d = 0; d < pc.nb_dis; d++) {
-        LOAD_SAMPLES(t, dis, dis4, d * pc.s_in)
+        LOAD_SAMPLES(t, dis, dis4, d * pc.s_in, raw_words1, pc.raw_off1)
         dis_moments(s, t, a1, a3, a4);
         const int od = d * pc.s_mom + o;
         STORE_MOMS(mom1, mom1v, od, a1)
@@ -289,7 +305,7 @@ void pair_moments(int y, int x0, bool vec, out HMOM a0[H_N], out HMOM a1[H_N],
             uint a = 0u, b = 0u;
             if (xx >= 0 && xx < pc.w) {
                 a = raw_words[raw_word(pc.raw_off0, xx, y)];
-                b = raw_words[raw_word(pc.raw_off1, xx, y)];
+                b = raw_words1[raw_word(pc.raw_off1, xx, y)];
             }
             [[unroll]] for (int k = 0; k < SPW; k++) {
                 s[SPW * q + k] = raw_sample(a, xx + k);
@@ -301,7 +317,7 @@ void pair_moments(int y, int x0, bool vec, out HMOM a0[H_N], out HMOM a1[H_N],
             const int xx = x0 - R + k;
             const bool in_row = xx >= 0 && xx < pc.w;
             s[k] = in_row ? raw_u(pc.raw_off0, xx, y) : 0u;
-            t[k] = in_row ? raw_u(pc.raw_off1, xx, y) : 0u;
+            t[k] = in_row ? raw_u1(pc.raw_off1, xx, y) : 0u;
         }
     } else if (vec) {
         [[unroll]] for (int q = 0; q < H_IN / 4; q++) {
@@ -446,7 +462,7 @@ void main()
         HMOM a0[H_N], a2[H_N];
         if (y >= 0 && y < pc.h && x0 < pc.w) {
             uint s[H_IN];
-            LOAD_SAMPLES(s, ref, ref4, 0)
+            LOAD_SAMPLES(s, ref, ref4, 0, raw_words, pc.raw_off0)
             ref_moments(s, a0, a2);
         } else {
             [[unroll]] for (int j = 0; j < H_N; j++)
@@ -467,8 +483,8 @@ void main()
             HMOM a1[H_N], a3[H_N], a4[H_N];
             if (y >= 0 && y < pc.h && x0 < pc.w) {
                 uint s[H_IN], t[H_IN];
-                LOAD_SAMPLES(s, ref, ref4, 0)
-                LOAD_SAMPLES(t, dis, dis4, d * pc.s_in)
+                LOAD_SAMPLES(s, ref, ref4, 0, raw_words, pc.raw_off0)
+                LOAD_SAMPLES(t, dis, dis4, d * pc.s_in, raw_words1, pc.raw_off1)
                 dis_moments(s, t, a1, a3, a4);
             } else {
                 [[unroll]] for (int j = 0; j < H_N; j++)

@@ -9,23 +9,43 @@
 // shader computes what it computed from the float plane; integer SSIM reads
 // v itself. Included after the shader's push constants (RAW_PARAMS).
 
+// sample x of a row: its word in the row, the position of its bits there
+int raw_word_in_row(int x)
+{
+    const int i = pc.raw_first + x * pc.raw_step;
+    return RAW_BPS == 1 ? i >> 2 : i >> 1;
+}
+uint raw_bit_pos(int x)
+{
+    const int i = pc.raw_first + x * pc.raw_step;
+    return RAW_BPS == 1 ? uint(8 * (i & 3)) : uint(16 * (i & 1));
+}
+
 // the word holding sample x of row y
 int raw_word(int off, int x, int y)
 {
-    const int i = pc.raw_first + x * pc.raw_step;
-    return off + y * pc.raw_stride + (RAW_BPS == 1 ? i >> 2 : i >> 1);
+    return off + y * pc.raw_stride + raw_word_in_row(x);
 }
 
-// the staged words; a pair's steps bind them at binding 0 (and at their
-// other input binding: both pictures are in them)
-layout(std430, binding = 0) readonly buffer RawWords { uint raw_words[]; };
+// the staged words of picture 0 (the reference) at binding 0, of picture
+// 1 (a distorted one) at RAW_BINDING1 (default 1): a pair binds all of
+// them at both, a ladder each picture's (a group of distorted pictures')
+// own, the plane then at the same offset in each
+#ifndef RAW_BINDING1
+#define RAW_BINDING1 1
+#endif
+layout(std430, binding = 0) readonly buffer RawWords0 { uint raw_words[]; };
+layout(std430, binding = RAW_BINDING1) readonly buffer RawWords1 { uint raw_words1[]; };
 
-// sample x's value from its word
+// the value of the sample at bit pos of word, of sample x
+uint raw_sample_at(uint word, uint pos)
+{
+    const uint v = (word >> pos) & (RAW_BPS == 1 ? 0xffu : 0xffffu);
+    return (v >> pc.raw_shift) & pc.raw_mask;
+}
 uint raw_sample(uint word, int x)
 {
-    const int i = pc.raw_first + x * pc.raw_step;
-    const uint v = RAW_BPS == 1 ? (word >> (8 * (i & 3))) & 0xffu : (word >> (16 * (i & 1))) & 0xffffu;
-    return (v >> pc.raw_shift) & pc.raw_mask;
+    return raw_sample_at(word, raw_bit_pos(x));
 }
 
 // v < 2^16: 2^23 + v is exact, so its float minus 2^23 is float(v), with
@@ -48,7 +68,8 @@ bool raw_words_from(int x0)
     return RAW_BPS != 0 && pc.raw_step == 1 && ((pc.raw_first + x0) & (RAW_SPW - 1)) == 0;
 }
 
-// sample (x, y) of the plane at word off: its value, its float
+// sample (x, y) of the plane at word off of picture 0 (raw_u, raw_f) or 1
+// (raw_u1, raw_f1): its value, its float
 uint raw_u(int off, int x, int y)
 {
     return raw_sample(raw_words[raw_word(off, x, y)], x);
@@ -57,3 +78,45 @@ float raw_f(int off, int x, int y)
 {
     return raw_float(raw_u(off, x, y));
 }
+uint raw_u1(int off, int x, int y)
+{
+    return raw_sample(raw_words1[raw_word(off, x, y)], x);
+}
+float raw_f1(int off, int x, int y)
+{
+    return raw_float(raw_u1(off, x, y));
+}
+
+// The tile of ssim_window.comp's PASS_HV (and the ladder's PASS_DIS_HV):
+// rows Y0 .. Y0 + TH - 1, columns X0 .. X0 + TW - 1 of picture 0's plane
+// (at word OFF0) and picture 1's (OFF1) as floats into T[0] and T[1]
+// (shared [2][TH][> TW]), 0 outside the plane; a word per picture and
+// invocation where the rows start at a word's first sample, else a sample.
+#define RAW_TILE2(T, TW, TH, X0, Y0, OFF0, OFF1)                                  \
+    if (raw_words_from(X0)) {                                                     \
+        const int NW = ((TW) + RAW_SPW - 1) / RAW_SPW;                            \
+        for (int i = lid; i < NW * (TH); i += WG_X * WG_Y) {                      \
+            const int r = i / NW, gx = (X0) + RAW_SPW * (i % NW), gy = (Y0) + r; \
+            uint a = 0u, b = 0u;                                                  \
+            if (gx < pc.w && gy < pc.h) {                                         \
+                a = raw_words[raw_word(OFF0, gx, gy)];                            \
+                b = raw_words1[raw_word(OFF1, gx, gy)];                           \
+            }                                                                     \
+            [[unroll]] for (int j = 0; j < RAW_SPW; j++) {                        \
+                const int c = gx - (X0) + j;                                      \
+                const bool ok = gx + j < pc.w && gy < pc.h;                       \
+                if (c < (TW)) {                                                   \
+                    T[0][r][c] = ok ? raw_float(raw_sample(a, gx + j)) : 0.0;     \
+                    T[1][r][c] = ok ? raw_float(raw_sample(b, gx + j)) : 0.0;     \
+                }                                                                 \
+            }                                                                     \
+        }                                                                         \
+    } else {                                                                      \
+        for (int i = lid; i < (TW) * (TH); i += WG_X * WG_Y) {                    \
+            const int r = i / (TW), c = i % (TW);                                 \
+            const int gx = (X0) + c, gy = (Y0) + r;                               \
+            const bool ok = gx < pc.w && gy < pc.h;                               \
+            T[0][r][c] = ok ? raw_f(OFF0, gx, gy) : 0.0;                          \
+            T[1][r][c] = ok ? raw_f1(OFF1, gx, gy) : 0.0;                         \
+        }                                                                         \
+    }

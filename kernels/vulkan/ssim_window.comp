@@ -69,7 +69,7 @@ void main()
     [[unroll]] for (int u = 0; u < GAUSS_LEN; u++) {
         const float k = GAUSS[u];
         const float rv = RAW_BPS != 0 ? raw_f(pc.raw_off0, x + u, y) : ref[base + u];
-        const float dv = RAW_BPS != 0 ? raw_f(pc.raw_off1, x + u, y) : dis[base + u];
+        const float dv = RAW_BPS != 0 ? raw_f1(pc.raw_off1, x + u, y) : dis[base + u];
         // the moment products are float products made before filtering
         precise float rr = rv * rv, dd = dv * dv, rd = rv * dv;
         precise float p0 = rv * k, p1 = dv * k, p2 = rr * k, p3 = dd * k, p4 = rd * k;
@@ -154,37 +154,15 @@ void main()
     const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
     const int x0 = int(gl_WorkGroupID.x) * HV_TW, y0 = int(gl_WorkGroupID.y) * HV_TH;
 
-    if (raw_words_from(x0)) {
-        // a word (RAW_SPW samples) per picture and invocation
-        const int NW = (HV_IN_W + RAW_SPW - 1) / RAW_SPW;
-        for (int i = lid; i < NW * HV_IN_H; i += WG_X * WG_Y) {
-            const int r = i / NW, gx = x0 + RAW_SPW * (i % NW), gy = y0 + r;
-            uint a = 0u, b = 0u;
-            if (gx < pc.w && gy < pc.h) {
-                a = raw_words[raw_word(pc.raw_off0, gx, gy)];
-                b = raw_words[raw_word(pc.raw_off1, gx, gy)];
-            }
-            [[unroll]] for (int j = 0; j < RAW_SPW; j++) {
-                const int c = gx - x0 + j;
-                const bool ok = gx + j < pc.w && gy < pc.h;
-                if (c < HV_IN_W) {
-                    tin[0][r][c] = ok ? raw_float(raw_sample(a, gx + j)) : 0.0;
-                    tin[1][r][c] = ok ? raw_float(raw_sample(b, gx + j)) : 0.0;
-                }
-            }
-        }
+    if (RAW_BPS != 0) {
+        RAW_TILE2(tin, HV_IN_W, HV_IN_H, x0, y0, pc.raw_off0, pc.raw_off1)
     } else {
         for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
             const int r = i / HV_IN_W, c = i % HV_IN_W;
             const int gx = x0 + c, gy = y0 + r;
             const bool ok = gx < pc.w && gy < pc.h;
-            if (RAW_BPS != 0) {
-                tin[0][r][c] = ok ? raw_f(pc.raw_off0, gx, gy) : 0.0;
-                tin[1][r][c] = ok ? raw_f(pc.raw_off1, gx, gy) : 0.0;
-            } else {
-                tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
-                tin[1][r][c] = ok ? dis[gy * pc.w + gx] : 0.0;
-            }
+            tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
+            tin[1][r][c] = ok ? dis[gy * pc.w + gx] : 0.0;
         }
     }
     barrier();

@@ -40,7 +40,11 @@ layout(push_constant) uniform Params {
     // PASS_DIS_HV: distorted picture z of the dispatch (gl_WorkGroupID.z) is
     // at z * s_dis in binding 1, its partials at z * s_part in binding 7
     int s_dis, s_part;
+    RAW_PARAMS; // RAW_BPS: the input is the staged words (level 0, raw.glsl)
 } pc;
+#if defined(PASS_REF) || defined(PASS_DIS_H) || defined(PASS_DIS_HV)
+#include "raw.glsl"
+#endif
 
 #ifdef PASS_REF
 layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
@@ -68,7 +72,7 @@ void main()
         const int base = y * pc.w + x;
         [[unroll]] for (int u = 0; u < GAUSS_LEN; u++) {
             const float k = GAUSS[u];
-            const float rv = ref[base + u];
+            const float rv = RAW_BPS != 0 ? raw_f(pc.raw_off0, x + u, y) : ref[base + u];
             precise float rr = rv * rv;
             precise float p0 = rv * k, p2 = rr * k;
             a0 += double(p0);
@@ -115,7 +119,8 @@ void main()
     const int base = y * pc.w + x;
     [[unroll]] for (int u = 0; u < GAUSS_LEN; u++) {
         const float k = GAUSS[u];
-        const float rv = ref[base + u], dv = dis[base + u];
+        const float rv = RAW_BPS != 0 ? raw_f(pc.raw_off0, x + u, y) : ref[base + u];
+        const float dv = RAW_BPS != 0 ? raw_f1(pc.raw_off1, x + u, y) : dis[base + u];
         precise float dd = dv * dv, rd = rv * dv;
         precise float p1 = dv * k, p3 = dd * k, p4 = rd * k;
         a1 += double(p1);
@@ -198,12 +203,16 @@ void main()
     const int x0 = int(gl_WorkGroupID.x) * HV_TW, y0 = int(gl_WorkGroupID.y) * HV_TH;
     const int zd = int(gl_WorkGroupID.z) * pc.s_dis;
 
-    for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
-        const int r = i / HV_IN_W, c = i % HV_IN_W;
-        const int gx = x0 + c, gy = y0 + r;
-        const bool ok = gx < pc.w && gy < pc.h;
-        tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
-        tin[1][r][c] = ok ? dis[zd + gy * pc.w + gx] : 0.0;
+    if (RAW_BPS != 0) {
+        RAW_TILE2(tin, HV_IN_W, HV_IN_H, x0, y0, pc.raw_off0, pc.raw_off1 + zd)
+    } else {
+        for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
+            const int r = i / HV_IN_W, c = i % HV_IN_W;
+            const int gx = x0 + c, gy = y0 + r;
+            const bool ok = gx < pc.w && gy < pc.h;
+            tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
+            tin[1][r][c] = ok ? dis[zd + gy * pc.w + gx] : 0.0;
+        }
     }
     barrier();
 
