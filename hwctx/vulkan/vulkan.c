@@ -9,7 +9,8 @@
  * device. libvulkan is loaded with dlopen: no link-time dependency.
  *
  * A frame is a fixed "program" of compute dispatches built once at init
- * (hwctx/vulkan/vulkan_plan.c): unpack -> per metric filters -> per-workgroup
+ * (hwctx/vulkan/vulkan_plan.c): per metric filters reading the staged
+ * pictures (Vulkan frames packed into them first) -> per-workgroup
  * partial sums. Intermediate buffers are shared by all slots: every command
  * buffer starts with a full compute barrier, which orders it after
  * everything submitted before it on the queue. A slot owns its command

@@ -102,7 +102,7 @@ static int check_frame(struct vk_backend *be, const struct gpussim_vk_frame *fr,
     return 0;
 }
 
-/* A view of picture plane src_plane with the explicit format the unpack
+/* A view of picture plane src_plane with the explicit format the pack
  * shader declares: R8/R16 for a whole plane, R8G8/R16G16 for interleaved chroma. */
 static int make_view(struct vk_backend *be, struct vk_slot *s, const struct gpussim_vk_frame *fr,
                      int k, int p, int src_plane, int interleaved)
@@ -140,7 +140,7 @@ static int make_view(struct vk_backend *be, struct vk_slot *s, const struct gpus
                     src_plane, k ? "distorted" : "reference", (int)vf);
         return vk_err(be, res, "vkCreateImageView");
     }
-    int pipe = vk_unpack_image_pipe(be, interleaved, sixteen);
+    int pipe = vk_pack_image_pipe(be, interleaved, sixteen);
     if (pipe < 0)
         return pipe;
     s->img_pipe[k][p] = pipe;
@@ -253,8 +253,8 @@ int vk_submit_frames(struct vk_backend *be, struct vk_slot *s,
     }
     memset(&fs, 0, sizeof(fs));
     vk_frame_release_views(be, s);
-    for (int u = 0; u < be->nb_unpacks; u++) {
-        const struct vk_unpack *up = &be->unpacks[u];
+    for (int u = 0; u < be->nb_packs; u++) {
+        const struct vk_pack *up = &be->packs[u];
         err = make_view(be, s, fr[up->pic], up->pic, up->plane, up->src_plane,
                         up->plane > 0 && pk != GPUSSIM_PACKING_PLANAR);
         if (err < 0)

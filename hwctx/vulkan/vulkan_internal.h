@@ -48,11 +48,10 @@ struct vk_bind {
 };
 
 enum vk_shader {
-    SH_UNPACK_BUF,
-    SH_UNPACK_R8,
-    SH_UNPACK_R16,
-    SH_UNPACK_RG8,
-    SH_UNPACK_RG16,
+    SH_PACK_R8,
+    SH_PACK_R16,
+    SH_PACK_RG8,
+    SH_PACK_RG16,
     SH_DECIMATE_BOX,
     SH_DECIMATE_LPF,
     SH_SSIM_H,
@@ -105,14 +104,13 @@ struct vk_step {
     int barrier; /* a full compute barrier before it (it reads what earlier steps wrote) */
 };
 
-/* The unpack of one (picture, scored plane): a buffer step for host
- * pictures; for Vulkan frames the slot's image set replaces it. */
-struct vk_unpack {
+/* The pack of one (picture, scored plane) of a Vulkan frame into the staged
+ * words (kernels/vulkan/pack.comp): the slot's image set binds its view. */
+struct vk_pack {
     int pic, plane;  /* 0 ref / 1.. the distorted pictures; scored plane */
     int src_plane;   /* picture plane it reads */
-    int first, step_x;
-    VkDeviceSize dst_off, dst_size;
-    uint32_t raw_start; /* raw_level0: the staged word dst starts at */
+    VkDeviceSize dst_off, dst_size; /* the words it writes: the picture's or the frame's */
+    uint32_t dst_word0;             /* the staged word dst starts at */
 };
 
 /* Where one reduction's partials land in the results buffer. */
@@ -186,12 +184,8 @@ struct vk_backend {
     int nb_pics;
     struct vk_step *steps;
     int nb_steps, max_steps;
-    int first_compute_step; /* steps before it are the unpacks */
-    /* a pair's level 0 is read from the staged words (no unpack steps;
-     * Vulkan frames are packed into them): their bytes per sample */
-    int raw_level0;
-    struct vk_unpack unpacks[VK_MAX_PICS * GPUSSIM_MAX_SCORE_PLANES];
-    int nb_unpacks;
+    struct vk_pack packs[VK_MAX_PICS * GPUSSIM_MAX_SCORE_PLANES];
+    int nb_packs;
     struct vk_result *results_map;
     int nb_results, max_results;
     double issim_weight[GPUSSIM_MAX_SCORE_PLANES];

@@ -26,11 +26,10 @@
 
 #include "vulkan_plan.h"
 
-#include "kernels/vulkan/spv_unpack_buf.h"
-#include "kernels/vulkan/spv_unpack_r8.h"
-#include "kernels/vulkan/spv_unpack_r16.h"
-#include "kernels/vulkan/spv_unpack_rg8.h"
-#include "kernels/vulkan/spv_unpack_rg16.h"
+#include "kernels/vulkan/spv_pack_r8.h"
+#include "kernels/vulkan/spv_pack_r16.h"
+#include "kernels/vulkan/spv_pack_rg8.h"
+#include "kernels/vulkan/spv_pack_rg16.h"
 #include "kernels/vulkan/spv_decimate_box.h"
 #include "kernels/vulkan/spv_decimate_lpf.h"
 #include "kernels/vulkan/spv_ssim_h.h"
@@ -60,7 +59,6 @@
 #include "kernels/vulkan/spv_issim_lad_v8.h"
 #include "kernels/vulkan/spv_issim_lad_hv8.h"
 
-#define UNPACK_N 4  /* samples per invocation, as kernels/vulkan/unpack.comp */
 #define ISSIM_H_N 4 /* issim_h*: pixels per invocation, as kernels/vulkan/issim.comp's H_N */
 #define ISSIM_RPT 2 /* issim_v*: stacked pixels per invocation, issim.comp's RPT */
 /* issim_hv8: a workgroup's tiles of issim_v (specialization constant 2);
@@ -70,7 +68,7 @@
 #define ISSIM_HV_STRIP 4
 #define ISSIM_HV_SHARED (4 * 32 * 33 * 4 + ROW_WX * ROW_WY * 8)
 #define ISSIM_LAD_HV_SHARED (5 * 24 * 33 * 4 + ROW_WX * ROW_WY * 8)
-/* The workgroups of the unpacks, ANSNR's filters and integer SSIM: a warp's
+/* The workgroups of the packs, ANSNR's filters and integer SSIM: a warp's
  * 32 invocations read and write one row's 128 bytes of a plane, one cache
  * line, where a 16-wide shape touched two half lines. Integer SSIM's pair
  * and ladder shaders both take it, so that their partials match. */
@@ -98,11 +96,10 @@ static const struct {
     const char *name; /* its SPIR-V module's, for --steps */
 } shaders[SH_COUNT] = {
 #define SH(id, name, wx, wy) [id] = { spv_##name, sizeof(spv_##name), wx, wy, #name }
-    SH(SH_UNPACK_BUF, unpack_buf, ROW_WX, ROW_WY),
-    SH(SH_UNPACK_R8, unpack_r8, ROW_WX, ROW_WY),
-    SH(SH_UNPACK_R16, unpack_r16, ROW_WX, ROW_WY),
-    SH(SH_UNPACK_RG8, unpack_rg8, ROW_WX, ROW_WY),
-    SH(SH_UNPACK_RG16, unpack_rg16, ROW_WX, ROW_WY),
+    SH(SH_PACK_R8, pack_r8, ROW_WX, ROW_WY),
+    SH(SH_PACK_R16, pack_r16, ROW_WX, ROW_WY),
+    SH(SH_PACK_RG8, pack_rg8, ROW_WX, ROW_WY),
+    SH(SH_PACK_RG16, pack_rg16, ROW_WX, ROW_WY),
     SH(SH_DECIMATE_BOX, decimate_box, WG, WG),
     SH(SH_DECIMATE_LPF, decimate_lpf, WG, WG),
     SH(SH_SSIM_H, ssim_h, WG, WG),
@@ -141,11 +138,10 @@ static const struct {
 static unsigned shader_writes(enum vk_shader sh)
 {
     switch (sh) {
-    case SH_UNPACK_BUF:
-    case SH_UNPACK_R8:
-    case SH_UNPACK_R16:
-    case SH_UNPACK_RG8:
-    case SH_UNPACK_RG16: return 1u << 1;
+    case SH_PACK_R8:
+    case SH_PACK_R16:
+    case SH_PACK_RG8:
+    case SH_PACK_RG16: return 1u << 1;
     case SH_DECIMATE_BOX:
     case SH_DECIMATE_LPF: return (1u << 1) | (1u << 3);
     case SH_SSIM_H:
@@ -180,10 +176,8 @@ static unsigned shader_writes(enum vk_shader sh)
 }
 
 /* push constant blocks, laid out as the shaders declare them (std430) */
-struct pc_unpack {
-    int32_t w, h, src_off, src_stride, first, step;
-    uint32_t shift, mask;
-    float inv_scaler;
+struct pc_pack {
+    int32_t samples, rows, off, stride;
 };
 /* the end of a block of a shader that reads a pair's level 0 from the
  * staged words (RAW_BPS; common.glsl's RAW_PARAMS): where a plane's
@@ -322,12 +316,11 @@ static int get_pipe(struct vk_backend *be, enum vk_shader sh, int spec2, int spe
     return be->nb_pipes++;
 }
 
-int vk_unpack_image_pipe(struct vk_backend *be, int two_components, int sixteen_bit)
+int vk_pack_image_pipe(struct vk_backend *be, int two_components, int sixteen_bit)
 {
-    const enum vk_shader sh = two_components ? (sixteen_bit ? SH_UNPACK_RG16 : SH_UNPACK_RG8)
-                                             : (sixteen_bit ? SH_UNPACK_R16 : SH_UNPACK_R8);
-    /* a pair's program packs the frame into the staged words */
-    return get_pipe(be, sh, 0, be->raw_level0);
+    const enum vk_shader sh = two_components ? (sixteen_bit ? SH_PACK_RG16 : SH_PACK_RG8)
+                                             : (sixteen_bit ? SH_PACK_R16 : SH_PACK_R8);
+    return get_pipe(be, sh, 0, sixteen_bit ? 2 : 1);
 }
 
 /* ---- steps ---------------------------------------------------------------------- */
@@ -508,37 +501,39 @@ static struct vk_bind scratch_region(struct vk_backend *be, VkDeviceSize *top, V
 }
 
 /* The working planes of the frame program, per picture. Level 0 is the
- * staged words (fplane: all of them) when raw_bps is set, raw[] saying
- * where each scored plane's samples are. */
+ * staged words (level0: all of them, both pictures), raw[] saying where
+ * each scored plane's samples are and raw_bps their bytes per sample. */
 struct vk_planes {
-    struct vk_bind fplane[2][GPUSSIM_MAX_SCORE_PLANES]; /* unpacked floats = level 0 */
+    struct vk_bind level0[2][GPUSSIM_MAX_SCORE_PLANES];
     struct vk_bind box[2], pyr[2][GPUSSIM_MSSSIM_SCALES];
     int raw_bps;
     struct pc_raw raw[GPUSSIM_MAX_SCORE_PLANES];
 };
 
-/* A pair's stage st: its RAW_BPS (0 where its input is not level 0 or
- * level 0 is float planes), and then the end of its push constants. */
-static int stage_raw(const struct vk_planes *vp, const struct gpussim_plan_stage *st,
+/* Stage st's specialization constant RAW_BPS (0 where its input is not
+ * level 0: a box decimation or a pyramid level) and the end of its push
+ * constants; a pair's (raw_bps, raws: vk_planes') or a ladder's. */
+static int stage_raw(int raw_bps, const struct pc_raw *raws, const struct gpussim_plan_stage *st,
                      struct pc_raw *raw)
 {
     memset(raw, 0, sizeof(*raw));
-    if (!vp->raw_bps || st->in == GPUSSIM_BUF_BOX || st->in == GPUSSIM_BUF_LEVEL)
+    if (st->in == GPUSSIM_BUF_BOX || st->in == GPUSSIM_BUF_LEVEL)
         return 0;
-    *raw = vp->raw[st->plane];
-    return vp->raw_bps;
+    *raw = raws[st->plane];
+    return raw_bps;
 }
 
-/* The region holding plan buffer b of picture k; the unpack writes floats
- * (CONVERT is fused into it) and the ANSNR filter applies the -128 offset
- * on read, so FLOAT_ANSNR is the float plane too. */
+/* The region holding plan buffer b of picture k; level 0's readers take
+ * the samples out of the staged words (UNPACK and CONVERT are fused into
+ * them) and the ANSNR filter applies the -128 offset on read, so
+ * FLOAT_ANSNR is level 0 too. */
 static struct vk_bind plan_buf(const struct vk_planes *vp, int plane, enum gpussim_plan_buf b,
                                int level, int k)
 {
     switch (b) {
     case GPUSSIM_BUF_BOX: return vp->box[k];
     case GPUSSIM_BUF_LEVEL: return vp->pyr[k][level];
-    default: return vp->fplane[k][plane];
+    default: return vp->level0[k][plane];
     }
 }
 
@@ -563,8 +558,8 @@ static int tmp_set_of(const struct gpussim_plan_stage *st)
     return st->slot == GPUSSIM_RESULT_SSIM ? TMP_FLOAT_SSIM : st->scale;
 }
 
-/* The dispatches of one plan stage (UNPACK and CONVERT are done by the
- * unpack steps, REDUCE on the host at collect). */
+/* The dispatches of one plan stage (UNPACK and CONVERT are fused into
+ * level 0's readers, REDUCE is done on the host at collect). */
 static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
                      const struct vk_bind tmps[TMP_SETS][VK_NB_MOMENTS], VkDeviceSize *res_top)
 {
@@ -573,7 +568,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     const int p = st->plane, w = st->in_w, h = st->in_h;
     struct vk_bind in[2], out[2];
     struct pc_raw raw;
-    const int raw_bps = stage_raw(vp, st, &raw);
+    const int raw_bps = stage_raw(vp->raw_bps, vp->raw, st, &raw);
     int err;
     for (int k = 0; k < 2; k++) {
         in[k] = plan_buf(vp, p, st->in, st->in_level, k);
@@ -686,7 +681,7 @@ static int steps_conflict(const struct vk_step *a, unsigned a_writes, const stru
  * wave after the last one holding a step it conflicts with, so independent
  * work (the metric families, a pyramid step beside the windows of its
  * level) runs side by side, and dependent steps stay in plan order. The
- * unpacks are wave 0; the steps are stably sorted by wave.
+ * steps are stably sorted by wave.
  */
 /*
  * split: a wave's dispatches of one pipeline recorded together, with a
@@ -728,7 +723,7 @@ static int schedule_steps(struct vk_backend *be, int split)
     }
     for (int s = 0; s < be->nb_steps; s++) {
         const unsigned ws = shader_writes(be->pipes[be->steps[s].pipe].shader);
-        wave[s] = s < be->first_compute_step ? 0 : 1;
+        wave[s] = 0;
         for (int t = 0; t < s; t++) {
             const unsigned wt = shader_writes(be->pipes[be->steps[t].pipe].shader);
             if (wave[t] >= wave[s] && steps_conflict(&be->steps[t], wt, &be->steps[s], ws))
@@ -742,7 +737,7 @@ static int schedule_steps(struct vk_backend *be, int split)
      * GPU idle. H200: 1080p all four 0.292 -> 0.288 ms, a ladder of 4
      * renditions 1.005 -> 0.997 ms, 2160p unchanged (1.028 ms); every
      * step as late as possible: 0.284 ms at 1080p but 1.031 ms at 2160p. */
-    for (int s = be->first_compute_step; s < be->nb_steps; s++) {
+    for (int s = 0; s < be->nb_steps; s++) {
         const unsigned ws = shader_writes(be->pipes[be->steps[s].pipe].shader);
         int sink = 1;
         for (int t = s + 1; t < be->nb_steps && sink; t++) {
@@ -752,16 +747,16 @@ static int schedule_steps(struct vk_backend *be, int split)
         if (sink)
             wave[s] = nb_waves - 1;
     }
-    int n = be->first_compute_step;
-    for (int w = 1; w < nb_waves; w++)
-        for (int s = be->first_compute_step; s < be->nb_steps; s++) {
+    int n = 0;
+    for (int w = 0; w < nb_waves; w++)
+        for (int s = 0; s < be->nb_steps; s++) {
             if (wave[s] != w)
                 continue;
             const int pipe = be->steps[s].pipe;
             if (split) {
                 /* the wave's first step of its pipeline brings the others */
                 int seen = 0;
-                for (int t = be->first_compute_step; t < s && !seen; t++)
+                for (int t = 0; t < s && !seen; t++)
                     seen = wave[t] == w && be->steps[t].pipe == pipe;
                 if (seen)
                     continue;
@@ -772,15 +767,14 @@ static int schedule_steps(struct vk_backend *be, int split)
                 sorted[n] = be->steps[t];
                 /* the first step of each wave waits for the waves before */
                 sorted[n].barrier =
-                    n == be->first_compute_step || wave[t] != wave[order[n - 1]] ||
+                    n == 0 || wave[t] != wave[order[n - 1]] ||
                     (split && t == s && group_workgroups(be, wave, w, s) >= SPLIT_MIN);
                 order[n++] = t;
                 if (!split)
                     break;
             }
         }
-    memcpy(be->steps + be->first_compute_step, sorted + be->first_compute_step,
-           (size_t)(be->nb_steps - be->first_compute_step) * sizeof(sorted[0]));
+    memcpy(be->steps, sorted, (size_t)be->nb_steps * sizeof(sorted[0]));
     free(sorted);
     free(wave);
     return 0;
@@ -807,15 +801,16 @@ static int finish_program(struct vk_backend *be, int split, VkDeviceSize res_top
 }
 
 /* The shaders index with 32-bit ints and bind each region whole: every
- * region (the largest intermediate plane, the box plane, level 0, a
- * picture's staged words) within the device's storage-buffer range. */
+ * region (the largest intermediate plane, the box plane, level 0: a
+ * pair's staged words, a ladder picture's) within the device's
+ * storage-buffer range. */
 static int check_ranges(struct vk_backend *be, VkDeviceSize tmp_max, VkDeviceSize box_max,
-                        VkDeviceSize level0, VkDeviceSize raw)
+                        VkDeviceSize raw)
 {
     const struct gpussim_config *cfg = &be->cfg;
     const VkDeviceSize max_range = be->props.limits.maxStorageBufferRange;
     if (tmp_max / sizeof(float) <= INT32_MAX && tmp_max <= max_range && box_max <= max_range &&
-        level0 <= max_range && raw <= max_range)
+        raw <= max_range)
         return 0;
     gpussim_log(&cfg->log, GPUSSIM_LOG_ERROR,
                 "vulkan: %dx%d frames need %.0f MiB intermediate planes, above this device's "
@@ -825,36 +820,17 @@ static int check_ranges(struct vk_backend *be, VkDeviceSize tmp_max, VkDeviceSiz
     return -EINVAL;
 }
 
-/* Unpacks picture k's plane of UNPACK stage st from the staged words bound as
- * raw (which start at word raw_start of the staging) to floats in dst. With
- * raw_level0 (a pair) only what a Vulkan frame's pack needs is noted: its
- * plane, into the staged words dst. */
-static int add_unpack(struct vk_backend *be, const struct gpussim_plan_stage *st, int k,
-                      struct vk_bind raw, uint32_t raw_start, struct vk_bind dst)
+/* Notes the pack of picture k's plane of UNPACK stage st for Vulkan frames:
+ * into the staged words dst, which start at staged word dst_word0. */
+static void add_pack(struct vk_backend *be, const struct gpussim_plan_stage *st, int k,
+                     struct vk_bind dst, uint32_t dst_word0)
 {
-    struct vk_unpack *u = &be->unpacks[be->nb_unpacks++];
+    struct vk_pack *u = &be->packs[be->nb_packs++];
     u->pic = k, u->plane = st->plane;
     u->src_plane = st->src.src_plane;
-    u->first = st->src.first, u->step_x = st->src.step;
     u->dst_off = dst.off;
     u->dst_size = dst.size;
-    u->raw_start = raw_start;
-    if (be->raw_level0)
-        return 0;
-    const struct pc_unpack pc = {
-        st->in_w,
-        st->in_h,
-        (int32_t)(be->raw_plane_off[k][u->src_plane] - raw_start),
-        (int32_t)be->raw_plane_stride[k][u->src_plane],
-        u->first,
-        u->step_x,
-        (uint32_t)st->src.shift,
-        st->src.mask,
-        st->inv_scaler,
-    };
-    const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { raw, dst };
-    return add_step(be, SH_UNPACK_BUF, be->cfg.bytes_per_sample, b, &pc, sizeof(pc),
-                    div_up((uint32_t)st->in_w, UNPACK_N), (uint32_t)st->in_h, 0);
+    u->dst_word0 = dst_word0;
 }
 
 /* Everything of the frame program that depends on the configuration: the
@@ -884,12 +860,10 @@ static int build_program(struct vk_backend *be)
     const struct vk_bind raw = { &be->scratch, be->raw_off, be->raw_size };
 
     /* Level 0 is the staged words themselves: every shader reading it
-     * takes its samples out of them (RAW_BPS, kernels/vulkan/raw.glsl) and
-     * no unpack runs (Vulkan frames are packed into them). H100, 2160p
-     * 8-bit, all four: the unpacks alone took 29 us of a 0.938 ms frame. */
-    be->raw_level0 = bps;
-
-    /* then working buffers shared by all planes: the largest decimated
+     * takes its samples out of them (RAW_BPS, kernels/vulkan/raw.glsl), and
+     * Vulkan frames are packed into them. No unpack to float planes runs:
+     * H100, 2160p 8-bit, all four, the unpacks alone took 29 us of a
+     * 0.938 ms frame. Then working buffers shared by all planes: the largest decimated
      * plane, pyramid level, and per set (tmp_set_of) intermediate plane
      * (one of five moments, or one of the two filtered ANSNR planes) */
     struct vk_planes vp;
@@ -905,7 +879,7 @@ static int build_program(struct vk_backend *be)
         case GPUSSIM_STAGE_UNPACK: {
             const int s = st->src.src_plane;
             for (int k = 0; k < 2; k++)
-                vp.fplane[k][st->plane] = raw;
+                vp.level0[k][st->plane] = raw;
             vp.raw[st->plane] = (struct pc_raw){
                 (int32_t)be->raw_plane_off[0][s], (int32_t)be->raw_plane_off[1][s],
                 (int32_t)be->raw_plane_stride[0][s], st->src.first, st->src.step,
@@ -952,27 +926,19 @@ static int build_program(struct vk_backend *be)
             for (int m = 0; m < (t == TMP_ANSNR ? 2 : VK_NB_MOMENTS); m++)
                 tmp[t][m] = scratch_region(be, &top, tmp_size[t]);
 
-    err = check_ranges(be, tmp_max, box_max, vp.fplane[0][0].size, be->raw_size);
+    err = check_ranges(be, tmp_max, box_max, be->raw_size);
     if (err < 0)
         return err;
     err = vk_buffer_create(be, &be->scratch, top, 0);
     if (err < 0)
         return err;
 
-    /* 1. note the (picture, plane)s a Vulkan frame's pack writes */
-    for (int i = 0; i < plan->nb_stages; i++) {
-        const struct gpussim_plan_stage *st = &plan->stage[i];
-        if (st->kind != GPUSSIM_STAGE_UNPACK)
-            continue;
-        for (int k = 0; k < 2; k++) {
-            err = add_unpack(be, st, k, raw, 0, raw);
-            if (err < 0)
-                return err;
-        }
-    }
-    be->first_compute_step = be->nb_steps;
-
-    /* 2. the other stages, in the plan's order */
+    /* the (picture, plane)s a Vulkan frame's packs write, then the
+     * stages, in the plan's order */
+    for (int i = 0; i < plan->nb_stages; i++)
+        if (plan->stage[i].kind == GPUSSIM_STAGE_UNPACK)
+            for (int k = 0; k < 2; k++)
+                add_pack(be, &plan->stage[i], k, raw, 0);
     for (int i = 0; i < plan->nb_stages; i++)
         if ((err = add_stage(be, i, &vp, tmp, &res_top)) < 0)
             return err;
@@ -985,7 +951,7 @@ static int build_program(struct vk_backend *be)
 /*
  * A ladder frame (cfg.nb_distorted > 1) walks the same plan over the
  * pictures k = 0 (the reference) .. nb_pics - 1, with the reference's terms
- * computed once: its unpack and decimations, its SSIM window means and means
+ * computed once: its decimations, its SSIM window means and means
  * of squares at every scale, its ANSNR filtered plane and signal row sums,
  * its integer SSIM moments. Each distorted picture computes only its own and
  * the cross terms (the *_ladder.comp passes: the C backend's split of the
@@ -998,7 +964,7 @@ static int build_program(struct vk_backend *be)
 struct vk_ladder_planes {
     /* level 0: each picture's staged words, raw[] saying where a scored
      * plane's samples are in them (the same place in every picture) */
-    struct vk_bind fplane[VK_MAX_PICS][GPUSSIM_MAX_SCORE_PLANES];
+    struct vk_bind level0[VK_MAX_PICS][GPUSSIM_MAX_SCORE_PLANES];
     int raw_bps;
     struct pc_raw raw[GPUSSIM_MAX_SCORE_PLANES];
     struct vk_bind box[VK_MAX_PICS], pyr[VK_MAX_PICS][GPUSSIM_MSSSIM_SCALES];
@@ -1014,7 +980,7 @@ static struct vk_bind ladder_buf(const struct vk_ladder_planes *lp, int plane,
     switch (b) {
     case GPUSSIM_BUF_BOX: return lp->box[k];
     case GPUSSIM_BUF_LEVEL: return lp->pyr[k][level];
-    default: return lp->fplane[k][plane];
+    default: return lp->level0[k][plane];
     }
 }
 
@@ -1096,10 +1062,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
     const int p = st->plane, w = st->in_w, h = st->in_h, n = be->nb_pics;
     struct vk_bind in[VK_MAX_PICS], out[VK_MAX_PICS];
     struct pc_raw raw;
-    memset(&raw, 0, sizeof(raw));
-    const int raw_bps = st->in != GPUSSIM_BUF_BOX && st->in != GPUSSIM_BUF_LEVEL ? lp->raw_bps : 0;
-    if (raw_bps)
-        raw = lp->raw[p];
+    const int raw_bps = stage_raw(lp->raw_bps, lp->raw, st, &raw);
     int err;
     for (int k = 0; k < n; k++) {
         in[k] = ladder_buf(lp, p, st->in, st->in_level, k);
@@ -1376,7 +1339,6 @@ static int build_ladder_program(struct vk_backend *be)
 
     /* staged pictures, each from an aligned offset: level 0 of its steps
      * (as a pair's), bound alone or with the next pictures' */
-    be->raw_level0 = bps;
     be->nb_src_planes = plan->nb_pic_planes;
     uint32_t words = 0;
     for (int k = 0; k < n; k++) {
@@ -1414,7 +1376,7 @@ static int build_ladder_program(struct vk_backend *be)
         case GPUSSIM_STAGE_UNPACK: {
             const int s = st->src.src_plane;
             for (int k = 0; k < n; k++)
-                lp.fplane[k][st->plane] =
+                lp.level0[k][st->plane] =
                     (struct vk_bind){ &be->scratch, be->raw_off + (VkDeviceSize)pic_start[k] * 4,
                                       (VkDeviceSize)pic_words[k] * 4 };
             const int32_t off = (int32_t)(be->raw_plane_off[0][s] - pic_start[0]);
@@ -1459,7 +1421,7 @@ static int build_ladder_program(struct vk_backend *be)
     }
 
     /* the shaders index with 32-bit ints and bind each region whole */
-    err = check_ranges(be, max_size(ref_max, dis_max), box_max, lp.fplane[0][0].size,
+    err = check_ranges(be, max_size(ref_max, dis_max), box_max,
                        (VkDeviceSize)pic_words[0] * 4);
     if (err < 0)
         return err;
@@ -1467,21 +1429,13 @@ static int build_ladder_program(struct vk_backend *be)
     if (err < 0)
         return err;
 
-    /* 1. note the (picture, plane)s a Vulkan frame's pack writes */
-    for (int i = 0; i < plan->nb_stages; i++) {
-        const struct gpussim_plan_stage *st = &plan->stage[i];
-        if (st->kind != GPUSSIM_STAGE_UNPACK)
-            continue;
-        for (int k = 0; k < n; k++) {
-            const struct vk_bind raw = lp.fplane[k][st->plane];
-            err = add_unpack(be, st, k, raw, pic_start[k], raw);
-            if (err < 0)
-                return err;
-        }
-    }
-    be->first_compute_step = be->nb_steps;
-
-    /* 2. the other stages, in the plan's order, then in waves */
+    /* the (picture, plane)s a Vulkan frame's packs write (each picture's
+     * own words), then the stages in the plan's order, then in waves */
+    for (int i = 0; i < plan->nb_stages; i++)
+        if (plan->stage[i].kind == GPUSSIM_STAGE_UNPACK)
+            for (int k = 0; k < n; k++)
+                add_pack(be, &plan->stage[i], k, lp.level0[k][plan->stage[i].plane],
+                         pic_start[k]);
     for (int i = 0; i < plan->nb_stages; i++)
         if ((err = add_ladder_stage(be, i, &lp, &res_top)) < 0)
             return err;
@@ -1554,19 +1508,19 @@ int vk_program_init(struct vk_backend *be)
     if (err < 0)
         return err;
 
-    /* With an adopted device Vulkan frames may come: their unpack pipelines
+    /* With an adopted device Vulkan frames may come: their pack pipelines
      * are built now too, not at the first frame. */
     if (be->cfg.params.hw_device) {
         const int sixteen = be->cfg.bytes_per_sample == 2;
-        err = vk_unpack_image_pipe(be, 0, sixteen);
+        err = vk_pack_image_pipe(be, 0, sixteen);
         if (err >= 0 && be->cfg.nb_planes > 1 &&
             be->cfg.params.format.packing != GPUSSIM_PACKING_PLANAR)
-            err = vk_unpack_image_pipe(be, 1, sixteen);
+            err = vk_pack_image_pipe(be, 1, sixteen);
         if (err < 0)
             return err;
     }
 
-    /* per slot: the sets of the Vulkan-frame unpacks (images change per frame) */
+    /* per slot: the sets of the Vulkan-frame packs (images change per frame) */
     for (int i = 0; i < be->nb_slots; i++)
         for (int k = 0; k < be->nb_pics; k++)
             for (int p = 0; p < be->cfg.nb_planes; p++) {
@@ -1574,9 +1528,9 @@ int vk_program_init(struct vk_backend *be)
                 if (err < 0)
                     return err;
                 VkDescriptorBufferInfo bi = { be->scratch.buf, 0, 0 };
-                for (int u = 0; u < be->nb_unpacks; u++)
-                    if (be->unpacks[u].pic == k && be->unpacks[u].plane == p)
-                        bi.offset = be->unpacks[u].dst_off, bi.range = be->unpacks[u].dst_size;
+                for (int u = 0; u < be->nb_packs; u++)
+                    if (be->packs[u].pic == k && be->packs[u].plane == p)
+                        bi.offset = be->packs[u].dst_off, bi.range = be->packs[u].dst_size;
                 VkWriteDescriptorSet wr = {
                     .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                     .dstSet = be->slots[i].img_set[k][p],
@@ -1705,61 +1659,30 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
     if (s->query_pool)
         f->vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, s->query_pool, 0);
 
-    if (fs && be->raw_level0) {
+    if (fs) {
         /* each picture plane into the staged words, once (the two chroma
          * planes of an interleaved one share it) */
         const struct gpussim_plan *plan = &be->cfg.plan;
-        for (int u = 0; u < be->nb_unpacks; u++) {
-            const struct vk_unpack *up = &be->unpacks[u];
+        for (int u = 0; u < be->nb_packs; u++) {
+            const struct vk_pack *up = &be->packs[u];
             int seen = 0;
             for (int v = 0; v < u; v++)
-                seen |= be->unpacks[v].pic == up->pic && be->unpacks[v].src_plane == up->src_plane;
+                seen |= be->packs[v].pic == up->pic && be->packs[v].src_plane == up->src_plane;
             if (seen)
                 continue;
             const int sp = up->src_plane;
-            const struct pc_unpack pc = {
+            const struct pc_pack pc = {
                 plan->pic_row_samples[sp],
                 plan->pic_rows[sp],
-                (int32_t)(be->raw_plane_off[up->pic][sp] - up->raw_start),
+                (int32_t)(be->raw_plane_off[up->pic][sp] - up->dst_word0),
                 (int32_t)be->raw_plane_stride[up->pic][sp],
-                0,
-                0,
-                0u,
-                0u,
-                0.0f,
             };
             dispatch(be, cmd, s->img_pipe[up->pic][up->plane], s->img_set[up->pic][up->plane], &pc,
                      sizeof(pc), div_up(be->raw_plane_stride[up->pic][sp], ROW_WX),
                      div_up(be->raw_plane_rows[up->pic][sp], ROW_WY), 1, &bound);
         }
-    } else if (fs) {
-        const struct gpussim_format *fmt = &be->cfg.params.format;
-        for (int u = 0; u < be->nb_unpacks; u++) {
-            const struct vk_unpack *up = &be->unpacks[u];
-            const struct gpussim_plane_geometry *g = &be->cfg.plane[up->plane];
-            const struct pc_unpack pc = {
-                g->width,
-                g->height,
-                0,
-                0,
-                up->first,
-                0,
-                fmt->msb_aligned ? (uint32_t)(16 - fmt->bit_depth) : 0u,
-                (1u << fmt->bit_depth) - 1,
-                1.0f / (float)(1 << (fmt->bit_depth - 8)),
-            };
-            dispatch(be, cmd, s->img_pipe[up->pic][up->plane], s->img_set[up->pic][up->plane], &pc,
-                     sizeof(pc), div_up(div_up((uint32_t)g->width, UNPACK_N), ROW_WX),
-                     div_up((uint32_t)g->height, ROW_WY), 1, &bound);
-        }
-    } else {
-        for (int i = 0; i < be->first_compute_step; i++) {
-            const struct vk_step *st = &be->steps[i];
-            dispatch(be, cmd, st->pipe, st->set, st->pc, st->pc_size, st->gx, st->gy, st->gz,
-                     &bound);
-        }
     }
-    for (int i = be->first_compute_step; i < be->nb_steps; i++) {
+    for (int i = 0; i < be->nb_steps; i++) {
         const struct vk_step *st = &be->steps[i];
         if (st->barrier)
             global_barrier(f, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
@@ -1830,9 +1753,8 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
     uint64_t *ts = malloc((2 + (size_t)be->max_steps) * sizeof(*ts));
     if (!ts)
         return;
-    /* the unpack steps have no timestamp of their own */
-    const uint32_t first = 2 + (uint32_t)be->first_compute_step,
-                   n = (uint32_t)(be->nb_steps - be->first_compute_step);
+    /* the packs of Vulkan frames have no timestamp of their own */
+    const uint32_t first = 2, n = (uint32_t)be->nb_steps;
     VkResult res = be->fns.vkGetQueryPoolResults(be->dev, s->query_pool, 0, 1, sizeof(ts[0]), ts,
                                                  sizeof(ts[0]), VK_QUERY_RESULT_64_BIT);
     if (res == VK_SUCCESS)
@@ -1844,7 +1766,7 @@ void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s)
     }
     const double ns = be->props.limits.timestampPeriod;
     uint64_t prev = ts[0];
-    for (int i = be->first_compute_step; i < be->nb_steps; i++) {
+    for (int i = 0; i < be->nb_steps; i++) {
         const struct vk_step *st = &be->steps[i];
         /* '|': a barrier before it (the first of a wave) */
         gpussim_log(&be->cfg.log, GPUSSIM_LOG_DEBUG, "vulkan step %2d %c%-15s %5ux%-5ux%u %8.4f ms",

@@ -18,6 +18,6 @@ int vk_record_and_submit(struct vk_backend *be, struct vk_slot *s, const struct 
 /* sums[0 .. nb_pics - 2]: the pair's, or each distorted picture's of a ladder */
 void vk_program_collect(struct vk_backend *be, struct vk_slot *s, struct gpussim_frame_sums *sums);
 void vk_program_log_step_times(struct vk_backend *be, struct vk_slot *s);
-int vk_unpack_image_pipe(struct vk_backend *be, int two_components, int sixteen_bit);
+int vk_pack_image_pipe(struct vk_backend *be, int two_components, int sixteen_bit);
 
 #endif /* GPUSSIM_HWCTX_VULKAN_PLAN_H */

@@ -13,9 +13,9 @@
 //                invocation, ANSNR_ROWS rows per workgroup, the whole
 //                workgroup streaming the rows through shared memory; the
 //                host adds the rows' floats in row order (spec §3 hint).
-// Inputs are the offset-0 float planes, or a pair's staged picture words
-// (RAW_BPS, raw.glsl: the same floats); the -128 offset is applied on read
-// (f - 128 equals the reference's (float)v / scaler + (-128) exactly).
+// Inputs are the pictures' staged words (raw.glsl: the offset-0 floats of
+// their samples); the -128 offset is applied on read (f - 128 equals the
+// reference's (float)v / scaler + (-128) exactly).
 //
 // A ladder frame (one reference, several distorted pictures) splits the
 // work as kernels/c/ansnr.c does, with the same arithmetic per output:
@@ -38,7 +38,7 @@ layout(push_constant) uniform Params {
     // z * s_in, its row sums at z * s_out
     int s_in, s_out;
 #endif
-    RAW_PARAMS; // RAW_BPS: the input is the staged words (raw.glsl)
+    RAW_PARAMS; // the input: the pictures' staged words (raw.glsl)
 } pc;
 #if defined(PASS_FILTER) || defined(PASS_NOISE)
 #include "raw.glsl"
@@ -114,10 +114,8 @@ float dis_inner(const int q, const float v[ANSNR_DIS_LEN])
 
 #ifdef PASS_FILTER
 // the filtered planes, row-major
-layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
 layout(std430, binding = 2) writeonly buffer FiltR { float filt_r[]; };
 #if DO_DIS
-layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 layout(std430, binding = 3) writeonly buffer FiltD { float filt_d[]; };
 #endif
 
@@ -184,18 +182,10 @@ void main()
             // leave the plane past 2n - 1)
             if (ii <= pc.h + HALO - 1 && jj <= pc.w + HALO - 1) {
                 const int ri = ansnr_reflect(ii, pc.h), rj = ansnr_reflect(jj, pc.w);
-                if (RAW_BPS != 0) {
-                    rv = raw_f(pc.raw_off0, rj, ri) - 128.0;
+                rv = raw_f(pc.raw_off0, rj, ri) - 128.0;
 #if DO_DIS
-                    dv = raw_f1(pc.raw_off1, rj, ri) - 128.0;
+                dv = raw_f1(pc.raw_off1, rj, ri) - 128.0;
 #endif
-                } else {
-                    const int o = ri * pc.w + rj;
-                    rv = ref[o] - 128.0;
-#if DO_DIS
-                    dv = dis[o] - 128.0;
-#endif
-                }
             }
             tile_r[r][c] = rv;
 #if DO_DIS
@@ -367,7 +357,6 @@ void main()
 #if NOISE_R > 32 || NOISE_R % NOISE_FR != 0 || 4 * (2 * NT_ALL + 2 * NOISE_R * (NOISE_C + 1)) > 16384
 #error "PASS_NOISE: a row per lane of one warp, whole filter invocations, 16 KiB of shared memory"
 #endif
-layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 layout(std430, binding = 2) readonly buffer FiltR { float filt_r[]; };
 layout(std430, binding = 7) writeonly buffer Rows { float rows[]; };
 // the windows of two chunks (rows of NT_X, flat) and their products (a
@@ -382,51 +371,36 @@ void main()
     const int i0 = int(gl_WorkGroupID.x) * NOISE_R;
     const int nchunks = (pc.w + NOISE_C - 1) / NOISE_C;
 
-    // the load slots: window position k * NOISE_WG + lid (with the staged
-    // words, RAW_BPS: off[] is its row's first word)
+    // the load slots: window position k * NOISE_WG + lid; off[]: the
+    // staged word its row starts at (a row's words, s_in apart a picture)
     int off[NOISE_LOADS];
     [[unroll]] for (int k = 0; k < NOISE_LOADS; k++) {
         const int e = k * NOISE_WG + lid, ii = i0 - HALO + e / NT_X;
         const int row = ii <= pc.h + HALO - 1 ? ansnr_reflect(ii, pc.h) : 0;
-        if (RAW_BPS != 0)
-            off[k] = Z_IN + pc.raw_off1 + row * pc.raw_stride;
-        else
-            off[k] = Z_IN + row * pc.w + e % NT_X - HALO;
+        off[k] = Z_IN + pc.raw_off1 + row * pc.raw_stride;
     }
     const bool last_slot = (NOISE_LOADS - 1) * NOISE_WG + lid < NT_ALL;
-    float nv[NOISE_LOADS];
-    // the staged words: a slot's word and its sample's bit position, the
-    // value taken out when it is stored
+    // a slot's word and its sample's bit position, the value taken out
+    // when it is stored
     uint nw[NOISE_LOADS], npos[NOISE_LOADS];
     // the chunk from column C0: its window's columns C0 - HALO ..
 #define NOISE_FETCH(C0)                                                           \
-    if (RAW_BPS != 0) {                                                           \
-        [[unroll]] for (int k = 0; k < NOISE_LOADS; k++) {                        \
-            const int x = (k * NOISE_WG + lid) % NT_X;                            \
-            int jj = abs((C0) + x - HALO);                                        \
+    [[unroll]] for (int k = 0; k < NOISE_LOADS; k++) {                            \
+        const int x = (k * NOISE_WG + lid) % NT_X;                                \
+        int jj = (C0) + x - HALO;                                                 \
+        if ((C0) < HALO || (C0) + NOISE_C + HALO > pc.w) {                        \
+            jj = abs(jj);                                                         \
             jj = max(jj >= pc.w ? 2 * pc.w - 1 - jj : jj, 0);                     \
-            npos[k] = raw_bit_pos(jj);                                            \
-            if (k < NOISE_LOADS - 1 || last_slot)                                 \
-                nw[k] = raw_words1[off[k] + raw_word_in_row(jj)];                 \
         }                                                                         \
-    } else if ((C0) >= HALO && (C0) + NOISE_C + HALO <= pc.w) {                   \
-        [[unroll]] for (int k = 0; k < NOISE_LOADS; k++)                          \
-            if (k < NOISE_LOADS - 1 || last_slot)                                 \
-                nv[k] = dis[off[k] + (C0)];                                       \
-    } else {                                                                      \
-        [[unroll]] for (int k = 0; k < NOISE_LOADS; k++) {                        \
-            const int x = (k * NOISE_WG + lid) % NT_X;                            \
-            int jj = abs((C0) + x - HALO);                                        \
-            jj = max(jj >= pc.w ? 2 * pc.w - 1 - jj : jj, 0);                     \
-            if (k < NOISE_LOADS - 1 || last_slot)                                 \
-                nv[k] = dis[off[k] - (x - HALO) + jj];                            \
-        }                                                                         \
+        npos[k] = raw_bit_pos(jj);                                                \
+        if (k < NOISE_LOADS - 1 || last_slot)                                     \
+            nw[k] = raw_words1[off[k] + raw_word_in_row(jj)];                     \
     }
 #define NOISE_STORE(B)                                                            \
     [[unroll]] for (int k = 0; k < NOISE_LOADS; k++)                              \
         if (k < NOISE_LOADS - 1 || last_slot)                                     \
             ntile[(B) * NT_ALL + k * NOISE_WG + lid] =                            \
-                (RAW_BPS != 0 ? raw_float(raw_sample_at(nw[k], npos[k])) : nv[k]) - 128.0;
+                raw_float(raw_sample_at(nw[k], npos[k])) - 128.0;
 
     // filter invocations: column lx, rows ly0 .. ly0 + NOISE_FR - 1, and
     // the reference's filtered outputs there (the plane's last row for

@@ -8,7 +8,7 @@
 // spec says double; the device must have shaderFloat64 (checked at init).
 //
 // Descriptor layout, shared by all pipelines (one set, one layout): bindings
-// 0..7 are storage buffers, 8 is a storage image (unpack from Vulkan frames).
+// 0..7 are storage buffers, 8 is a storage image (pack.comp's Vulkan frames).
 // A shader declares only the bindings it uses. Intermediate planes get one
 // binding each (2..6), so that no binding is larger than one plane: some
 // devices (lavapipe, several mobile GPUs) cap a binding at 128 MiB.
@@ -24,9 +24,10 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z = 1) in;
 layout(constant_id = 0) const int WG_X = 16;
 layout(constant_id = 1) const int WG_Y = 16;
 
-// RAW_BPS (specialization constant 3): a pair's level 0 is read from the
-// staged picture words (1 or 2 bytes a sample), not from a float plane (0);
-// raw.glsl reads them. Such a shader's push constants end with RAW_PARAMS.
+// RAW_BPS (specialization constant 3): the dispatch's input is level 0,
+// the staged picture words (1 or 2 bytes a sample; raw.glsl reads them),
+// not a float plane (0: a box decimation, a pyramid level). A shader that
+// reads level 0 ends its push constants with RAW_PARAMS.
 layout(constant_id = 3) const int RAW_BPS = 0;
 #define RAW_PARAMS                                                               \
     int raw_off0, raw_off1; /* the plane's first word in picture 0 / 1 */        \

@@ -156,6 +156,7 @@ void main()
         dst1[y * pc.sw + x] = float(acc);
 }
 #else
+// The box reads the pictures' staged words (level 0: RAW_BPS is never 0).
 // Even boxes are left/top-biased: scale 4 visits -2..+1.
 #define BOX_LO (-(FACTOR / 2))
 #define BOX_HI ((FACTOR & 1) != 0 ? FACTOR / 2 : FACTOR / 2 - 1)
@@ -165,46 +166,15 @@ void main()
 // double sum (at most FACTOR^2 terms below 2^16 units of 2^-(bd-8) * k:
 // < 2^22 units for FACTOR <= 16, any sum below 2^53 units for larger) and its
 // rounding to float when the unit sum is below 2^24: the result is the
-// integer sum of the samples v = f * scaler times inv_scaler * k, as
-// CUDA's ssim_decimate_box. The row of a box is read as vectors of VW floats
-// (the box starts at x * FACTOR - FACTOR / 2, a multiple of VW) where it lies
-// inside the plane and the plane's rows start at multiples of VW.
+// integer sum of the samples v times inv_scaler * k, as CUDA's
+// ssim_decimate_box. A row of the box is read from the staged words WORDS
+// (the plane at word OFF, U its raw_u), 8-bit samples four to a word where
+// the row lies inside the plane and starts at a word's first sample.
 const bool POW2 = (FACTOR & (FACTOR - 1)) == 0 && FACTOR <= 64;
-const int VW = (FACTOR / 2) % 4 == 0 ? 4 : (FACTOR / 2) % 2 == 0 ? 2 : 1;
-layout(std430, binding = 0) readonly buffer Src0v2 { vec2 src0v2[]; };
-layout(std430, binding = 0) readonly buffer Src0v4 { vec4 src0v4[]; };
-layout(std430, binding = 2) readonly buffer Src1v2 { vec2 src1v2[]; };
-layout(std430, binding = 2) readonly buffer Src1v4 { vec4 src1v4[]; };
-
-// The box's integer sum of samples (POW2): one row at a time.
-#define BOX_USUM(SRC, SRCV2, SRCV4)                                                      \
-    for (int v = BOX_LO; v <= BOX_HI; v++) {                                             \
-        const int row = mirror_hss(y * FACTOR + v, pc.h) * pc.w;                         \
-        if (vec_ok) {                                                                    \
-            const int o = (row + x0) / VW;                                               \
-            [[unroll]] for (int u = 0; u < FACTOR / VW; u++) {                           \
-                if (VW == 4) {                                                           \
-                    const vec4 f = SRCV4[o + u];                                         \
-                    usum += exact_f2u(f.x, pc.scaler) + exact_f2u(f.y, pc.scaler) +      \
-                            exact_f2u(f.z, pc.scaler) + exact_f2u(f.w, pc.scaler);       \
-                } else {                                                                 \
-                    const vec2 f = SRCV2[o + u];                                         \
-                    usum += exact_f2u(f.x, pc.scaler) + exact_f2u(f.y, pc.scaler);       \
-                }                                                                        \
-            }                                                                            \
-        } else {                                                                         \
-            for (int u = BOX_LO; u <= BOX_HI; u++)                                       \
-                usum += exact_f2u(SRC[row + mirror_hss(x * FACTOR + u, pc.w)], pc.scaler); \
-        }                                                                                \
-    }
-
-// The same sum from the staged words (RAW_BPS) WORDS, the plane at word
-// OFF, U its raw_u: 8-bit samples four to a word where the box's row lies
-// inside the plane and starts at a word's first sample.
-#define BOX_USUM_RAW(WORDS, U, OFF)                                                    \
+#define BOX_USUM(WORDS, U, OFF)                                                        \
     for (int v = BOX_LO; v <= BOX_HI; v++) {                                           \
         const int row = mirror_hss(y * FACTOR + v, pc.h);                              \
-        if (raw_vec) {                                                                 \
+        if (words) {                                                                   \
             const int o = raw_word(OFF, x0, row);                                      \
             [[unroll]] for (int u = 0; u < FACTOR / 4; u++) {                          \
                 const uint word = WORDS[o + u];                                        \
@@ -217,23 +187,18 @@ layout(std430, binding = 2) readonly buffer Src1v4 { vec4 src1v4[]; };
         }                                                                              \
     }
 
-// Any other FACTOR: the reference's double sum of the float terms. They are
-// +0 or >= 2^-8 / FACTOR^2; the FACTOR^2 residues of nonneg_f2d() stay below
-// half an ulp of any of them (FACTOR < 2^16), so it widens exactly
-// (common.glsl).
-// LOAD(row, column): the sample's float.
-#define BOX_SUM(LOAD)                                                                   \
+// Any other FACTOR: the reference's double sum of the float terms (F: the
+// picture's raw_f). They are +0 or >= 2^-8 / FACTOR^2; the FACTOR^2
+// residues of nonneg_f2d() stay below half an ulp of any of them (FACTOR <
+// 2^16), so it widens exactly (common.glsl).
+#define BOX_SUM(F, OFF)                                                                 \
     for (int v = BOX_LO; v <= BOX_HI; v++) {                                            \
         const int row = mirror_hss(y * FACTOR + v, pc.h);                               \
         for (int u = BOX_LO; u <= BOX_HI; u++) {                                        \
-            precise float p = LOAD(row, mirror_hss(x * FACTOR + u, pc.w)) * pc.k;       \
+            precise float p = F(OFF, mirror_hss(x * FACTOR + u, pc.w), row) * pc.k;     \
             acc += nonneg_f2d(p);                                                       \
         }                                                                               \
     }
-#define LOAD_SRC0(r, c) src0[(r) * pc.w + (c)]
-#define LOAD_SRC1(r, c) src1[(r) * pc.w + (c)]
-#define LOAD_RAW0(r, c) raw_f(pc.raw_off0, c, r)
-#define LOAD_RAW1(r, c) raw_f1(pc.raw_off1, c, r)
 
 void main()
 {
@@ -244,34 +209,23 @@ void main()
     float res;
     if (POW2) {
         const int x0 = x * FACTOR + BOX_LO;
-        const bool vec_ok = VW > 1 && pc.w % VW == 0 && x0 >= 0 && x0 + FACTOR <= pc.w;
-        const bool raw_vec = RAW_BPS == 1 && FACTOR % 4 == 0 && pc.raw_step == 1 &&
-                             ((pc.raw_first + x0) & 3) == 0 && x0 >= 0 && x0 + FACTOR <= pc.w;
+        const bool words = RAW_BPS == 1 && FACTOR % 4 == 0 && raw_words_from(x0) && x0 >= 0 &&
+                           x0 + FACTOR <= pc.w;
         uint usum = 0u;
-        if (RAW_BPS != 0 && first) {
-            BOX_USUM_RAW(raw_words, raw_u, pc.raw_off0)
-        } else if (RAW_BPS != 0) {
-            BOX_USUM_RAW(raw_words1, raw_u1, pc.raw_off1)
-        } else if (first) {
-            BOX_USUM(src0, src0v2, src0v4)
+        if (first) {
+            BOX_USUM(raw_words, raw_u, pc.raw_off0)
         } else {
-            BOX_USUM(src1, src1v2, src1v4)
+            BOX_USUM(raw_words1, raw_u1, pc.raw_off1)
         }
         // exact: usum < 2^24 and the unit is a power of two
         precise float r = float(usum) * (pc.inv_scaler * pc.k);
         res = r;
     } else {
         precise double acc = 0.0lf;
-        if (RAW_BPS != 0) {
-            if (first) {
-                BOX_SUM(LOAD_RAW0)
-            } else {
-                BOX_SUM(LOAD_RAW1)
-            }
-        } else if (first) {
-            BOX_SUM(LOAD_SRC0)
+        if (first) {
+            BOX_SUM(raw_f, pc.raw_off0)
         } else {
-            BOX_SUM(LOAD_SRC1)
+            BOX_SUM(raw_f1, pc.raw_off1)
         }
         res = float(flush_residue(acc));
     }

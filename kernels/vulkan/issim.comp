@@ -17,8 +17,7 @@
 // PASS_V scores every pixel in the invocation, workgroup and tree of the
 // pair's PASS_V, so a ladder's partials equal a pair's bit for bit.
 // The weight sum does not depend on the pixels: the host computes it once,
-// exactly. Raw samples are recovered exactly from the unpacked float plane,
-// v = f * scaler, or read from the staged picture words (a pair's, RAW_BPS).
+// exactly. The samples are read from the pictures' staged words (raw.glsl).
 // NARROW (depths up to 12 bits): the horizontal moments are exact in uint32
 // (256 * 4095^2 < 2^32), as in the C reference, which halves their traffic.
 // NARROW8 (8 bits): the vertical sums are too (65536 * 255^2 < 2^32), which
@@ -151,10 +150,6 @@ uint wg_index()
 #if (2 * R) % 4 != 0
 #error "the vector loads take the margins as whole vectors"
 #endif
-layout(std430, binding = 0) readonly buffer Ref { float ref[]; };
-layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
-layout(std430, binding = 0) readonly buffer Ref4 { vec4 ref4[]; };
-layout(std430, binding = 1) readonly buffer Dis4 { vec4 dis4[]; };
 #ifdef PASS_H
 // the five horizontal moment planes (x, y, x*x, x*y, y*y), w x h each (a
 // ladder: x and x*x the reference's, the others each distorted picture's)
@@ -172,41 +167,26 @@ layout(std430, binding = 6) writeonly buffer M4v { uvec4 mom4v[]; };
 #endif
 #endif
 
-// The samples x0 - R .. x0 + H_N - 1 + R of row `row` (y) of plane P
-// (vector plane P4) at `base` into v; 0 outside the row, whose taps then
-// add nothing (the reference skips them: the same integer sums). vec: the
-// plane's rows start at multiples of 4 floats, and so does x0. With the
-// staged words (RAW_BPS): the plane at word base + ROFF of WORDS, a word
-// (RAW_SPW samples) at a time where vec holds and the row's samples start
-// at a word's first.
-#define LOAD_SAMPLES(v, P, P4, base, WORDS, ROFF)                           \
-    if (RAW_BPS != 0 && vec && raw_words_from(0)) {                         \
+// The samples x0 - R .. x0 + H_N - 1 + R of row y of the plane at staged
+// word OFF of WORDS (raw.glsl) into v; 0 outside the row, whose taps then
+// add nothing (the reference skips them: the same integer sums). A word
+// (RAW_SPW samples) at a time where the row's samples fill whole words
+// (vec: its width is a multiple of 4, and x0 is one too) from a word's
+// first.
+#define LOAD_SAMPLES(v, WORDS, OFF)                                         \
+    if (vec && raw_words_from(0)) {                                         \
         [[unroll]] for (int q = 0; q < H_IN / RAW_SPW; q++) {               \
             const int xx = x0 - R + RAW_SPW * q;                            \
             uint wd = 0u;                                                   \
             if (xx >= 0 && xx < pc.w)                                       \
-                wd = WORDS[raw_word((base) + (ROFF), xx, y)];               \
+                wd = WORDS[raw_word(OFF, xx, y)];                           \
             [[unroll]] for (int k = 0; k < RAW_SPW; k++)                    \
                 v[RAW_SPW * q + k] = raw_sample(wd, xx + k);                \
-        }                                                                   \
-    } else if (RAW_BPS != 0) {                                              \
-        [[unroll]] for (int k = 0; k < H_IN; k++) {                         \
-            const int xx = x0 - R + k;                                      \
-            v[k] = xx >= 0 && xx < pc.w ? raw_sample(WORDS[raw_word((base) + (ROFF), xx, y)], xx) : 0u; \
-        }                                                                   \
-    } else if (vec) {                                                       \
-        [[unroll]] for (int q = 0; q < H_IN / 4; q++) {                     \
-            const int xx = x0 - R + 4 * q;                                  \
-            vec4 f = vec4(0.0);                                             \
-            if (xx >= 0 && xx < pc.w)                                       \
-                f = P4[((base) + row + xx) >> 2];                           \
-            [[unroll]] for (int k = 0; k < 4; k++)                          \
-                v[4 * q + k] = uint(f[k] * pc.scaler);                      \
         }                                                                   \
     } else {                                                                \
         [[unroll]] for (int k = 0; k < H_IN; k++) {                         \
             const int xx = x0 - R + k;                                      \
-            v[k] = xx >= 0 && xx < pc.w ? uint(P[(base) + row + xx] * pc.scaler) : 0u; \
+            v[k] = xx >= 0 && xx < pc.w ? raw_sample(WORDS[raw_word(OFF, xx, y)], xx) : 0u; \
         }                                                                   \
     }
 // H_N moments a[] to plane MOM from element o (a vector where vec holds)
@@ -268,13 +248,13 @@ void main()
     const bool vec = (pc.w & 3) == 0; // then x0 and every row start are multiples of 4
     const int row = y * pc.w, o = row + x0;
     uint s[H_IN], t[H_IN];
-    LOAD_SAMPLES(s, ref, ref4, 0, raw_words, pc.raw_off0)
+    LOAD_SAMPLES(s, raw_words, pc.raw_off0)
     HMOM a0[H_N], a1[H_N], a2[H_N], a3[H_N], a4[H_N];
     ref_moments(s, a0, a2);
     STORE_MOMS(mom0, mom0v, o, a0)
     STORE_MOMS(mom2, mom2v, o, a2)
     for (int d = 0; d < pc.nb_dis; d++) {
-        LOAD_SAMPLES(t, dis, dis4, d * pc.s_in, raw_words1, pc.raw_off1)
+        LOAD_SAMPLES(t, raw_words1, pc.raw_off1 + d * pc.s_in)
         dis_moments(s, t, a1, a3, a4);
         const int od = d * pc.s_mom + o;
         STORE_MOMS(mom1, mom1v, od, a1)
@@ -284,60 +264,37 @@ void main()
 }
 #endif
 #else
-// The horizontal moments of a pair's pixels (x0 + j, y), j < H_N. vec: the
-// plane's rows start at multiples of 4 floats, and so does x0 (with the
-// staged words, RAW_BPS: the row's samples fill whole words from a word's
-// first, so 4 / RAW_BPS samples come in one word). The loads are written out rather than
-// through LOAD_SAMPLES: both pictures' vectors under one test. Through the
-// macros (and the stores through STORE_MOMS) PASS_H measured slower on an
-// H200 (integer SSIM 2160p 8-bit 0.167 -> 0.172 ms).
+// The horizontal moments of a pair's pixels (x0 + j, y), j < H_N, its
+// samples read as LOAD_SAMPLES reads them (vec: the width is a multiple of
+// 4, and so is x0). The loads are written out rather than through
+// LOAD_SAMPLES: both pictures' words under one test. Through the macros
+// (and the stores through STORE_MOMS) PASS_H measured slower on an H200
+// (integer SSIM 2160p 8-bit 0.167 -> 0.172 ms, from float planes).
 void pair_moments(int y, int x0, bool vec, out HMOM a0[H_N], out HMOM a1[H_N],
                   out HMOM a2[H_N], out HMOM a3[H_N], out HMOM a4[H_N])
 {
     // samples x0 - R .. x0 + H_N - 1 + R; 0 outside the row, whose taps
     // then add nothing (the reference skips them: the same integer sums)
     uint s[H_IN], t[H_IN];
-    const int row = y * pc.w;
-    const int SPW = RAW_BPS == 1 ? 4 : 2; // samples a staged word
-    if (RAW_BPS != 0 && vec && pc.raw_step == 1 && (pc.raw_first & 3) == 0) {
-        [[unroll]] for (int q = 0; q < H_IN / SPW; q++) {
-            const int xx = x0 - R + SPW * q;
+    if (vec && raw_words_from(0)) {
+        [[unroll]] for (int q = 0; q < H_IN / RAW_SPW; q++) {
+            const int xx = x0 - R + RAW_SPW * q;
             uint a = 0u, b = 0u;
             if (xx >= 0 && xx < pc.w) {
                 a = raw_words[raw_word(pc.raw_off0, xx, y)];
                 b = raw_words1[raw_word(pc.raw_off1, xx, y)];
             }
-            [[unroll]] for (int k = 0; k < SPW; k++) {
-                s[SPW * q + k] = raw_sample(a, xx + k);
-                t[SPW * q + k] = raw_sample(b, xx + k);
-            }
-        }
-    } else if (RAW_BPS != 0) {
-        [[unroll]] for (int k = 0; k < H_IN; k++) {
-            const int xx = x0 - R + k;
-            const bool in_row = xx >= 0 && xx < pc.w;
-            s[k] = in_row ? raw_u(pc.raw_off0, xx, y) : 0u;
-            t[k] = in_row ? raw_u1(pc.raw_off1, xx, y) : 0u;
-        }
-    } else if (vec) {
-        [[unroll]] for (int q = 0; q < H_IN / 4; q++) {
-            const int xx = x0 - R + 4 * q;
-            vec4 a = vec4(0.0), b = vec4(0.0);
-            if (xx >= 0 && xx < pc.w) {
-                a = ref4[(row + xx) >> 2];
-                b = dis4[(row + xx) >> 2];
-            }
-            [[unroll]] for (int k = 0; k < 4; k++) {
-                s[4 * q + k] = uint(a[k] * pc.scaler);
-                t[4 * q + k] = uint(b[k] * pc.scaler);
+            [[unroll]] for (int k = 0; k < RAW_SPW; k++) {
+                s[RAW_SPW * q + k] = raw_sample(a, xx + k);
+                t[RAW_SPW * q + k] = raw_sample(b, xx + k);
             }
         }
     } else {
         [[unroll]] for (int k = 0; k < H_IN; k++) {
             const int xx = x0 - R + k;
             const bool in_row = xx >= 0 && xx < pc.w;
-            s[k] = in_row ? uint(ref[row + xx] * pc.scaler) : 0u;
-            t[k] = in_row ? uint(dis[row + xx] * pc.scaler) : 0u;
+            s[k] = in_row ? raw_u(pc.raw_off0, xx, y) : 0u;
+            t[k] = in_row ? raw_u1(pc.raw_off1, xx, y) : 0u;
         }
     }
     [[unroll]] for (int j = 0; j < H_N; j++) {
@@ -458,11 +415,11 @@ void main()
     // the reference's moments of rows yt - R .. yt + T_H - 1 + R
     for (int i = lid; i < HV_ROWS_L * HV_GROUPS; i += WG_X * WG_Y) {
         const int r = i / HV_GROUPS, c = (i % HV_GROUPS) * H_N;
-        const int y = yt - R + r, x0 = xt + c, row = y * pc.w;
+        const int y = yt - R + r, x0 = xt + c;
         HMOM a0[H_N], a2[H_N];
         if (y >= 0 && y < pc.h && x0 < pc.w) {
             uint s[H_IN];
-            LOAD_SAMPLES(s, ref, ref4, 0, raw_words, pc.raw_off0)
+            LOAD_SAMPLES(s, raw_words, pc.raw_off0)
             ref_moments(s, a0, a2);
         } else {
             [[unroll]] for (int j = 0; j < H_N; j++)
@@ -479,12 +436,12 @@ void main()
     for (int d = 0; d < pc.nb_dis; d++) {
         for (int i = lid; i < HV_ROWS_L * HV_GROUPS; i += WG_X * WG_Y) {
             const int r = i / HV_GROUPS, c = (i % HV_GROUPS) * H_N;
-            const int y = yt - R + r, x0 = xt + c, row = y * pc.w;
+            const int y = yt - R + r, x0 = xt + c;
             HMOM a1[H_N], a3[H_N], a4[H_N];
             if (y >= 0 && y < pc.h && x0 < pc.w) {
                 uint s[H_IN], t[H_IN];
-                LOAD_SAMPLES(s, ref, ref4, 0, raw_words, pc.raw_off0)
-                LOAD_SAMPLES(t, dis, dis4, d * pc.s_in, raw_words1, pc.raw_off1)
+                LOAD_SAMPLES(s, raw_words, pc.raw_off0)
+                LOAD_SAMPLES(t, raw_words1, pc.raw_off1 + d * pc.s_in)
                 dis_moments(s, t, a1, a3, a4);
             } else {
                 [[unroll]] for (int j = 0; j < H_N; j++)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // Copyright (c) 2026 The gpussim authors
-// A pair's level 0 straight from the staged picture words (RAW_BPS 1 or 2,
-// common.glsl), as unpack.comp reads them: the host's pictures as copied,
-// or a Vulkan frame's planes packed into the same layout (unpack.comp's
-// pack mode). Sample x of row y of a picture's plane starting at word off:
+// Level 0 straight from the staged picture words (RAW_BPS 1 or 2,
+// common.glsl): the host's pictures as copied (rows padded to 32 bits), or
+// a Vulkan frame's planes packed into the same layout (pack.comp). Sample x
+// of row y of a picture's plane starting at word off:
 // raw_u(off, x, y); its float, raw_f(off, x, y), is the float plane's
 // value exactly (v / scaler, scaler a power of two), so every
 // shader computes what it computed from the float plane; integer SSIM reads
