@@ -576,8 +576,8 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     }
     switch (st->kind) {
     case GPUSSIM_STAGE_DECIMATE_BOX: {
-        const struct pc_decimate pc = { w,          h,          st->out_w,      st->out_h, st->box_tap,
-                                        st->scaler, st->inv_scaler, raw };
+        const struct pc_decimate pc = { w,           h,          st->out_w,      st->out_h,
+                                        st->box_tap, st->scaler, st->inv_scaler, raw };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         err = add_step3(be, SH_DECIMATE_BOX, st->factor, raw_bps, b, &pc, sizeof(pc),
                         (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
@@ -638,8 +638,9 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         const VkDeviceSize msize = (VkDeviceSize)w * h * issim_moment_size(st->bit_depth);
         struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], in[1] };
         bind_moments(b, tmp, msize);
-        err = add_step3(be, issim_variant(st->bit_depth, SH_ISSIM_H8, SH_ISSIM_H32, SH_ISSIM_H), 0,
-                        raw_bps, b, &pc, sizeof(pc), div_up((uint32_t)w, ISSIM_H_N), (uint32_t)h, 0);
+        err =
+            add_step3(be, issim_variant(st->bit_depth, SH_ISSIM_H8, SH_ISSIM_H32, SH_ISSIM_H), 0,
+                      raw_bps, b, &pc, sizeof(pc), div_up((uint32_t)w, ISSIM_H_N), (uint32_t)h, 0);
         if (err < 0)
             return err;
         struct vk_bind bv[VK_NB_BUFFER_BINDINGS] = { { 0 } };
@@ -881,9 +882,14 @@ static int build_program(struct vk_backend *be)
             for (int k = 0; k < 2; k++)
                 vp.level0[k][st->plane] = raw;
             vp.raw[st->plane] = (struct pc_raw){
-                (int32_t)be->raw_plane_off[0][s], (int32_t)be->raw_plane_off[1][s],
-                (int32_t)be->raw_plane_stride[0][s], st->src.first, st->src.step,
-                (uint32_t)st->src.shift, st->src.mask, st->inv_scaler,
+                (int32_t)be->raw_plane_off[0][s],
+                (int32_t)be->raw_plane_off[1][s],
+                (int32_t)be->raw_plane_stride[0][s],
+                st->src.first,
+                st->src.step,
+                (uint32_t)st->src.shift,
+                st->src.mask,
+                st->inv_scaler,
             };
             break;
         }
@@ -1091,9 +1097,9 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
              * the reference's order gives the same float) */
             const int both = !box && st->in != GPUSSIM_BUF_LEVEL && k2 > k;
             const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[k], out[k], in[k2], out[k2] };
-            err = add_step3(be, box ? SH_DECIMATE_BOX : SH_DECIMATE_LPF, box ? st->factor : both,
-                            raw_bps, b, &pc, sizeof(pc), (uint32_t)st->out_w, (uint32_t)st->out_h,
-                            0);
+            err =
+                add_step3(be, box ? SH_DECIMATE_BOX : SH_DECIMATE_LPF, box ? st->factor : both,
+                          raw_bps, b, &pc, sizeof(pc), (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
             if (err < 0)
                 return err;
             be->steps[err].gz = !both && k2 > k ? 2 : 1;
@@ -1123,7 +1129,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         /* the reference's two moments */
         const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mu, exx };
         err = add_step3(be, SH_SSIM_LAD_REF, spec, raw_bps, br, &pc, sizeof(pc), (uint32_t)ow,
-                       div_up((uint32_t)oh, REF_ROWS), 0);
+                        div_up((uint32_t)oh, REF_ROWS), 0);
         if (err < 0)
             return err;
         if (windows_fused(be)) {
@@ -1146,8 +1152,8 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                     { 0 }, mu,
                     exx,   span_of(part, k0, g, sizeof(double), &pcl.s_part),
                 };
-                err = add_step3(be, SH_SSIM_LAD_DIS_HV, spec, raw_bps, b, &pcl, sizeof(pcl), (uint32_t)ow,
-                               gy * WG, 0);
+                err = add_step3(be, SH_SSIM_LAD_DIS_HV, spec, raw_bps, b, &pcl, sizeof(pcl),
+                                (uint32_t)ow, gy * WG, 0);
                 if (err < 0)
                     return err;
                 be->steps[err].gz = (uint32_t)g;
@@ -1165,7 +1171,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                 sized(tmp[k][2], hsize),
             };
             err = add_step3(be, SH_SSIM_LAD_DIS_H, spec, raw_bps, b, &pc, sizeof(pc), (uint32_t)ow,
-                           (uint32_t)h, 0);
+                            (uint32_t)h, 0);
         }
         const uint32_t nwg = div_up((uint32_t)ow, WG) * div_up((uint32_t)oh, WG);
         for (int k = 1; k < n && err >= 0; k++) {
@@ -1196,7 +1202,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const struct vk_bind filt_r = sized(tmp[0][0], fsize);
         const struct vk_bind bf[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, filt_r };
         err = add_step3(be, SH_ANSNR_LAD_REF_FILTER, 0, raw_bps, bf, &pc, sizeof(pc), (uint32_t)w,
-                       div_up((uint32_t)h, ANSNR_FR), 0);
+                        div_up((uint32_t)h, ANSNR_FR), 0);
         if (err < 0)
             return err;
         const VkDeviceSize sig_off = carve(res_top, (VkDeviceSize)h * sizeof(float));
@@ -1223,7 +1229,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
             b[1] = span_of(in, k0, g, sizeof(float), &pcl.s_in);
             b[VK_OUT_BINDING] = span_of(rows, k0, g, sizeof(float), &pcl.s_out);
             err = add_step3(be, SH_ANSNR_LAD_NOISE, 0, raw_bps, b, &pcl, sizeof(pcl),
-                           div_up((uint32_t)h, ANSNR_NOISE_R) * ANSNR_NOISE_WG, 1, 0);
+                            div_up((uint32_t)h, ANSNR_NOISE_R) * ANSNR_NOISE_WG, 1, 0);
             if (err < 0)
                 return err;
             be->steps[err].gz = (uint32_t)g;
@@ -1235,7 +1241,9 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
          * reference's x and x*x once and each distorted picture's y, x*y
          * and y*y (tmp[k][0..2]); the vertical pass sums the reference's
          * once and scores the distorted pictures in turn */
-        const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0, 0, raw };
+        const struct pc_issim_lad pc = {
+            st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0, 0, raw
+        };
         const size_t msz = issim_moment_size(st->bit_depth);
         const VkDeviceSize msize = (VkDeviceSize)w * h * msz;
         const enum vk_shader sh_h =
@@ -1260,7 +1268,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                                                                            &pcl.s_in) };
                 b[VK_OUT_BINDING] = span_of(part, k0, g, sizeof(double), &pcl.s_part);
                 err = add_step3(be, SH_ISSIM_LAD_HV8, 0, raw_bps, b, &pcl, sizeof(pcl), (uint32_t)w,
-                               div_up((uint32_t)h, ISSIM_RPT * ROW_WY) * ROW_WY, 0);
+                                div_up((uint32_t)h, ISSIM_RPT * ROW_WY) * ROW_WY, 0);
                 if (err < 0)
                     return err;
             }
@@ -1300,8 +1308,8 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
                             (int)pcl.s_mom, (int)s_xy, (int)s_yy);
                 return -EINVAL;
             }
-            err = add_step3(be, sh_h, 0, raw_bps, b, &pcl, sizeof(pcl), div_up((uint32_t)w, ISSIM_H_N),
-                           (uint32_t)h, 0);
+            err = add_step3(be, sh_h, 0, raw_bps, b, &pcl, sizeof(pcl),
+                            div_up((uint32_t)w, ISSIM_H_N), (uint32_t)h, 0);
             if (err < 0)
                 return err;
             b[0] = b[1] = (struct vk_bind){ 0 };
@@ -1381,8 +1389,14 @@ static int build_ladder_program(struct vk_backend *be)
                                       (VkDeviceSize)pic_words[k] * 4 };
             const int32_t off = (int32_t)(be->raw_plane_off[0][s] - pic_start[0]);
             lp.raw[st->plane] = (struct pc_raw){
-                off,           off, (int32_t)be->raw_plane_stride[0][s], st->src.first, st->src.step,
-                (uint32_t)st->src.shift, st->src.mask, st->inv_scaler,
+                off,
+                off,
+                (int32_t)be->raw_plane_stride[0][s],
+                st->src.first,
+                st->src.step,
+                (uint32_t)st->src.shift,
+                st->src.mask,
+                st->inv_scaler,
             };
             break;
         }
@@ -1421,8 +1435,7 @@ static int build_ladder_program(struct vk_backend *be)
     }
 
     /* the shaders index with 32-bit ints and bind each region whole */
-    err = check_ranges(be, max_size(ref_max, dis_max), box_max,
-                       (VkDeviceSize)pic_words[0] * 4);
+    err = check_ranges(be, max_size(ref_max, dis_max), box_max, (VkDeviceSize)pic_words[0] * 4);
     if (err < 0)
         return err;
     err = vk_buffer_create(be, &be->scratch, top, 0);
@@ -1434,8 +1447,7 @@ static int build_ladder_program(struct vk_backend *be)
     for (int i = 0; i < plan->nb_stages; i++)
         if (plan->stage[i].kind == GPUSSIM_STAGE_UNPACK)
             for (int k = 0; k < n; k++)
-                add_pack(be, &plan->stage[i], k, lp.level0[k][plan->stage[i].plane],
-                         pic_start[k]);
+                add_pack(be, &plan->stage[i], k, lp.level0[k][plan->stage[i].plane], pic_start[k]);
     for (int i = 0; i < plan->nb_stages; i++)
         if ((err = add_ladder_stage(be, i, &lp, &res_top)) < 0)
             return err;
