@@ -179,9 +179,9 @@ static unsigned shader_writes(enum vk_shader sh)
 struct pc_pack {
     int32_t samples, rows, off, stride;
 };
-/* the end of a block of a shader that reads a pair's level 0 from the
- * staged words (RAW_BPS; common.glsl's RAW_PARAMS): where a plane's
- * samples are (32-bit words) and how to take them out */
+/* the end of a block of a shader that reads level 0 from the staged words
+ * (RAW_BPS; common.glsl's RAW_PARAMS): where a plane's samples are (32-bit
+ * words) and how to take them out */
 struct pc_raw {
     int32_t off0, off1, stride, first, step;
     uint32_t shift, mask;
@@ -392,7 +392,7 @@ static int add_step3(struct vk_backend *be, enum vk_shader sh, int spec2, int sp
     return be->nb_steps++;
 }
 
-/* A dispatch of a shader without RAW_BPS, or with level 0 from float planes. */
+/* A dispatch whose input is not level 0 (RAW_BPS 0, or a shader without it). */
 static int add_step(struct vk_backend *be, enum vk_shader sh, int spec2,
                     const struct vk_bind binds[VK_NB_BUFFER_BINDINGS], const void *pc,
                     uint32_t pc_size, uint32_t nx, uint32_t ny, int barrier)

@@ -2,12 +2,14 @@
 // Copyright (c) 2026 The gpussim authors
 // Level 0 straight from the staged picture words (RAW_BPS 1 or 2,
 // common.glsl): the host's pictures as copied (rows padded to 32 bits), or
-// a Vulkan frame's planes packed into the same layout (pack.comp). Sample x
-// of row y of a picture's plane starting at word off:
-// raw_u(off, x, y); its float, raw_f(off, x, y), is the float plane's
-// value exactly (v / scaler, scaler a power of two), so every
-// shader computes what it computed from the float plane; integer SSIM reads
-// v itself. Included after the shader's push constants (RAW_PARAMS).
+// a Vulkan frame's planes packed into the same layout (pack.comp). Sample
+// (x, y) of a picture's plane starting at word off is raw_u(off, x, y): the
+// stored value's bits, shifted down (MSB-aligned formats) and masked to the
+// depth, chroma picked by first and step. Its float, raw_f(off, x, y), is
+// v / scaler exactly (scaler a power of two): the C reference's (float)v /
+// scaler, the value the level-0 float planes held before. Integer SSIM
+// and the box decimation read v itself. Included after the shader's push
+// constants (RAW_PARAMS).
 
 // sample x of a row: its word in the row, the position of its bits there
 int raw_word_in_row(int x)
