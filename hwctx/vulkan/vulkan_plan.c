@@ -821,6 +821,24 @@ static int check_ranges(struct vk_backend *be, VkDeviceSize tmp_max, VkDeviceSiz
     return -EINVAL;
 }
 
+/* Where UNPACK stage st's plane is in the staged words (its first word
+ * in picture 0 and 1 of a binding) and how its samples come out of them. */
+static struct pc_raw plane_raw(const struct vk_backend *be, const struct gpussim_plan_stage *st,
+                               uint32_t off0, uint32_t off1)
+{
+    const struct pc_raw r = {
+        .off0 = (int32_t)off0,
+        .off1 = (int32_t)off1,
+        .stride = (int32_t)be->raw_plane_stride[0][st->src.src_plane],
+        .first = st->src.first,
+        .step = st->src.step,
+        .shift = (uint32_t)st->src.shift,
+        .mask = st->src.mask,
+        .inv_scaler = st->inv_scaler,
+    };
+    return r;
+}
+
 /* Notes the pack of picture k's plane of UNPACK stage st for Vulkan frames:
  * into the staged words dst, which start at staged word dst_word0. */
 static void add_pack(struct vk_backend *be, const struct gpussim_plan_stage *st, int k,
@@ -881,16 +899,7 @@ static int build_program(struct vk_backend *be)
             const int s = st->src.src_plane;
             for (int k = 0; k < 2; k++)
                 vp.level0[k][st->plane] = raw;
-            vp.raw[st->plane] = (struct pc_raw){
-                (int32_t)be->raw_plane_off[0][s],
-                (int32_t)be->raw_plane_off[1][s],
-                (int32_t)be->raw_plane_stride[0][s],
-                st->src.first,
-                st->src.step,
-                (uint32_t)st->src.shift,
-                st->src.mask,
-                st->inv_scaler,
-            };
+            vp.raw[st->plane] = plane_raw(be, st, be->raw_plane_off[0][s], be->raw_plane_off[1][s]);
             break;
         }
         case GPUSSIM_STAGE_DECIMATE_BOX:
@@ -1387,17 +1396,8 @@ static int build_ladder_program(struct vk_backend *be)
                 lp.level0[k][st->plane] =
                     (struct vk_bind){ &be->scratch, be->raw_off + (VkDeviceSize)pic_start[k] * 4,
                                       (VkDeviceSize)pic_words[k] * 4 };
-            const int32_t off = (int32_t)(be->raw_plane_off[0][s] - pic_start[0]);
-            lp.raw[st->plane] = (struct pc_raw){
-                off,
-                off,
-                (int32_t)be->raw_plane_stride[0][s],
-                st->src.first,
-                st->src.step,
-                (uint32_t)st->src.shift,
-                st->src.mask,
-                st->inv_scaler,
-            };
+            const uint32_t off = be->raw_plane_off[0][s] - pic_start[0];
+            lp.raw[st->plane] = plane_raw(be, st, off, off);
             break;
         }
         case GPUSSIM_STAGE_DECIMATE_BOX: box_max = max_size(box_max, no * sizeof(float)); break;
