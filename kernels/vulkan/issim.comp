@@ -142,13 +142,13 @@ uint wg_index()
 #if defined(PASS_H) || defined(PASS_HV)
 // H_N horizontally adjacent pixels per invocation (the host dispatches
 // ceil(w / H_N) columns: vulkan_plan.c's ISSIM_H_N): their H_N + 2R samples
-// are loaded and converted once, as vectors where the rows start at
-// multiples of 4 floats, and their moments leave as vectors too (PASS_HV:
-// to shared memory).
+// are loaded once, as whole staged words where the row's samples fill them
+// (LOAD_SAMPLES), and their moments leave as vectors (PASS_HV: to shared
+// memory).
 #define H_N 4
 #define H_IN (H_N + 2 * R)
 #if (2 * R) % 4 != 0
-#error "the vector loads take the margins as whole vectors"
+#error "the word loads take the margins as whole words"
 #endif
 #ifdef PASS_H
 // the five horizontal moment planes (x, y, x*x, x*y, y*y), w x h each (a
