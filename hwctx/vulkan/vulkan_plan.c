@@ -189,8 +189,7 @@ struct pc_raw {
 };
 struct pc_decimate {
     int32_t w, h, sw, sh;
-    float k;                  /* the box's tap */
-    float scaler, inv_scaler; /* the box's input: samples v / scaler */
+    float k; /* the box's tap (its input: samples v / scaler, raw.inv_scaler) */
     struct pc_raw raw;
 };
 struct pc_ssim {
@@ -204,7 +203,6 @@ struct pc_ansnr {
 struct pc_issim {
     double c1base, c2base;
     int32_t w, h;
-    float scaler;
     struct pc_raw raw;
 };
 /* a ladder's passes over several distorted pictures (gl_WorkGroupID.z):
@@ -220,7 +218,6 @@ struct pc_ansnr_lad {
 struct pc_issim_lad {
     double c1base, c2base;
     int32_t w, h;
-    float scaler;
     int32_t s_in, s_mom, s_part, nb_dis;
     struct pc_raw raw;
 };
@@ -576,8 +573,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
     }
     switch (st->kind) {
     case GPUSSIM_STAGE_DECIMATE_BOX: {
-        const struct pc_decimate pc = { w,           h,          st->out_w,      st->out_h,
-                                        st->box_tap, st->scaler, st->inv_scaler, raw };
+        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, st->box_tap, raw };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         err = add_step3(be, SH_DECIMATE_BOX, st->factor, raw_bps, b, &pc, sizeof(pc),
                         (uint32_t)st->out_w, (uint32_t)st->out_h, 0);
@@ -587,7 +583,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         return 0;
     }
     case GPUSSIM_STAGE_DECIMATE_LPF: {
-        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, 0.0f, 0.0f, 0.0f, raw };
+        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, 0.0f, raw };
         const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0], out[0], in[1], out[1] };
         /* LEVEL0: the input is the pictures' samples (exact sums) */
         err = add_step3(be, SH_DECIMATE_LPF, st->in != GPUSSIM_BUF_LEVEL, raw_bps, b, &pc,
@@ -619,7 +615,7 @@ static int add_stage(struct vk_backend *be, int idx, const struct vk_planes *vp,
         return err < 0 ? err : 0;
     }
     case GPUSSIM_STAGE_ISSIM: {
-        const struct pc_issim pc = { st->c1base, st->c2base, w, h, st->scaler, raw };
+        const struct pc_issim pc = { st->c1base, st->c2base, w, h, raw };
         be->issim_weight[p] = gpussim_issim_weight_sum(w, h);
         if (issim_fused(be, st->bit_depth)) {
             /* both passes in one dispatch, the moments in shared memory; the
@@ -1090,14 +1086,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
          * alone (its second pair of bindings repeats the first, unused).
          * LEVEL0 of the low-pass: its input is the pictures' samples. */
         const int box = st->kind == GPUSSIM_STAGE_DECIMATE_BOX;
-        const struct pc_decimate pc = { w,
-                                        h,
-                                        st->out_w,
-                                        st->out_h,
-                                        box ? st->box_tap : 0.0f,
-                                        box ? st->scaler : 0.0f,
-                                        box ? st->inv_scaler : 0.0f,
-                                        raw };
+        const struct pc_decimate pc = { w, h, st->out_w, st->out_h, box ? st->box_tap : 0.0f, raw };
         for (int k = 0; k < n; k += 2) {
             const int k2 = k + 1 < n ? k + 1 : k;
             /* a picture per workgroup z, except the level-0 low-pass: both in
@@ -1250,9 +1239,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
          * reference's x and x*x once and each distorted picture's y, x*y
          * and y*y (tmp[k][0..2]); the vertical pass sums the reference's
          * once and scores the distorted pictures in turn */
-        const struct pc_issim_lad pc = {
-            st->c1base, st->c2base, w, h, st->scaler, 0, 0, 0, 0, raw
-        };
+        const struct pc_issim_lad pc = { st->c1base, st->c2base, w, h, 0, 0, 0, 0, raw };
         const size_t msz = issim_moment_size(st->bit_depth);
         const VkDeviceSize msize = (VkDeviceSize)w * h * msz;
         const enum vk_shader sh_h =

@@ -153,10 +153,11 @@ void main()
         const int NW = (TILE_X + 2 * RAW_SPW - 1) / RAW_SPW;
         for (int e = lid; e < NW * TILE_Y; e += WG_X * WG_Y) {
             const int r = e / NW, x = cw0 + RAW_SPW * (e % NW);
-            const int ii = i0 - HALO + r;
+            // rows no output needs hold 0 (as below)
+            const bool row_ok = i0 - HALO + r <= pc.h + HALO - 1;
             uint a = 0u, b = 0u;
-            if (ii <= pc.h + HALO - 1) {
-                const int ri = ansnr_reflect(ii, pc.h);
+            if (row_ok) {
+                const int ri = ansnr_reflect(i0 - HALO + r, pc.h);
                 a = raw_words[raw_word(pc.raw_off0, x, ri)];
 #if DO_DIS
                 b = raw_words1[raw_word(pc.raw_off1, x, ri)];
@@ -165,10 +166,9 @@ void main()
             [[unroll]] for (int j = 0; j < RAW_SPW; j++) {
                 const int c = x + j - (j0 - HALO);
                 if (c >= 0 && c < TILE_X) {
-                    // rows no output needs hold 0 (as below)
-                    tile_r[r][c] = ii <= pc.h + HALO - 1 ? raw_float(raw_sample(a, x + j)) - 128.0 : 0.0;
+                    tile_r[r][c] = row_ok ? raw_float(raw_sample(a, x + j)) - 128.0 : 0.0;
 #if DO_DIS
-                    tile_d[r][c] = ii <= pc.h + HALO - 1 ? raw_float(raw_sample(b, x + j)) - 128.0 : 0.0;
+                    tile_d[r][c] = row_ok ? raw_float(raw_sample(b, x + j)) - 128.0 : 0.0;
 #endif
                 }
             }

@@ -62,16 +62,6 @@ double nonneg_f2d(float f)
     return packDouble2x32(uvec2(b << 29, (b >> 3) + 0x38000000u));
 }
 
-// Exactly uint(f * s) where f * s is an integer in [0, 2^23) (a sample
-// recovered from its float plane, s = scaler): adding 2^23 is exact and
-// leaves the integer in the low mantissa bits, with no conversion
-// instruction (float_ssim's box sums, decimate.comp).
-uint exact_f2u(float f, float s)
-{
-    precise float b = fma(f, s, 8388608.0);
-    return floatBitsToUint(b) - 0x4B000000u;
-}
-
 double flush_residue(double a)
 {
     const double tiny = packDouble2x32(uvec2(0u, 0x39B00000u)); // 2^-100

@@ -21,7 +21,6 @@ layout(push_constant) uniform Params {
     int w, h;     // input
     int sw, sh;   // output
     float k;      // box tap 1.0f / (FACTOR * FACTOR), computed on the host in C
-    float scaler, inv_scaler; // the box's input is samples v / scaler (2^(bd-8), spec §0)
     RAW_PARAMS;   // RAW_BPS: the input is the staged words (level 0)
 } pc;
 #define RAW_BINDING1 2 // the second picture's input
@@ -166,7 +165,7 @@ void main()
 // double sum (at most FACTOR^2 terms below 2^16 units of 2^-(bd-8) * k:
 // < 2^22 units for FACTOR <= 16, any sum below 2^53 units for larger) and its
 // rounding to float when the unit sum is below 2^24: the result is the
-// integer sum of the samples v times inv_scaler * k, as CUDA's
+// integer sum of the samples v times raw_inv_scaler * k, as CUDA's
 // ssim_decimate_box. A row of the box is read from the staged words WORDS
 // (the plane at word OFF, U its raw_u), 8-bit samples four to a word where
 // the row lies inside the plane and starts at a word's first sample.
@@ -218,7 +217,7 @@ void main()
             BOX_USUM(raw_words1, raw_u1, pc.raw_off1)
         }
         // exact: usum < 2^24 and the unit is a power of two
-        precise float r = float(usum) * (pc.inv_scaler * pc.k);
+        precise float r = float(usum) * (pc.raw_inv_scaler * pc.k);
         res = r;
     } else {
         precise double acc = 0.0lf;

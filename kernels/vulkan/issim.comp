@@ -45,7 +45,6 @@
 layout(push_constant) uniform Params {
     double c1base, c2base; // samplemax^2 * (0.01*0.01), * (0.03*0.03), computed in C
     int w, h;
-    float scaler;
 #ifdef LADDER
     // distorted picture k < nb_dis: its samples at k * s_in (binding 1),
     // its moment planes at k * s_mom (bindings 3, 5, 6), its partials at
@@ -389,8 +388,9 @@ layout(constant_id = 2) const int HV_STRIP = 4;
 // (at k * s_in), with PASS_V's invocations, pixels, term order, tree and
 // partial index (picture k's at k * s_part): bit for bit a pair's. Its
 // T_H + 2R moment rows: the reference's x and x*x once, then each picture's
-// y, x*y and y*y over the same rows. (No strips: the next tile's rows would
-// need every picture's moments kept.)
+// y, x*y and y*y over the same rows. (A pair's strips, with the
+// reference's strip moments kept and a ring per picture, measured slower:
+// BENCHMARKS.md.)
 #define HV_ROWS_L (T_H + 2 * R)
 shared uint hm[5][HV_ROWS_L][HV_PITCH]; // x, x*x, then the picture's y, x*y, y*y
 
