@@ -508,6 +508,13 @@ static int vk_init(const struct gpussim_config *cfg, void **ppriv, int *nb_slots
          * ladder dispatch ("all" or unset: as many as the device allows) */
         const char *lg = getenv("GPUSSIM_TEST_LADDER_GROUP");
         be->ladder_group = lg ? atoi(lg) : 0;
+        /* test aid: which ladder window stages compute the reference's
+         * moments in every workgroup ("all", "none"; unset: level 0) */
+        const char *lr = getenv("GPUSSIM_TEST_LADDER_REF");
+        be->ladder_ref = !lr                   ? LADDER_REF_LEVEL0
+                         : !strcmp(lr, "all")  ? LADDER_REF_ALL
+                         : !strcmp(lr, "none") ? LADDER_REF_NONE
+                                               : LADDER_REF_LEVEL0;
     }
 
     if (cfg->params.hw_device)

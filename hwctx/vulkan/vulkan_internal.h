@@ -72,6 +72,7 @@ enum vk_shader {
     SH_SSIM_LAD_DIS_H,
     SH_SSIM_LAD_DIS_V,
     SH_SSIM_LAD_DIS_HV,
+    SH_SSIM_LAD_HV,
     SH_ANSNR_LAD_REF_FILTER,
     SH_ANSNR_LAD_REF_ROWS,
     SH_ANSNR_LAD_NOISE,
@@ -83,6 +84,19 @@ enum vk_shader {
     SH_ISSIM_LAD_V8,
     SH_ISSIM_LAD_HV8, /* a ladder's both passes in one, 8 bits */
     SH_COUNT
+};
+
+/* Which of a ladder's SSIM window stages compute the reference's moments in
+ * every workgroup (ssim_lad_hv, scoring each distorted picture of the
+ * dispatch in turn) rather than apart (ssim_lad_ref, then ssim_lad_dis_hv
+ * a picture a workgroup): vulkan_plan.c's add_ladder_stage. By default
+ * level 0 (from the staged words): H100, 2160p 8-bit ladder of 4, 1.136 ->
+ * 1.023 ms there, but 0.305 -> 0.335 ms at level 1 (float planes, a
+ * quarter of the workgroups). */
+enum {
+    LADDER_REF_LEVEL0,
+    LADDER_REF_ALL,
+    LADDER_REF_NONE
 };
 
 struct vk_pipe {
@@ -164,6 +178,11 @@ struct vk_backend {
     int step_times; /* GPUSSIM_VK_STEP_TIMES=1: a timestamp after every dispatch */
     /* GPUSSIM_TEST_LADDER_GROUP=N: at most N distorted pictures a ladder dispatch */
     int ladder_group;
+    /* which of a ladder's SSIM window stages take ssim_lad_hv (the
+     * reference's moments in every workgroup): LADDER_REF_LEVEL0 (level 0,
+     * the default), LADDER_REF_ALL or LADDER_REF_NONE
+     * (GPUSSIM_TEST_LADDER_REF=all|none, for tests and benches) */
+    int ladder_ref;
 
     VkSemaphore timeline;
     uint64_t timeline_value;

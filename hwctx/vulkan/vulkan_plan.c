@@ -48,6 +48,7 @@
 #include "kernels/vulkan/spv_ssim_lad_dis_h.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_v.h"
 #include "kernels/vulkan/spv_ssim_lad_dis_hv.h"
+#include "kernels/vulkan/spv_ssim_lad_hv.h"
 #include "kernels/vulkan/spv_ansnr_lad_ref_filter.h"
 #include "kernels/vulkan/spv_ansnr_lad_ref_rows.h"
 #include "kernels/vulkan/spv_ansnr_lad_noise.h"
@@ -74,6 +75,10 @@
  * and ladder shaders both take it, so that their partials match. */
 #define ROW_WX 32
 #define ROW_WY 8
+/* issim_lad_hv8: its tile's 24 moment rows in groups of ISSIM_H_N columns,
+ * one per invocation (issim.comp's HV_ITEMS) */
+#define ISSIM_LAD_HV_ITEMS (24 * (32 / ISSIM_H_N))
+_Static_assert(ISSIM_LAD_HV_ITEMS <= ROW_WX * ROW_WY, "issim_lad_hv8: an item per invocation");
 #define ALIGN 256         /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16             /* 2-D workgroups are WG x WG */
 #define ANSNR_ROWS_WG 256 /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */
@@ -118,6 +123,7 @@ static const struct {
     SH(SH_SSIM_LAD_DIS_H, ssim_lad_dis_h, WG, WG),
     SH(SH_SSIM_LAD_DIS_V, ssim_lad_dis_v, WG, WG),
     SH(SH_SSIM_LAD_DIS_HV, ssim_lad_dis_hv, WG, WG),
+    SH(SH_SSIM_LAD_HV, ssim_lad_hv, WG, WG),
     SH(SH_ANSNR_LAD_REF_FILTER, ansnr_lad_ref_filter, ROW_WX, ROW_WY),
     SH(SH_ANSNR_LAD_REF_ROWS, ansnr_lad_ref_rows, ANSNR_ROWS_WG, 1),
     SH(SH_ANSNR_LAD_NOISE, ansnr_lad_noise, ANSNR_NOISE_WG, 1),
@@ -161,6 +167,7 @@ static unsigned shader_writes(enum vk_shader sh)
     case SH_ISSIM_HV8:
     case SH_SSIM_LAD_DIS_V:
     case SH_SSIM_LAD_DIS_HV:
+    case SH_SSIM_LAD_HV:
     case SH_ANSNR_LAD_REF_ROWS:
     case SH_ANSNR_LAD_NOISE:
     case SH_ISSIM_LAD_V:
@@ -208,7 +215,7 @@ struct pc_issim {
 /* a ladder's passes over several distorted pictures (gl_WorkGroupID.z):
  * the distance from one picture's region to the next, in elements */
 struct pc_ssim_lad {
-    int32_t w, h, ow, oh, s_dis, s_part;
+    int32_t w, h, ow, oh, s_dis, s_part, nb_dis;
     struct pc_raw raw;
 };
 struct pc_ansnr_lad {
@@ -1106,7 +1113,7 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
     }
     case GPUSSIM_STAGE_SSIM_WINDOWS: {
         const int ow = st->out_w, oh = st->out_h;
-        const struct pc_ssim_lad pc = { w, h, ow, oh, 0, 0, raw };
+        const struct pc_ssim_lad pc = { w, h, ow, oh, 0, 0, 0, raw };
         const int spec = window_spec(st);
         if (st->same_as >= 0) {
             /* the same planes and kernel as stage same_as: its partials serve */
@@ -1124,37 +1131,43 @@ static int add_ladder_stage(struct vk_backend *be, int idx, const struct vk_ladd
         const VkDeviceSize hsize = (VkDeviceSize)ow * h * sizeof(float);
         const VkDeviceSize vsize = (VkDeviceSize)ow * oh * sizeof(float);
         const struct vk_bind mu = sized(tmp[0][0], vsize), exx = sized(tmp[0][1], vsize);
-        /* the reference's two moments */
-        const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mu, exx };
-        err = add_step3(be, SH_SSIM_LAD_REF, spec, raw_bps, br, &pc, sizeof(pc), (uint32_t)ow,
-                        div_up((uint32_t)oh, REF_ROWS), 0);
-        if (err < 0)
-            return err;
+        const uint32_t gy = div_up((uint32_t)oh, HV_ROWS * WG);
+        const uint32_t nwg_hv = div_up((uint32_t)ow, WG) * gy;
+        /* level 0 (LADDER_REF_LEVEL0): every workgroup its tile's reference
+         * moments, then each distorted picture of the dispatch in turn
+         * (ssim_lad_hv); else the reference's moments first, to planes */
+        const int ref_in_wg = windows_fused(be) && be->ladder_ref != LADDER_REF_NONE &&
+                              (be->ladder_ref == LADDER_REF_ALL || raw_bps);
+        if (!ref_in_wg) {
+            const struct vk_bind br[VK_NB_BUFFER_BINDINGS] = { in[0], { 0 }, mu, exx };
+            err = add_step3(be, SH_SSIM_LAD_REF, spec, raw_bps, br, &pc, sizeof(pc), (uint32_t)ow,
+                            div_up((uint32_t)oh, REF_ROWS), 0);
+            if (err < 0)
+                return err;
+        }
         if (windows_fused(be)) {
             /* per distorted picture its moments in shared memory, the
              * terms, the partials: ssim_hv's tiles; several pictures a
-             * dispatch */
-            const uint32_t gy = div_up((uint32_t)oh, HV_ROWS * WG);
+             * dispatch (ssim_lad_dis_hv: one a workgroup, gl_WorkGroupID.z;
+             * ssim_lad_hv: all in every workgroup) */
             struct vk_bind part[VK_MAX_PICS];
-            err = add_ladder_results(be, idx, n, div_up((uint32_t)ow, WG) * gy, 4 * sizeof(double),
-                                     res_top, part);
+            err = add_ladder_results(be, idx, n, nwg_hv, 4 * sizeof(double), res_top, part);
             if (err < 0)
                 return err;
             const struct vk_bind *const regs[] = { in, part };
             for (int k0 = 1, g; k0 < n; k0 += g) {
                 g = group_size(be, regs, 2, k0, n);
-                struct pc_ssim_lad pcl = { w, h, ow, oh, 0, 0, raw };
-                const struct vk_bind b[VK_NB_BUFFER_BINDINGS] = {
-                    in[0], span_of(in, k0, g, sizeof(float), &pcl.s_dis),
-                    { 0 }, { 0 },
-                    { 0 }, mu,
-                    exx,   span_of(part, k0, g, sizeof(double), &pcl.s_part),
-                };
-                err = add_step3(be, SH_SSIM_LAD_DIS_HV, spec, raw_bps, b, &pcl, sizeof(pcl),
-                                (uint32_t)ow, gy * WG, 0);
+                struct pc_ssim_lad pcl = { w, h, ow, oh, 0, 0, ref_in_wg ? g : 0, raw };
+                struct vk_bind b[VK_NB_BUFFER_BINDINGS] = { in[0] };
+                b[1] = span_of(in, k0, g, sizeof(float), &pcl.s_dis);
+                if (!ref_in_wg)
+                    b[5] = mu, b[6] = exx;
+                b[VK_OUT_BINDING] = span_of(part, k0, g, sizeof(double), &pcl.s_part);
+                err = add_step3(be, ref_in_wg ? SH_SSIM_LAD_HV : SH_SSIM_LAD_DIS_HV, spec, raw_bps,
+                                b, &pcl, sizeof(pcl), (uint32_t)ow, gy * WG, 0);
                 if (err < 0)
                     return err;
-                be->steps[err].gz = (uint32_t)g;
+                be->steps[err].gz = ref_in_wg ? 1u : (uint32_t)g;
             }
             return 0;
         }

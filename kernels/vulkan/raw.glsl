@@ -89,27 +89,33 @@ float raw_f1(int off, int x, int y)
     return raw_float(raw_u1(off, x, y));
 }
 
-// The tile of ssim_window.comp's PASS_HV (and the ladder's PASS_DIS_HV):
-// rows Y0 .. Y0 + TH - 1, columns X0 .. X0 + TW - 1 of picture 0's plane
-// (at word OFF0) and picture 1's (OFF1) as floats into T[0] and T[1]
-// (shared [2][TH][> TW]), 0 outside the plane; a word per picture and
-// invocation where the rows start at a word's first sample, else a sample.
-#define RAW_TILE2(T, TW, TH, X0, Y0, OFF0, OFF1)                                  \
+// The tile of ssim_window.comp's PASS_HV (and the ladder's PASS_DIS_HV,
+// PASS_LAD_HV): rows Y0 .. Y0 + TH - 1, columns X0 .. X0 + TW - 1 of
+// picture 0's plane (at word OFF0) and picture 1's (OFF1) as floats into
+// T[0] and T[1] (shared [2][TH][> TW]), 0 outside the plane; a word per
+// picture and invocation where the rows start at a word's first sample,
+// else a sample. P0, P1 (constants): whether to load picture 0's, 1's
+// (PASS_LAD_HV loads the reference's once, then each distorted picture's).
+#define RAW_TILE(T, TW, TH, X0, Y0, OFF0, OFF1, P0, P1)                           \
     if (raw_words_from(X0)) {                                                     \
         const int NW = ((TW) + RAW_SPW - 1) / RAW_SPW;                            \
         for (int i = lid; i < NW * (TH); i += WG_X * WG_Y) {                      \
             const int r = i / NW, gx = (X0) + RAW_SPW * (i % NW), gy = (Y0) + r; \
             uint a = 0u, b = 0u;                                                  \
             if (gx < pc.w && gy < pc.h) {                                         \
-                a = raw_words[raw_word(OFF0, gx, gy)];                            \
-                b = raw_words1[raw_word(OFF1, gx, gy)];                           \
+                if (P0)                                                           \
+                    a = raw_words[raw_word(OFF0, gx, gy)];                        \
+                if (P1)                                                           \
+                    b = raw_words1[raw_word(OFF1, gx, gy)];                       \
             }                                                                     \
             [[unroll]] for (int j = 0; j < RAW_SPW; j++) {                        \
                 const int c = gx - (X0) + j;                                      \
                 const bool ok = gx + j < pc.w && gy < pc.h;                       \
                 if (c < (TW)) {                                                   \
-                    T[0][r][c] = ok ? raw_float(raw_sample(a, gx + j)) : 0.0;     \
-                    T[1][r][c] = ok ? raw_float(raw_sample(b, gx + j)) : 0.0;     \
+                    if (P0)                                                       \
+                        T[0][r][c] = ok ? raw_float(raw_sample(a, gx + j)) : 0.0; \
+                    if (P1)                                                       \
+                        T[1][r][c] = ok ? raw_float(raw_sample(b, gx + j)) : 0.0; \
                 }                                                                 \
             }                                                                     \
         }                                                                         \
@@ -118,7 +124,10 @@ float raw_f1(int off, int x, int y)
             const int r = i / (TW), c = i % (TW);                                 \
             const int gx = (X0) + c, gy = (Y0) + r;                               \
             const bool ok = gx < pc.w && gy < pc.h;                               \
-            T[0][r][c] = ok ? raw_f(OFF0, gx, gy) : 0.0;                          \
-            T[1][r][c] = ok ? raw_f1(OFF1, gx, gy) : 0.0;                         \
+            if (P0)                                                               \
+                T[0][r][c] = ok ? raw_f(OFF0, gx, gy) : 0.0;                      \
+            if (P1)                                                               \
+                T[1][r][c] = ok ? raw_f1(OFF1, gx, gy) : 0.0;                     \
         }                                                                         \
     }
+#define RAW_TILE2(T, TW, TH, X0, Y0, OFF0, OFF1) RAW_TILE(T, TW, TH, X0, Y0, OFF0, OFF1, true, true)

@@ -22,6 +22,12 @@
 //               picture's horizontal moments in shared memory: the tiles,
 //               the order of the sums and the partials of ssim_window.comp's
 //               PASS_HV (the pair's), where the host uses that
+//   PASS_LAD_HV PASS_REF and PASS_DIS_HV in one dispatch: a workgroup
+//               computes its tile's reference moments (PASS_REF's
+//               arithmetic) into registers, then scores every distorted
+//               picture of the dispatch in turn (PASS_DIS_HV's tile, terms
+//               and partials); no moment planes in device memory, the
+//               reference's tile loaded once
 // NONNEG (specialization constant 2) as in ssim_window.comp: the squares
 // and the cross moment widened with nonneg_f2d() where the samples are +0
 // or >= 2^-8 / scale^2 (the widening is exact: the same bits either way).
@@ -38,11 +44,12 @@ layout(push_constant) uniform Params {
     int w, h;      // input plane
     int ow, oh;    // valid-mode output: w - 10, h - 10
     // PASS_DIS_HV: distorted picture z of the dispatch (gl_WorkGroupID.z) is
-    // at z * s_dis in binding 1, its partials at z * s_part in binding 7
-    int s_dis, s_part;
+    // at z * s_dis in binding 1, its partials at z * s_part in binding 7;
+    // PASS_LAD_HV: so pictures z < nb_dis, all in every workgroup
+    int s_dis, s_part, nb_dis;
     RAW_PARAMS; // RAW_BPS: the input is the staged words (level 0, raw.glsl)
 } pc;
-#if defined(PASS_REF) || defined(PASS_DIS_H) || defined(PASS_DIS_HV)
+#if defined(PASS_REF) || defined(PASS_DIS_H) || defined(PASS_DIS_HV) || defined(PASS_LAD_HV)
 #include "raw.glsl"
 #endif
 
@@ -134,11 +141,17 @@ void main()
 }
 #endif
 
-#if defined(PASS_DIS_V) || defined(PASS_DIS_HV)
+#if defined(PASS_DIS_V) || defined(PASS_DIS_HV) || defined(PASS_LAD_HV)
 #ifdef PASS_DIS_HV
 #define PARTIAL_BASE (gl_WorkGroupID.z * uint(pc.s_part))
 #endif
+#ifdef PASS_LAD_HV
+int lad_dis; // the distorted picture being scored
+#define PARTIAL_BASE (uint(lad_dis) * uint(pc.s_part))
+#endif
 #include "ssim_terms.glsl"
+#endif
+#if defined(PASS_DIS_V) || defined(PASS_DIS_HV)
 layout(std430, binding = 5) readonly buffer MuX { float mu_x[]; };
 layout(std430, binding = 6) readonly buffer ExX { float ex_x[]; };
 #endif
@@ -178,9 +191,10 @@ void main()
 }
 #endif
 
-#ifdef PASS_DIS_HV
+#if defined(PASS_DIS_HV) || defined(PASS_LAD_HV)
 // ssim_window.comp's PASS_HV with the reference's moments read from
-// PASS_REF's planes: a workgroup computes a WG_X x (HV_ROWS * WG_Y) tile of
+// PASS_REF's planes (PASS_DIS_HV) or computed by the workgroup
+// (PASS_LAD_HV): a workgroup computes a WG_X x (HV_ROWS * WG_Y) tile of
 // windows, each invocation HV_ROWS of one column, the horizontal moments
 // (y, y*y, x*y) of the tile's rows plus the vertical margin in shared
 // memory. Same tiles and order of sums as PASS_HV, so the partials are the
@@ -196,27 +210,34 @@ layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 shared float tin[2][HV_IN_H][HV_IN_W + 1];
 shared float tmom[3][HV_IN_H][HV_TW];
 
-void main()
+// tin[1]: the tile of the distorted picture at element (or word) zd; with
+// the reference's too (tin[0]) where both
+void load_tiles(int x0, int y0, int zd, bool both)
 {
     const int lid = int(gl_LocalInvocationIndex);
-    const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
-    const int x0 = int(gl_WorkGroupID.x) * HV_TW, y0 = int(gl_WorkGroupID.y) * HV_TH;
-    const int zd = int(gl_WorkGroupID.z) * pc.s_dis;
-
     if (RAW_BPS != 0) {
-        RAW_TILE2(tin, HV_IN_W, HV_IN_H, x0, y0, pc.raw_off0, pc.raw_off1 + zd)
+        if (both) {
+            RAW_TILE2(tin, HV_IN_W, HV_IN_H, x0, y0, pc.raw_off0, pc.raw_off1 + zd)
+        } else {
+            RAW_TILE(tin, HV_IN_W, HV_IN_H, x0, y0, 0, pc.raw_off1 + zd, false, true)
+        }
     } else {
         for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
             const int r = i / HV_IN_W, c = i % HV_IN_W;
             const int gx = x0 + c, gy = y0 + r;
             const bool ok = gx < pc.w && gy < pc.h;
-            tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
+            if (both)
+                tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
             tin[1][r][c] = ok ? dis[zd + gy * pc.w + gx] : 0.0;
         }
     }
-    barrier();
+}
 
-    // horizontal pass (spec §1.4): double sum of float products, left to right
+// the distorted picture's horizontal moments (y, y*y, x*y) of the tile's
+// rows into tmom (spec §1.4): double sum of float products, left to right
+void dis_moments_h()
+{
+    const int lid = int(gl_LocalInvocationIndex);
     for (int i = lid; i < HV_TW * HV_IN_H; i += WG_X * WG_Y) {
         const int r = i / HV_TW, c = i % HV_TW;
         precise double a1 = 0.0lf, a3 = 0.0lf, a4 = 0.0lf;
@@ -233,6 +254,39 @@ void main()
         tmom[1][r][c] = float(UNRESIDUE(a3));
         tmom[2][r][c] = float(UNRESIDUE(a4));
     }
+}
+
+// t_* += the terms of the window in row oy of the tile (column tx), whose
+// reference moments are mx and ex, from the vertical filter of tmom
+void add_window(int oy, int tx, float mx, float ex, inout double t_term, inout double t_l,
+                inout double t_c, inout double t_s)
+{
+    float m[5];
+    m[0] = mx;
+    m[2] = ex;
+    [[unroll]] for (int q = 0; q < 3; q++) {
+        precise double a = 0.0lf;
+        [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {
+            precise float p = tmom[q][oy + v][tx] * GAUSS[v];
+            a += q >= 1 ? WIDEN(p) : double(p);
+        }
+        m[q == 0 ? 1 : q + 2] = float(q >= 1 ? UNRESIDUE(a) : a);
+    }
+    double w_term, w_l, w_c, w_s;
+    window_terms(m, w_term, w_l, w_c, w_s);
+    precise double s0 = t_term + w_term, s1 = t_l + w_l, s2 = t_c + w_c, s3 = t_s + w_s;
+    t_term = s0, t_l = s1, t_c = s2, t_s = s3;
+}
+#endif
+
+#ifdef PASS_DIS_HV
+void main()
+{
+    const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
+    const int x0 = int(gl_WorkGroupID.x) * HV_TW, y0 = int(gl_WorkGroupID.y) * HV_TH;
+    load_tiles(x0, y0, int(gl_WorkGroupID.z) * pc.s_dis, true);
+    barrier();
+    dis_moments_h();
     barrier();
 
     double t_term = 0.0lf, t_l = 0.0lf, t_c = 0.0lf, t_s = 0.0lf;
@@ -241,22 +295,77 @@ void main()
         const int oy = ty + k * WG_Y, y = y0 + oy;
         if (x >= pc.ow || y >= pc.oh)
             continue;
-        float m[5];
-        m[0] = mu_x[y * pc.ow + x];
-        m[2] = ex_x[y * pc.ow + x];
-        [[unroll]] for (int q = 0; q < 3; q++) {
-            precise double a = 0.0lf;
-            [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {
-                precise float p = tmom[q][oy + v][tx] * GAUSS[v];
-                a += q >= 1 ? WIDEN(p) : double(p);
-            }
-            m[q == 0 ? 1 : q + 2] = float(q >= 1 ? UNRESIDUE(a) : a);
-        }
-        double w_term, w_l, w_c, w_s;
-        window_terms(m, w_term, w_l, w_c, w_s);
-        precise double s0 = t_term + w_term, s1 = t_l + w_l, s2 = t_c + w_c, s3 = t_s + w_s;
-        t_term = s0, t_l = s1, t_c = s2, t_s = s3;
+        add_window(oy, tx, mu_x[y * pc.ow + x], ex_x[y * pc.ow + x], t_term, t_l, t_c, t_s);
     }
     store_partials(t_term, t_l, t_c, t_s);
+}
+#endif
+
+#ifdef PASS_LAD_HV
+void main()
+{
+    const int lid = int(gl_LocalInvocationIndex);
+    const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
+    const int x0 = int(gl_WorkGroupID.x) * HV_TW, y0 = int(gl_WorkGroupID.y) * HV_TH;
+    const int x = x0 + tx;
+
+    // the reference's tile, once for every picture
+    if (RAW_BPS != 0) {
+        RAW_TILE(tin, HV_IN_W, HV_IN_H, x0, y0, pc.raw_off0, 0, true, false)
+    } else {
+        for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
+            const int r = i / HV_IN_W, c = i % HV_IN_W;
+            const int gx = x0 + c, gy = y0 + r;
+            tin[0][r][c] = gx < pc.w && gy < pc.h ? ref[gy * pc.w + gx] : 0.0;
+        }
+    }
+    barrier();
+    // its horizontal moments x, x*x (PASS_REF's arithmetic)
+    for (int i = lid; i < HV_TW * HV_IN_H; i += WG_X * WG_Y) {
+        const int r = i / HV_TW, c = i % HV_TW;
+        precise double a0 = 0.0lf, a2 = 0.0lf;
+        [[unroll]] for (int u = 0; u < GAUSS_LEN; u++) {
+            const float k = GAUSS[u];
+            const float rv = tin[0][r][c + u];
+            precise float rr = rv * rv;
+            precise float p0 = rv * k, p2 = rr * k;
+            a0 += double(p0);
+            a2 += WIDEN(p2);
+        }
+        tmom[0][r][c] = float(a0);
+        tmom[1][r][c] = float(UNRESIDUE(a2));
+    }
+    barrier();
+    // the vertical ones of the invocation's windows, kept for every picture
+    float mx[HV_ROWS], ex[HV_ROWS];
+    [[unroll]] for (int k = 0; k < HV_ROWS; k++) {
+        const int oy = ty + k * WG_Y;
+        precise double a0 = 0.0lf, a2 = 0.0lf;
+        [[unroll]] for (int v = 0; v < GAUSS_LEN; v++) {
+            precise float p0 = tmom[0][oy + v][tx] * GAUSS[v];
+            precise float p2 = tmom[1][oy + v][tx] * GAUSS[v];
+            a0 += double(p0);
+            a2 += WIDEN(p2);
+        }
+        mx[k] = float(a0);
+        ex[k] = float(UNRESIDUE(a2));
+    }
+
+    for (lad_dis = 0; lad_dis < pc.nb_dis; lad_dis++) {
+        // the first: tmom's reads above end before this barrier; the
+        // others: store_partials' barriers end the previous picture's
+        load_tiles(x0, y0, lad_dis * pc.s_dis, false);
+        barrier();
+        dis_moments_h();
+        barrier();
+        double t_term = 0.0lf, t_l = 0.0lf, t_c = 0.0lf, t_s = 0.0lf;
+        [[unroll]] for (int k = 0; k < HV_ROWS; k++) {
+            const int oy = ty + k * WG_Y, y = y0 + oy;
+            if (x >= pc.ow || y >= pc.oh)
+                continue;
+            add_window(oy, tx, mx[k], ex[k], t_term, t_l, t_c, t_s);
+        }
+        store_partials(t_term, t_l, t_c, t_s);
+    }
 }
 #endif

@@ -14,9 +14,11 @@
  * logs "reference terms shared"). CUDA's runs four times: its window
  * kernels' blocks scoring as many distorted pictures as it chooses, all of
  * them, one and two each (GPUSSIM_TEST_LADDER_GROUP; with 3: 2 + 1).
- * Vulkan's twice: its per-picture dispatches covering every distorted
- * picture, and two each (the same variable; with 3: 2 + 1, with 6 at four
- * each: 4 + 2).
+ * Vulkan's three times: its per-picture dispatches covering every
+ * distorted picture; two each (the same variable; with 3: 2 + 1, with 6 at
+ * four each: 4 + 2) with the reference's SSIM window moments computed in
+ * every workgroup at every level (GPUSSIM_TEST_LADDER_REF=all: there
+ * from float planes too); and those moments apart at level 0 too ("none").
  * Also: the errors of a wrong count or a bad distorted picture.
  */
 #include <errno.h>
@@ -218,10 +220,12 @@ static int run_case(const struct ladder_case *c, enum gpussim_backend_type b)
         }
     CHECK(identical == total, "%s/%s: %d of %d rendition frames bit-identical", c->name, bname, identical, total);
     const char *group = getenv("GPUSSIM_TEST_LADDER_GROUP");
-    printf("  %-32s %-6s %d frames x %d renditions x %d scores: %d/%d bit-identical%s%s\n", c->name,
-           bname, NB_FRAMES, NB_DIS, nb_scores, identical, total,
+    const char *ref_mode = getenv("GPUSSIM_TEST_LADDER_REF");
+    printf("  %-32s %-6s %d frames x %d renditions x %d scores: %d/%d bit-identical%s%s%s%s\n",
+           c->name, bname, NB_FRAMES, NB_DIS, nb_scores, identical, total,
            b != GPUSSIM_BACKEND_CPU ? " group=" : "",
-           b != GPUSSIM_BACKEND_CPU ? (group ? group : "default") : "");
+           b != GPUSSIM_BACKEND_CPU ? (group ? group : "default") : "", ref_mode ? " ref=" : "",
+           ref_mode ? ref_mode : "");
 
 done:
     gpussim_destroy(&ctx);
@@ -331,23 +335,30 @@ int main(void)
     /* CUDA's window kernels: distorted pictures per block as the backend
      * chooses, all, one, two */
     static const char *const cuda_group[] = { NULL, "all", "1", "2" };
-    /* Vulkan's per-picture dispatches: as many pictures as fit, two */
-    static const char *const vulkan_group[] = { NULL, "2" };
+    /* Vulkan's per-picture dispatches: as many pictures as fit, two; the
+     * windows' reference moments in every workgroup where the backend
+     * chooses (level 0), everywhere, nowhere */
+    static const char *const vulkan_group[] = { NULL, "2", NULL };
+    static const char *const vulkan_ref[] = { NULL, "all", "none" };
     int gpu_ran = 0;
     for (size_t b = 0; b < sizeof(backends) / sizeof(backends[0]); b++) {
         int skipped = 0;
         const int cuda = backends[b] == GPUSSIM_BACKEND_CUDA;
-        const size_t modes = cuda ? 4 : backends[b] == GPUSSIM_BACKEND_VULKAN ? 2 : 1;
+        const size_t modes = cuda ? 4 : backends[b] == GPUSSIM_BACKEND_VULKAN ? 3 : 1;
         for (size_t m = 0; m < modes && !skipped; m++) {
             const char *group = cuda ? cuda_group[m] : vulkan_group[m];
+            const char *ref = cuda ? NULL : vulkan_ref[m];
             if (group)
                 setenv("GPUSSIM_TEST_LADDER_GROUP", group, 1);
+            if (ref)
+                setenv("GPUSSIM_TEST_LADDER_REF", ref, 1);
             for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 skipped = run_case(&cases[i], backends[b]);
                 if (skipped)
                     break;
             }
             unsetenv("GPUSSIM_TEST_LADDER_GROUP");
+            unsetenv("GPUSSIM_TEST_LADDER_REF");
         }
         if (!skipped && backends[b] != GPUSSIM_BACKEND_CPU)
             gpu_ran = 1;
