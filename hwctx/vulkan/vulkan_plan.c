@@ -688,32 +688,15 @@ static int steps_conflict(const struct vk_step *a, unsigned a_writes, const stru
  * steps are stably sorted by wave.
  */
 /*
- * split: a wave's dispatches of one pipeline recorded together, with a
- * barrier before each such group of at least SPLIT_MIN workgroups. A
- * ladder's frame splits: there one dispatch covers several distorted
- * pictures and fills the GPU, and large dispatches side by side slow each
- * other down. On an H200 (4 renditions, 1080p) its frame took 1.57 ms in
- * plain waves, 1.17 ms with a barrier before every dispatch and 1.13 ms
- * split (an older program). A small group (the pyramid's small levels,
- * float_ssim's box decimation, ANSNR's row sums) gains nothing from a
- * barrier of its own and waits for the drain of the group before it: it
- * runs beside that group instead. H200, 8-bit ladder of 4, every group
- * split -> SPLIT_MIN 4096 / 8192 / 16384 / none split: 1080p 0.852 ->
- * 0.782 / 0.775 / 0.769 / 0.768 ms, 2160p 2.918 -> 2.887 / 2.870 / 2.906 /
- * 2.893 ms.
+ * split: a wave's dispatches of one pipeline recorded together (a ladder's
+ * frame: there one dispatch covers several distorted pictures). Until
+ * ssim_lad_hv, a barrier also came before each such group of at least 8192
+ * workgroups: large dispatches side by side slowed each other down (H200,
+ * 8-bit ladder of 4, 1080p 0.852 -> 0.775 ms). With ssim_lad_hv the
+ * barriers only drain the GPU: H100, 8-bit ladder of 4, 2160p 2.590 ->
+ * 2.542 ms, 10-bit 2.866 -> 2.818, 1080p unchanged (0.684, 0.750); a
+ * barrier before every group took 2.633 and 2.912 ms (BENCHMARKS.md).
  */
-#define SPLIT_MIN 8192
-
-/* The workgroups of wave w's dispatches of step s's pipeline. */
-static long group_workgroups(const struct vk_backend *be, const int *wave, int w, int s)
-{
-    long n = 0;
-    for (int u = s; u < be->nb_steps; u++)
-        if (wave[u] == w && be->steps[u].pipe == be->steps[s].pipe)
-            n += (long)be->steps[u].gx * be->steps[u].gy * be->steps[u].gz;
-    return n;
-}
-
 static int schedule_steps(struct vk_backend *be, int split)
 {
     const int nb = be->nb_steps;
@@ -770,9 +753,7 @@ static int schedule_steps(struct vk_backend *be, int split)
                     continue;
                 sorted[n] = be->steps[t];
                 /* the first step of each wave waits for the waves before */
-                sorted[n].barrier =
-                    n == 0 || wave[t] != wave[order[n - 1]] ||
-                    (split && t == s && group_workgroups(be, wave, w, s) >= SPLIT_MIN);
+                sorted[n].barrier = n == 0 || wave[t] != wave[order[n - 1]];
                 order[n++] = t;
                 if (!split)
                     break;

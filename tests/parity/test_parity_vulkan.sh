@@ -9,7 +9,8 @@
 #      FFmpeg-frame path: adopted device, hwupload-like images, the
 #      AVVkFrame sync contract), plus create/destroy cycles;
 #   3. tests/parity/test_ladder: ladder frames, whose program has its own
-#      schedule (fewer barriers: vulkan_plan.c's SPLIT_MIN), equal to pairs;
+#      schedule (no barriers inside a wave: vulkan_plan.c's schedule_steps)
+#      and level-0 windows (ssim_lad_hv), equal to pairs;
 #      only under the layer (without it, this would repeat the test that
 #      make check runs on its own);
 #   4. 1 and 3 with 16 KiB of shared memory a workgroup (Vulkan's minimum;
