@@ -75,10 +75,6 @@
  * and ladder shaders both take it, so that their partials match. */
 #define ROW_WX 32
 #define ROW_WY 8
-/* issim_lad_hv8: its tile's 24 moment rows in groups of ISSIM_H_N columns,
- * one per invocation (issim.comp's HV_ITEMS) */
-#define ISSIM_LAD_HV_ITEMS (24 * (32 / ISSIM_H_N))
-_Static_assert(ISSIM_LAD_HV_ITEMS <= ROW_WX * ROW_WY, "issim_lad_hv8: an item per invocation");
 #define ALIGN 256         /* >= every device's minStorageBufferOffsetAlignment */
 #define WG 16             /* 2-D workgroups are WG x WG */
 #define ANSNR_ROWS_WG 256 /* ansnr_rows: a workgroup sums ANSNR_ROWS rows */

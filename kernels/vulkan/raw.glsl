@@ -94,7 +94,7 @@ float raw_f1(int off, int x, int y)
 // picture 0's plane (at word OFF0) and picture 1's (OFF1) as floats into
 // T[0] and T[1] (shared [2][TH][> TW]), 0 outside the plane; a word per
 // picture and invocation where the rows start at a word's first sample,
-// else a sample. P0, P1 (constants): whether to load picture 0's, 1's
+// else a sample. P0, P1: whether to load picture 0's, 1's
 // (PASS_LAD_HV loads the reference's once, then each distorted picture's).
 #define RAW_TILE(T, TW, TH, X0, Y0, OFF0, OFF1, P0, P1)                           \
     if (raw_words_from(X0)) {                                                     \

@@ -210,25 +210,22 @@ layout(std430, binding = 1) readonly buffer Dis { float dis[]; };
 shared float tin[2][HV_IN_H][HV_IN_W + 1];
 shared float tmom[3][HV_IN_H][HV_TW];
 
-// tin[1]: the tile of the distorted picture at element (or word) zd; with
-// the reference's too (tin[0]) where both
-void load_tiles(int x0, int y0, int zd, bool both)
+// The tiles of the reference (tin[0], where ref_tile) and of the distorted
+// picture at element (or word) zd (tin[1], where dis_tile).
+void load_tiles(int x0, int y0, int zd, bool ref_tile, bool dis_tile)
 {
     const int lid = int(gl_LocalInvocationIndex);
     if (RAW_BPS != 0) {
-        if (both) {
-            RAW_TILE2(tin, HV_IN_W, HV_IN_H, x0, y0, pc.raw_off0, pc.raw_off1 + zd)
-        } else {
-            RAW_TILE(tin, HV_IN_W, HV_IN_H, x0, y0, 0, pc.raw_off1 + zd, false, true)
-        }
+        RAW_TILE(tin, HV_IN_W, HV_IN_H, x0, y0, pc.raw_off0, pc.raw_off1 + zd, ref_tile, dis_tile)
     } else {
         for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
             const int r = i / HV_IN_W, c = i % HV_IN_W;
             const int gx = x0 + c, gy = y0 + r;
             const bool ok = gx < pc.w && gy < pc.h;
-            if (both)
+            if (ref_tile)
                 tin[0][r][c] = ok ? ref[gy * pc.w + gx] : 0.0;
-            tin[1][r][c] = ok ? dis[zd + gy * pc.w + gx] : 0.0;
+            if (dis_tile)
+                tin[1][r][c] = ok ? dis[zd + gy * pc.w + gx] : 0.0;
         }
     }
 }
@@ -284,7 +281,7 @@ void main()
 {
     const int tx = int(gl_LocalInvocationID.x), ty = int(gl_LocalInvocationID.y);
     const int x0 = int(gl_WorkGroupID.x) * HV_TW, y0 = int(gl_WorkGroupID.y) * HV_TH;
-    load_tiles(x0, y0, int(gl_WorkGroupID.z) * pc.s_dis, true);
+    load_tiles(x0, y0, int(gl_WorkGroupID.z) * pc.s_dis, true, true);
     barrier();
     dis_moments_h();
     barrier();
@@ -310,15 +307,7 @@ void main()
     const int x = x0 + tx;
 
     // the reference's tile, once for every picture
-    if (RAW_BPS != 0) {
-        RAW_TILE(tin, HV_IN_W, HV_IN_H, x0, y0, pc.raw_off0, 0, true, false)
-    } else {
-        for (int i = lid; i < HV_IN_W * HV_IN_H; i += WG_X * WG_Y) {
-            const int r = i / HV_IN_W, c = i % HV_IN_W;
-            const int gx = x0 + c, gy = y0 + r;
-            tin[0][r][c] = gx < pc.w && gy < pc.h ? ref[gy * pc.w + gx] : 0.0;
-        }
-    }
+    load_tiles(x0, y0, 0, true, false);
     barrier();
     // its horizontal moments x, x*x (PASS_REF's arithmetic)
     for (int i = lid; i < HV_TW * HV_IN_H; i += WG_X * WG_Y) {
@@ -354,7 +343,7 @@ void main()
     for (lad_dis = 0; lad_dis < pc.nb_dis; lad_dis++) {
         // the first: tmom's reads above end before this barrier; the
         // others: store_partials' barriers end the previous picture's
-        load_tiles(x0, y0, lad_dis * pc.s_dis, false);
+        load_tiles(x0, y0, lad_dis * pc.s_dis, false, true);
         barrier();
         dis_moments_h();
         barrier();
